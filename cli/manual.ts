@@ -1,0 +1,139 @@
+/**
+ * Manual tools mode: `assist tools list`, `assist tools <name> [args]`, `assist tools <name> --help`.
+ * Runs the registry's tools with no model API; output goes to stdout, a failed tool's one-line
+ * message to stderr. Exit codes: 0 ok, 1 the tool failed or refused, 2 usage, 130 interrupted.
+ */
+import { AssistError, describeError, EXIT } from "../core/errors.ts";
+import { stripCr } from "../core/clean.ts";
+import { findTool, TOOLS } from "../tools/registry.ts";
+import { parseManualArgs, toolHelp } from "../tools/args.ts";
+import { errorMessage, type ToolContext } from "../tools/types.ts";
+
+const encoder = new TextEncoder();
+
+function writeOut(text: string): void {
+  writeAll(Deno.stdout, text);
+}
+
+function writeErr(text: string): void {
+  writeAll(Deno.stderr, text);
+}
+
+function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
+  const bytes = encoder.encode(text);
+  let off = 0;
+  try {
+    while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
+  } catch (err) {
+    if (err instanceof Deno.errors.BrokenPipe) return; // `assist tools list | head`
+    throw err;
+  }
+}
+
+/** `tools list`: names and one-line summaries, aligned. */
+export function toolsListText(): string {
+  const width = Math.max(...TOOLS.map((t) => t.name.length)) + 2;
+  return TOOLS.map((t) => t.name.padEnd(width) + t.summary).join("\n");
+}
+
+/** Prints the one-line error of a thrown value and returns its exit code. */
+export function reportFailure(err: unknown): number {
+  let debug = false;
+  try {
+    debug = stripCr(Deno.env.get("ASSIST_DEBUG") ?? "").trim() === "1";
+  } catch { /* not readable */ }
+  writeErr(`assist: ${describeError(err, debug)}\n`);
+  return err instanceof AssistError ? err.exitCode : EXIT.failure;
+}
+
+export function usageFailure(message: string): number {
+  return reportFailure(new AssistError(message, { level: "usage" }));
+}
+
+/** Closest tool names, for "did you mean". */
+function suggest(name: string): string[] {
+  const scored = TOOLS.map((t) => ({ name: t.name, d: distance(name, t.name) }));
+  return scored.filter((s) => s.d <= Math.max(2, Math.floor(name.length / 3))).sort((a, b) => a.d - b.d)
+    .slice(0, 3).map((s) => s.name);
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
+
+async function readAllStdin(): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of Deno.stdin.readable) chunks.push(c);
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let off = 0;
+  for (const c of chunks) all.set(c, off), off += c.length;
+  return new TextDecoder().decode(all);
+}
+
+export async function runTools(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "list") {
+    if (rest.length > 0) return usageFailure(`tools list takes no arguments (got "${rest[0]}")`);
+    writeOut(toolsListText() + "\n");
+    return EXIT.ok;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
+    writeOut(
+      "usage: assist tools list\n       assist tools <name> [args...]\n       assist tools <name> --help\n\n" +
+        toolsListText() + "\n",
+    );
+    return EXIT.ok;
+  }
+  const def = findTool(name);
+  if (!def) {
+    const near = suggest(name);
+    const hint = near.length ? `; did you mean ${near.join(", ")}?` : "";
+    return usageFailure(`unknown tool: ${name} (run \`assist tools list\`${hint})`);
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    writeOut(toolHelp(def) + "\n");
+    return EXIT.ok;
+  }
+  const input = parseManualArgs(def, rest);
+  const { loadConfig } = await import("../core/config.ts");
+  const config = loadConfig();
+  const { ensureHome } = await import("../core/home.ts");
+  await ensureHome(config.home);
+
+  const abort = new AbortController();
+  const onInt = () => abort.abort();
+  let listening = false;
+  try {
+    Deno.addSignalListener("SIGINT", onInt);
+    listening = true;
+  } catch { /* no signal support here */ }
+  const ctx: ToolContext = {
+    config,
+    cwd: Deno.cwd(),
+    caller: "manual",
+    signal: abort.signal,
+    readStdin: readAllStdin,
+  };
+  try {
+    const result = await def.run(input, ctx);
+    if (abort.signal.aborted) return EXIT.interrupted;
+    if (result.isError) {
+      writeErr(`assist: ${def.name}: ${errorMessage(result)}\n`);
+      return EXIT.failure;
+    }
+    writeOut(result.text.endsWith("\n") || result.text === "" ? result.text : `${result.text}\n`);
+    return EXIT.ok;
+  } finally {
+    if (listening) Deno.removeSignalListener("SIGINT", onInt);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Atomic replacement of a state file: the content goes to `<path>.new`, created with its final mode,
+ * is flushed to disk, then renamed over `<path>`. A reader sees the old file or the new one, never a
+ * torn one; a crash leaves at most a stray `.new`.
+ */
+
+export interface AtomicWriteOptions {
+  /** File mode at creation (POSIX; ignored on Windows). @default 0o600 */
+  mode?: number;
+  /** Check the written bytes before they replace the file; throw to keep the old file. */
+  validate?: (data: Uint8Array) => void;
+}
+
+/**
+ * @example
+ * await atomicWrite(`${home}/.oauth.json`, JSON.stringify(tokens), { mode: 0o600 });
+ */
+export async function atomicWrite(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const mode = options.mode ?? 0o600;
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  options.validate?.(bytes);
+  const tmp = `${path}.new`;
+  const file = await Deno.open(tmp, { write: true, create: true, truncate: true, mode });
+  try {
+    let off = 0;
+    while (off < bytes.length) off += await file.write(bytes.subarray(off));
+    await file.sync();
+  } finally {
+    file.close();
+  }
+  try {
+    // The mode given at creation is filtered by the umask, and an old `.new` keeps its mode:
+    // set it explicitly before the file becomes visible under its real name.
+    if (Deno.build.os !== "windows") await Deno.chmod(tmp, mode);
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}

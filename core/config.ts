@@ -1,0 +1,209 @@
+/**
+ * The one place that reads ASSIST_* variables. `loadConfig` reads each once, validates it (enumerations,
+ * CR-stripped and coerced integers, URLs) and throws an AssistError naming the variable, the value and
+ * what was expected, in one line. Every other module takes a `Config`.
+ */
+import { AssistError } from "./errors.ts";
+import { coerceInt, stripCr } from "./clean.ts";
+import { Secret } from "./secret.ts";
+import { defaultHome } from "./home.ts";
+
+export type AutoPhiMode = "off" | "on" | "confirm" | "strict";
+export type AuthMode = "api-key" | "oauth";
+
+export interface Config {
+  /** $ASSIST_HOME. @default ~/.assist (%USERPROFILE%\.assist on Windows) */
+  home: string;
+  /** Update origin base (ASSIST_BASE_URL). */
+  baseUrl?: string;
+  /** @default "claude-sonnet-4-6" */
+  model: string;
+  /** @default "https://api.anthropic.com/v1/messages" */
+  modelApiUrl: string;
+  /** @default "api-key" */
+  authMode: AuthMode;
+  /** @default "on" */
+  autoPhi: AutoPhiMode;
+  /** true: ASSIST_NO_STREAM=1; false: =0 forces streaming; undefined: automatic. */
+  noStream?: boolean;
+  noStatus: boolean;
+  mouse: boolean;
+  noMouse: boolean;
+  /** @default 41189 */
+  phiPort: number;
+  /** @default <home>/phi-venv */
+  phiVenv: string;
+  phiNotice: boolean;
+  /** "always" forces the review gate; "auto" applies the threshold/HL7 rule. @default "auto" */
+  toolResultReview: "always" | "auto";
+  /** @default 8192 */
+  toolResultReviewThreshold: number;
+  uploadUrl?: string;
+  sshNoLogin: boolean;
+  oauthDebug: boolean;
+  /** ASSIST_ORIGIN_TOKEN, else ORIGIN_TOKEN. */
+  originToken?: Secret;
+  apiKey?: Secret;
+  debug: boolean;
+  noColor: boolean;
+}
+
+export const DEFAULT_MODEL = "claude-sonnet-4-6";
+export const DEFAULT_MODEL_API_URL = "https://api.anthropic.com/v1/messages";
+export const DEFAULT_PHI_PORT = 41189;
+export const DEFAULT_REVIEW_THRESHOLD = 8192;
+
+/** Every variable the program reads, with its meaning: `--help` prints this table. */
+export const ENV_DOC: ReadonlyArray<readonly [string, string]> = [
+  ["ASSIST_HOME", "home folder (default ~/.assist, %USERPROFILE%\\.assist on Windows)"],
+  ["ASSIST_MODEL", `model identifier (default ${DEFAULT_MODEL})`],
+  ["ASSIST_MODEL_API_URL", "model API address (default the vendor's Messages API)"],
+  ["ASSIST_AUTH_MODE", "api-key (default) or oauth"],
+  ["ASSIST_API_KEY", "model API key (never logged, never passed to child processes)"],
+  ["ASSIST_AUTO_PHI", "1/on (default), 0/off, confirm, strict"],
+  ["ASSIST_NO_STREAM", "1 disables streaming, 0 forces it on (default automatic)"],
+  ["ASSIST_NO_STATUS", "1 disables the status line"],
+  ["ASSIST_MOUSE", "1 enables mouse mode (off by default)"],
+  ["ASSIST_NO_MOUSE", "1 is a kill switch for mouse mode"],
+  ["ASSIST_PHI_PORT", `PHI sidecar port on 127.0.0.1 (default ${DEFAULT_PHI_PORT})`],
+  ["ASSIST_PHI_VENV", "PHI sidecar virtual environment (default $ASSIST_HOME/phi-venv)"],
+  ["ASSIST_PHI_NOTICE", "1 re-enables the tier-5 notice (default silent)"],
+  ["ASSIST_TOOL_RESULT_REVIEW", "always forces the tool-result review gate (default auto)"],
+  [
+    "ASSIST_TOOL_RESULT_REVIEW_THRESHOLD",
+    `review-gate size threshold in bytes (default ${DEFAULT_REVIEW_THRESHOLD})`,
+  ],
+  ["ASSIST_MEMORY_UPLOAD_URL", "session-artifact upload address (unset: upload skipped)"],
+  ["ASSIST_BASE_URL", "update origin base address"],
+  ["ASSIST_ORIGIN_TOKEN", "optional token for the update origin (ORIGIN_TOKEN also read)"],
+  ["ASSIST_SSH_NO_LOGIN", "1 disables login-shell wrapping of remote commands"],
+  ["ASSIST_OAUTH_DEBUG", "1 prints an OAuth decision trace to stderr"],
+  ["ASSIST_DEBUG", "1 adds stack traces to errors"],
+  ["NO_COLOR", "any value disables colour"],
+];
+
+export type EnvReader = (name: string) => string | undefined;
+
+const denoEnv: EnvReader = (name) => {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined; // outside the permission set: treated as unset
+  }
+};
+
+function bad(name: string, value: string, expected: string): AssistError {
+  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  return new AssistError(`${name} must be ${expected} (got "${shown}")`, { level: "config" });
+}
+
+function readBool(env: EnvReader, name: string): boolean | undefined {
+  const raw = env(name);
+  if (raw === undefined) return undefined;
+  const v = stripCr(raw).trim().toLowerCase();
+  if (v === "") return undefined;
+  if (["1", "on", "true", "yes"].includes(v)) return true;
+  if (["0", "off", "false", "no"].includes(v)) return false;
+  throw bad(name, raw, "1 or 0");
+}
+
+function readInt(env: EnvReader, name: string, min: number, max: number): number | undefined {
+  const raw = env(name);
+  if (raw === undefined || stripCr(raw).trim() === "") return undefined;
+  const n = coerceInt(raw, { min, max });
+  if (n === undefined) throw bad(name, raw, `an integer from ${min} to ${max}`);
+  return n;
+}
+
+function readUrl(env: EnvReader, name: string): string | undefined {
+  const raw = env(name);
+  if (raw === undefined) return undefined;
+  const v = stripCr(raw).trim();
+  if (v === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw bad(name, raw, "an http(s) URL");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw bad(name, raw, "an http(s) URL");
+  return v.replace(/\/+$/, "");
+}
+
+function readEnum<T extends string>(
+  env: EnvReader,
+  name: string,
+  map: Record<string, T>,
+  fallback: T,
+): T {
+  const raw = env(name);
+  if (raw === undefined) return fallback;
+  const v = stripCr(raw).trim().toLowerCase();
+  if (v === "") return fallback;
+  const hit = map[v];
+  if (hit === undefined) throw bad(name, raw, `one of ${Object.keys(map).join(", ")}`);
+  return hit;
+}
+
+function readString(env: EnvReader, name: string): string | undefined {
+  const raw = env(name);
+  if (raw === undefined) return undefined;
+  const v = stripCr(raw).trim();
+  return v === "" ? undefined : v;
+}
+
+/**
+ * Reads and validates the whole configuration.
+ *
+ * @example
+ * const config = loadConfig(); // throws AssistError("ASSIST_PHI_PORT must be ...") on a bad value
+ */
+export function loadConfig(env: EnvReader = denoEnv, os: string = Deno.build.os): Config {
+  const home = readString(env, "ASSIST_HOME") ?? defaultHome(env, os);
+  const apiKey = readString(env, "ASSIST_API_KEY");
+  const originToken = readString(env, "ASSIST_ORIGIN_TOKEN") ?? readString(env, "ORIGIN_TOKEN");
+  return {
+    home,
+    baseUrl: readUrl(env, "ASSIST_BASE_URL"),
+    model: readString(env, "ASSIST_MODEL") ?? DEFAULT_MODEL,
+    modelApiUrl: readUrl(env, "ASSIST_MODEL_API_URL") ?? DEFAULT_MODEL_API_URL,
+    authMode: readEnum(env, "ASSIST_AUTH_MODE", {
+      "api-key": "api-key",
+      "apikey": "api-key",
+      "api_key": "api-key",
+      "key": "api-key",
+      "oauth": "oauth",
+    }, "api-key"),
+    autoPhi: readEnum(env, "ASSIST_AUTO_PHI", {
+      "1": "on",
+      "on": "on",
+      "0": "off",
+      "off": "off",
+      "confirm": "confirm",
+      "strict": "strict",
+    }, "on"),
+    noStream: readBool(env, "ASSIST_NO_STREAM"),
+    noStatus: readBool(env, "ASSIST_NO_STATUS") ?? false,
+    mouse: readBool(env, "ASSIST_MOUSE") ?? false,
+    noMouse: readBool(env, "ASSIST_NO_MOUSE") ?? false,
+    phiPort: readInt(env, "ASSIST_PHI_PORT", 1, 65535) ?? DEFAULT_PHI_PORT,
+    phiVenv: readString(env, "ASSIST_PHI_VENV") ?? joinHome(home, "phi-venv", os),
+    phiNotice: readBool(env, "ASSIST_PHI_NOTICE") ?? false,
+    toolResultReview: readEnum(env, "ASSIST_TOOL_RESULT_REVIEW", { always: "always", auto: "auto" }, "auto"),
+    toolResultReviewThreshold: readInt(env, "ASSIST_TOOL_RESULT_REVIEW_THRESHOLD", 0, 1 << 30) ??
+      DEFAULT_REVIEW_THRESHOLD,
+    uploadUrl: readUrl(env, "ASSIST_MEMORY_UPLOAD_URL"),
+    sshNoLogin: readBool(env, "ASSIST_SSH_NO_LOGIN") ?? false,
+    oauthDebug: readBool(env, "ASSIST_OAUTH_DEBUG") ?? false,
+    originToken: originToken === undefined ? undefined : new Secret(originToken),
+    apiKey: apiKey === undefined ? undefined : new Secret(apiKey),
+    debug: readBool(env, "ASSIST_DEBUG") ?? false,
+    // no-color.org: present and non-empty disables colour, whatever the value.
+    noColor: (env("NO_COLOR") ?? "") !== "",
+  };
+}
+
+function joinHome(home: string, name: string, os: string): string {
+  const sep = os === "windows" ? "\\" : "/";
+  return home.endsWith(sep) || home.endsWith("/") ? `${home}${name}` : `${home}${sep}${name}`;
+}

@@ -1,0 +1,144 @@
+/** bash_exec: a shell command on this machine, with a timeout, a line cap and an exit-code footer. */
+import type { ToolDef } from "../types.ts";
+import { toolError } from "../types.ts";
+import { childEnv, shellFor } from "./child_env.ts";
+
+/** Bytes kept per stream; the rest is drained and counted, so a runaway command cannot exhaust memory. */
+const CAPTURE_BYTES = 4 * 1024 * 1024;
+
+export const bashExecTool: ToolDef = {
+  name: "bash_exec",
+  summary: "Run a shell command locally (timeout, line cap, exit-code footer)",
+  description: "Run a command with bash on this machine (cmd.exe on Windows) and return its output: " +
+    "stdout, then stderr under a [stderr] line, at most max_lines lines, ending in " +
+    "[bash_exec: exit rc=<n>]. The command is killed after timeout_seconds. The child gets a minimal " +
+    "environment (PATH, HOME, locale, HCIROOT and friends) and never the assistant's secrets.",
+  params: [
+    { name: "command", type: "string", description: "command line to run", required: true, positional: true },
+    {
+      name: "timeout_seconds",
+      type: "integer",
+      description: "kill the command after this long",
+      default: 120,
+      min: 1,
+      max: 3600,
+    },
+    {
+      name: "max_lines",
+      type: "integer",
+      description: "output lines to keep",
+      default: 500,
+      min: 1,
+      max: 100000,
+    },
+    { name: "cwd", type: "string", description: "working folder (default the current one)" },
+  ],
+  examples: ["'hcisitectl -s siteA status'", "'ls -la $HCIROOT' --timeout-seconds 10"],
+  async run(input, ctx) {
+    const { program, args } = shellFor(Deno.build.os, input.command as string);
+    const timeoutMs = (input.timeout_seconds as number) * 1000;
+    const maxLines = input.max_lines as number;
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(program, {
+        args,
+        cwd: (input.cwd as string | undefined) ?? ctx.cwd,
+        clearEnv: true,
+        env: childEnv((n) => Deno.env.get(n)),
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        // Its own process group, so a timeout or cancel kills the command and everything it started.
+        detached: Deno.build.os !== "windows",
+      }).spawn();
+    } catch (err) {
+      return toolError("spawn_failed", `cannot run ${program}: ${(err as Error).message}`);
+    }
+    let killedBy: "timeout" | "cancel" | undefined;
+    const kill = (why: "timeout" | "cancel") => {
+      if (killedBy) return;
+      killedBy = why;
+      try {
+        if (Deno.build.os === "windows") child.kill("SIGKILL");
+        else Deno.kill(-child.pid, "SIGKILL");
+      } catch { /* already gone */ }
+    };
+    const timer = setTimeout(() => kill("timeout"), timeoutMs);
+    const onAbort = () => kill("cancel");
+    ctx.signal?.addEventListener("abort", onAbort);
+    try {
+      const [stdout, stderr, status] = await Promise.all([
+        capture(child.stdout),
+        capture(child.stderr),
+        child.status,
+      ]);
+      return {
+        text: render(stdout, stderr, status.code, maxLines, killedBy, input.timeout_seconds as number),
+      };
+    } finally {
+      clearTimeout(timer);
+      ctx.signal?.removeEventListener("abort", onAbort);
+    }
+  },
+};
+
+async function capture(stream: ReadableStream<Uint8Array>): Promise<{ text: string; dropped: number }> {
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let dropped = 0;
+  for await (const chunk of stream) {
+    const room = CAPTURE_BYTES - kept;
+    if (room <= 0) {
+      dropped += chunk.length;
+      continue;
+    }
+    const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    chunks.push(piece);
+    kept += piece.length;
+    dropped += chunk.length - piece.length;
+  }
+  const all = new Uint8Array(kept);
+  let off = 0;
+  for (const c of chunks) all.set(c, off), off += c.length;
+  return { text: new TextDecoder().decode(all), dropped };
+}
+
+function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines.map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
+}
+
+/** Output text: stdout, then `[stderr]` and stderr, capped to maxLines in all, then footers. */
+export function render(
+  stdout: { text: string; dropped: number },
+  stderr: { text: string; dropped: number },
+  code: number,
+  maxLines: number,
+  killedBy: "timeout" | "cancel" | undefined,
+  timeoutSeconds: number,
+): string {
+  const out = splitLines(stdout.text);
+  const err = splitLines(stderr.text);
+  let outQuota = out.length;
+  let errQuota = err.length;
+  if (out.length + err.length > maxLines) {
+    // stderr usually says what went wrong: it keeps up to a quarter of the budget, more if stdout is short.
+    errQuota = Math.min(err.length, Math.max(Math.ceil(maxLines / 4), maxLines - out.length));
+    outQuota = Math.min(out.length, maxLines - errQuota);
+  }
+  const lines = out.slice(0, outQuota);
+  if (err.length > 0) lines.push("[stderr]", ...err.slice(0, errQuota));
+  const total = out.length + err.length;
+  const shown = outQuota + Math.min(errQuota, err.length);
+  if (shown < total) {
+    lines.push(`[bash_exec: output truncated: ${shown} of ${total} lines shown; raise max_lines]`);
+  }
+  const dropped = stdout.dropped + stderr.dropped;
+  if (dropped > 0) lines.push(`[bash_exec: ${dropped} further bytes of output discarded]`);
+  if (killedBy === "timeout") lines.push(`[bash_exec: timed out after ${timeoutSeconds} s; killed]`);
+  if (killedBy === "cancel") lines.push(`[bash_exec: cancelled; killed]`);
+  lines.push(`[bash_exec: exit rc=${killedBy === "timeout" ? 124 : code}]`);
+  return lines.join("\n");
+}

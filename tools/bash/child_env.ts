@@ -1,0 +1,66 @@
+/**
+ * The environment a child process gets: built from a named list, never inherited whole, so our
+ * secrets (ASSIST_API_KEY, ASSIST_ORIGIN_TOKEN, ORIGIN_TOKEN) and our own ASSIST_* settings can
+ * never reach a command the model runs. The names are also in deno.json's "assist" env list.
+ */
+import { SECRET_ENV_NAMES } from "../../core/secret.ts";
+
+/** Variables passed through to bash_exec children when set. */
+export const CHILD_ENV_NAMES = [
+  "PATH",
+  "HOME",
+  "USER",
+  "USERNAME",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TERM",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "PATHEXT",
+  "SystemRoot",
+  "SYSTEMROOT",
+  "windir",
+  "ComSpec",
+  "COMSPEC",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "ProgramFiles",
+  "ProgramData",
+  "MSYSTEM",
+  "HCIROOT",
+  "HCISITE",
+  "HCISITEDIR",
+  "HCIVERSION",
+] as const;
+
+/**
+ * @example
+ * childEnv((n) => Deno.env.get(n)); // { PATH: "...", HOME: "..." } and never ASSIST_API_KEY
+ */
+export function childEnv(get: (name: string) => string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  const secret = new Set<string>(SECRET_ENV_NAMES);
+  for (const name of CHILD_ENV_NAMES) {
+    if (secret.has(name) || name.startsWith("ASSIST_")) continue;
+    let value: string | undefined;
+    try {
+      value = get(name);
+    } catch {
+      value = undefined;
+    }
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/** The shell that runs a command string: bash on POSIX, cmd.exe on Windows. */
+export function shellFor(os: string, command: string): { program: string; args: string[] } {
+  if (os === "windows") return { program: "cmd.exe", args: ["/d", "/s", "/c", command] };
+  return { program: "bash", args: ["-c", command] };
+}
