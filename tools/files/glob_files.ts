@@ -1,10 +1,7 @@
 /** glob_files: paths matching a glob pattern, never listing inside protected places. */
-import { posix, win32 } from "node:path";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
-import { checkPath, fsError, guardFor } from "./guard.ts";
-import { globDepth, globToRegExp, splitGlob } from "./glob.ts";
-import { walk, type WalkStats } from "./walk.ts";
+import type { WalkStats } from "./walk.ts";
 
 export const globFilesTool: ToolDef = {
   name: "glob_files",
@@ -38,6 +35,11 @@ export const globFilesTool: ToolDef = {
   ],
   examples: ["'*/NetConfig' /hci/prod", "'**/*.tcl' --max-results 50"],
   async run(input, ctx) {
+    // Loaded on use, so `assist tools list` does not pay for the path machinery.
+    const { posix, win32 } = await import("node:path");
+    const { checkPath, fsError, guardFor } = await import("./guard.ts");
+    const { globDepth, globToRegExp, splitGlob } = await import("./glob.ts");
+    const { walk } = await import("./walk.ts");
     const pattern = input.pattern as string;
     const max = input.max_results as number;
     const guard = await guardFor(ctx);

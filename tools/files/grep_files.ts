@@ -1,10 +1,7 @@
 /** grep_files: lines matching a regular expression, in files below a folder, never in protected places. */
-import { posix, win32 } from "node:path";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
-import { checkPath, fsError, guardFor, looksBinary } from "./guard.ts";
-import { globToRegExp } from "./glob.ts";
-import { walk, type WalkStats } from "./walk.ts";
+import type { WalkStats } from "./walk.ts";
 
 /** Files larger than this are skipped (and counted) rather than read whole. */
 export const GREP_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -34,6 +31,11 @@ export const grepFilesTool: ToolDef = {
   ],
   examples: ["'ICLSERVERPORT' /hci/prod --glob NetConfig", "'proc ' tclprocs --glob '*.tcl' --ignore-case"],
   async run(input, ctx) {
+    // Loaded on use, so `assist tools list` does not pay for the path machinery.
+    const { posix, win32 } = await import("node:path");
+    const { checkPath, fsError, guardFor, looksBinary } = await import("./guard.ts");
+    const { globToRegExp } = await import("./glob.ts");
+    const { walk } = await import("./walk.ts");
     const pattern = input.pattern as string;
     const max = input.max_results as number;
     let re: RegExp;

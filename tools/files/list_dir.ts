@@ -1,8 +1,6 @@
 /** list_dir: one folder's entries with type, size and modification time. */
-import { posix, win32 } from "node:path";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
-import { checkPath, fsError, guardFor } from "./guard.ts";
 
 export const listDirTool: ToolDef = {
   name: "list_dir",
@@ -23,6 +21,9 @@ export const listDirTool: ToolDef = {
   ],
   examples: ["/hci/prod", "$HCIROOT/siteA/exec/processes --max-entries 50"],
   async run(input, ctx) {
+    // Loaded on use, so `assist tools list` does not pay for the path machinery.
+    const { posix, win32 } = await import("node:path");
+    const { checkPath, fsError, guardFor } = await import("./guard.ts");
     const path = input.path as string;
     const max = input.max_entries as number;
     const checked = await checkPath(path, ctx);
@@ -42,7 +43,9 @@ export const listDirTool: ToolDef = {
           rows.push({
             dir: e.isDirectory,
             name: e.name,
-            line: `${e.isDirectory ? "d" : "f"}\t-\t-\t${e.name}${e.isDirectory ? "/" : ""}\t[protected]`,
+            line: `${e.isSymlink ? "l" : e.isDirectory ? "d" : "f"}\t-\t-\t${e.name}${
+              e.isDirectory ? "/" : ""
+            }\t[protected]`,
           });
           continue;
         }

@@ -1,7 +1,6 @@
 /** read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on. */
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
-import { BINARY_WINDOW, checkPath, fsError, looksBinary } from "./guard.ts";
 
 /** The file-reference size limit of the spec: 250 KB, then truncated with a footer. */
 export const READ_LIMIT_BYTES = 250 * 1024;
@@ -34,6 +33,8 @@ export const readFileTool: ToolDef = {
     if (end !== undefined && end < start) {
       return toolError("bad_range", `end_line ${end} is before start_line ${start}`);
     }
+    // Loaded on use, so `assist tools list` does not pay for the path machinery.
+    const { checkPath, fsError } = await import("./guard.ts");
     const checked = await checkPath(path, ctx);
     if (!checked.ok) return checked.result;
     let file: Deno.FsFile;
@@ -55,6 +56,7 @@ export const readFileTool: ToolDef = {
 };
 
 async function readRange(file: Deno.FsFile, path: string, start: number, end: number | undefined) {
+  const { BINARY_WINDOW, looksBinary } = await import("./guard.ts");
   const total = (await file.stat()).size;
   const out = new Uint8Array(Math.min(READ_LIMIT_BYTES, total));
   let outLen = 0;

@@ -1,0 +1,64 @@
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import { coerceInt, stripCr } from "../../core/clean.ts";
+import { atomicWrite } from "../../core/atomic_write.ts";
+import { AssistError, describeError, EXIT } from "../../core/errors.ts";
+import { colorAllowed, styler } from "../../core/term.ts";
+import { VERSION } from "../../core/version.ts";
+import { REPO_ROOT, tempDir } from "../support/run_assist.ts";
+
+Deno.test("stripCr / coerceInt", () => {
+  assertEquals(stripCr("a\r\nb\r"), "a\nb");
+  assertEquals(coerceInt("42\r"), 42);
+  assertEquals(coerceInt(" -7 "), -7);
+  assertEquals(coerceInt(7), 7);
+  assertEquals(coerceInt(7.5), undefined);
+  assertEquals(coerceInt("7.5"), undefined);
+  assertEquals(coerceInt(""), undefined);
+  assertEquals(coerceInt("0x10"), undefined);
+  assertEquals(coerceInt("5", { min: 6 }), undefined);
+  assertEquals(coerceInt("9", { max: 8 }), undefined);
+  assertEquals(coerceInt(null), undefined);
+});
+
+Deno.test("atomicWrite: mode at creation, no .new left, old file kept when validation fails", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using tmp = await tempDir();
+  const p = `${tmp.path}/state.json`;
+  await atomicWrite(p, '{"a":1}', { mode: 0o600 });
+  assertEquals(await Deno.readTextFile(p), '{"a":1}');
+  assertEquals((await Deno.stat(p)).mode! & 0o777, 0o600);
+  // A stale, world-readable .new from a crash must not leak its mode into the new file.
+  await Deno.writeTextFile(`${p}.new`, "stale", { mode: 0o644 });
+  await Deno.chmod(`${p}.new`, 0o644);
+  await atomicWrite(p, '{"a":2}', { mode: 0o600 });
+  assertEquals((await Deno.stat(p)).mode! & 0o777, 0o600);
+  await rejects(() => Deno.stat(`${p}.new`));
+  await rejects(
+    () =>
+      atomicWrite(p, "not json", {
+        validate: (b) => JSON.parse(new TextDecoder().decode(b)),
+      }),
+  );
+  assertEquals(await Deno.readTextFile(p), '{"a":2}');
+});
+
+Deno.test("errors: one line, level-driven exit codes, stack only in debug", () => {
+  const e = new AssistError("bad\r\nthing\n  here", { level: "usage" });
+  assertEquals(e.message, "bad thing here");
+  assertEquals(e.exitCode, EXIT.usage);
+  assertEquals(new AssistError("x", { level: "io" }).exitCode, EXIT.failure);
+  assertEquals(describeError(new TypeError("boom\nline")), "unexpected error: boom line");
+  assert(describeError(new TypeError("boom"), true).includes("at "));
+  assertEquals(describeError(e), "bad thing here");
+});
+
+Deno.test("terminal: NO_COLOR and non-TTY disable styling", () => {
+  assertEquals(colorAllowed("stdout", "1"), false);
+  assertEquals(styler(false).red("x"), "x");
+  assertEquals(styler(true).red("x"), "\x1b[31mx\x1b[39m");
+});
+
+Deno.test("the embedded version equals the VERSION file", async () => {
+  assertEquals(VERSION, (await Deno.readTextFile(`${REPO_ROOT}VERSION`)).trim());
+});

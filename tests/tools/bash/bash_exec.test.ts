@@ -1,0 +1,81 @@
+import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
+import { bashExecTool, render } from "../../../tools/bash/bash_exec.ts";
+import { childEnv, shellFor } from "../../../tools/bash/child_env.ts";
+import { tempDir } from "../../support/run_assist.ts";
+import { call, contextFor } from "../support.ts";
+
+Deno.test(
+  "bash_exec: output, stderr section and exit footer",
+  { ignore: Deno.build.os === "windows" },
+  async () => {
+    await using tmp = await tempDir();
+    const ctx = contextFor(`${tmp.path}/.assist`, tmp.path);
+    const r = await call(bashExecTool, { command: "echo out; echo err >&2; exit 7" }, ctx);
+    assertEquals(r.text, "out\n[stderr]\nerr\n[bash_exec: exit rc=7]");
+  },
+);
+
+Deno.test("bash_exec: the timeout kills the whole process group and says so", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using tmp = await tempDir();
+  const ctx = contextFor(`${tmp.path}/.assist`, tmp.path);
+  const started = Date.now();
+  // The grandchild keeps stdout open: only a group kill ends the call.
+  const r = await call(bashExecTool, {
+    command: `(sleep 30; echo late) & echo started; sleep 30`,
+    timeout_seconds: 1,
+  }, ctx);
+  assert(Date.now() - started < 10_000, "returned long after the timeout");
+  match(r.text, /^started\n\[bash_exec: timed out after 1 s; killed\]\n\[bash_exec: exit rc=124\]$/);
+});
+
+Deno.test(
+  "bash_exec: cancel through the context signal",
+  { ignore: Deno.build.os === "windows" },
+  async () => {
+    await using tmp = await tempDir();
+    const ab = new AbortController();
+    const ctx = { ...contextFor(`${tmp.path}/.assist`, tmp.path), signal: ab.signal };
+    setTimeout(() => ab.abort(), 200);
+    const r = await call(bashExecTool, { command: "sleep 30" }, ctx);
+    match(r.text, /\[bash_exec: cancelled; killed\]/);
+  },
+);
+
+Deno.test("bash_exec: max_lines caps output with a note, stderr keeps its share", () => {
+  const out = { text: Array.from({ length: 100 }, (_, i) => `o${i}`).join("\n") + "\n", dropped: 0 };
+  const err = { text: Array.from({ length: 10 }, (_, i) => `e${i}`).join("\n") + "\n", dropped: 0 };
+  const text = render(out, err, 0, 20, undefined, 120);
+  const lines = text.split("\n");
+  assertEquals(lines.slice(0, 15), Array.from({ length: 15 }, (_, i) => `o${i}`));
+  assertEquals(lines[15], "[stderr]");
+  assertEquals(lines.slice(16, 21), ["e0", "e1", "e2", "e3", "e4"]);
+  assertEquals(lines.slice(21), [
+    "[bash_exec: output truncated: 20 of 110 lines shown; raise max_lines]",
+    "[bash_exec: exit rc=0]",
+  ]);
+  assertEquals(
+    render({ text: "a\r\nb\r\n", dropped: 0 }, { text: "", dropped: 5 }, 1, 500, undefined, 1),
+    "a\nb\n[bash_exec: 5 further bytes of output discarded]\n[bash_exec: exit rc=1]",
+  );
+});
+
+Deno.test("child environment: named variables only, never secrets or ASSIST_*", () => {
+  const parent: Record<string, string> = {
+    PATH: "/bin",
+    HOME: "/h",
+    HCIROOT: "/hci",
+    ASSIST_API_KEY: "k",
+    ASSIST_HOME: "/h/.assist",
+    ORIGIN_TOKEN: "t",
+    ASSIST_ORIGIN_TOKEN: "t2",
+    AWS_SECRET_ACCESS_KEY: "aws",
+  };
+  assertEquals(childEnv((n) => parent[n]), { PATH: "/bin", HOME: "/h", HCIROOT: "/hci" });
+});
+
+Deno.test("shell choice per OS", () => {
+  assertEquals(shellFor("linux", "ls"), { program: "bash", args: ["-c", "ls"] });
+  assertEquals(shellFor("windows", "dir"), { program: "cmd.exe", args: ["/d", "/s", "/c", "dir"] });
+});
