@@ -1,0 +1,293 @@
+/**
+ * The Messages API client: one POST per attempt, streaming (SSE) or not, the synthetic message
+ * rebuilt from the stream, rate-limit headers read and logged, errors rewritten (errors.ts), and
+ * the retry rules:
+ * - 429 / overloaded / 5xx / a broken stream: wait `retry-after` (else 2, 4, 8 s, capped at 30 s)
+ *   and send again, up to `maxRetries`; `x-should-retry: false` forbids it; a wait longer than
+ *   `maxRetryAfterSeconds` (a drained 5-hour window) is reported instead of waited for.
+ * - A stream that cannot be parsed falls back to one non-streaming request, except when the
+ *   response was a non-SSE error body: then the prompt is not sent again at once (single send).
+ * - A 401 lets the OAuth rail refresh its token once and send again.
+ */
+import { VERSION } from "../../core/version.ts";
+import { MessageAccumulator } from "./accumulate.ts";
+import {
+  blockedByHtml,
+  type ErrorContext,
+  fromApiError,
+  fromHttpError,
+  fromNetworkFailure,
+  looksHtml,
+  ModelError,
+} from "./errors.ts";
+import { type RateLimitReading, readRateLimits, trippedRail } from "./ratelimit.ts";
+import { SseDecoder } from "./sse.ts";
+import type { HeadersLog } from "./headers_log.ts";
+import { type Message, type MessageRequest, normalizeUsage } from "./types.ts";
+
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+/** Supplies the authentication headers of one rail. */
+export interface AuthProvider {
+  rail: "api-key" | "oauth";
+  headers(): Promise<Record<string, string>>;
+  /** Called once after a 401: refresh credentials; true when a retry makes sense. */
+  onUnauthorized?(): Promise<boolean>;
+}
+
+export interface ClientOptions {
+  url: string;
+  auth: AuthProvider;
+  stream: boolean;
+  onText?: (text: string) => void;
+  signal?: AbortSignal;
+  headersLog?: HeadersLog;
+  onRateLimit?: (reading: RateLimitReading) => void;
+  /** One line for the operator: retries, fallbacks. */
+  notice?: (line: string) => void;
+  /** @default 3 */
+  maxRetries?: number;
+  /** @default 60 */
+  maxRetryAfterSeconds?: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  fetch?: typeof fetch;
+}
+
+export interface SendResult {
+  message: Message;
+  streamed: boolean;
+  /** HTTP requests sent for this call (retries and fallback included). */
+  requests: number;
+  rateLimits?: RateLimitReading;
+}
+
+/** Backoff when no retry-after is given: 2, 4, 8 … seconds, capped at 30. */
+export function backoffSeconds(attempt: number): number {
+  return Math.min(2 * 2 ** attempt, 30);
+}
+
+class StreamParseError extends Error {}
+
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new ModelError("cancelled", "cancelled"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+export async function sendMessage(request: MessageRequest, opts: ClientOptions): Promise<SendResult> {
+  const maxRetries = opts.maxRetries ?? 3;
+  const sleep = opts.sleep ?? defaultSleep;
+  const state = { requests: 0, rateLimits: undefined as RateLimitReading | undefined };
+  let refreshed = false;
+  let fellBack = false;
+  let stream = opts.stream;
+  for (let attempt = 0;; attempt++) {
+    try {
+      const message = await once(request, stream, opts, state);
+      return { message, streamed: stream, requests: state.requests, rateLimits: state.rateLimits };
+    } catch (err) {
+      if (err instanceof StreamParseError && !fellBack) {
+        fellBack = true;
+        stream = false;
+        opts.notice?.(`model> the stream could not be read (${err.message}); asking again without streaming`);
+        attempt--;
+        continue;
+      }
+      if (!(err instanceof ModelError)) {
+        throw new ModelError("api", `The model API response could not be read: ${(err as Error).message}`);
+      }
+      if (err.kind === "authentication" && !refreshed && opts.auth.onUnauthorized) {
+        refreshed = true;
+        if (await opts.auth.onUnauthorized()) {
+          attempt--;
+          continue;
+        }
+      }
+      if (!err.retryable || attempt >= maxRetries || opts.signal?.aborted) throw err;
+      const wait = err.retryAfter ?? backoffSeconds(attempt);
+      if (wait > (opts.maxRetryAfterSeconds ?? 60)) throw err;
+      opts.notice?.(
+        `model> ${err.message} Retrying in ${formatSeconds(wait)} (attempt ${attempt + 2} of ${
+          maxRetries + 1
+        }).`,
+      );
+      await sleep(wait * 1000, opts.signal);
+    }
+  }
+}
+
+function formatSeconds(s: number): string {
+  return s < 10 && !Number.isInteger(s) ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
+}
+
+async function once(
+  request: MessageRequest,
+  stream: boolean,
+  opts: ClientOptions,
+  state: { requests: number; rateLimits?: RateLimitReading },
+): Promise<Message> {
+  const doFetch = opts.fetch ?? fetch;
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "accept": "application/json",
+    "anthropic-version": ANTHROPIC_VERSION,
+    "user-agent": `assist/${VERSION}`,
+    ...(await opts.auth.headers()),
+  };
+  const ctx: ErrorContext = { url: opts.url, model: request.model };
+  let res: Response;
+  state.requests++;
+  try {
+    res = await doFetch(opts.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ ...request, stream }),
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if (opts.signal?.aborted) throw new ModelError("cancelled", "cancelled");
+    throw fromNetworkFailure(ctx, err);
+  }
+  const reading = readRateLimits(res.headers);
+  state.rateLimits = reading;
+  opts.onRateLimit?.(reading);
+  await opts.headersLog?.record(res.status, res.headers);
+  ctx.rail = trippedRail(reading);
+  ctx.retryAfter = reading.retryAfter;
+  const shouldRetry = res.headers.get("x-should-retry")?.trim().toLowerCase();
+  const contentType = res.headers.get("content-type");
+
+  if (!res.ok) {
+    const body = await readBody(res, opts, ctx);
+    const err = fromHttpError(ctx, res.status, body, contentType);
+    if (shouldRetry === "false" || shouldRetry === "true") {
+      throw new ModelError(err.kind, err.message, {
+        status: err.status,
+        apiType: err.apiType,
+        retryAfter: err.retryAfter,
+        errorBody: err.errorBody,
+        retryable: shouldRetry === "true",
+      });
+    }
+    throw err;
+  }
+  if (stream && contentType && /text\/event-stream/i.test(contentType) && res.body) {
+    return await readStream(res.body, opts, ctx);
+  }
+  const body = await readBody(res, opts, ctx);
+  if (body.trim() === "") {
+    throw new ModelError("empty_response", `Network error: empty response from ${opts.url}`, {
+      retryable: true,
+    });
+  }
+  if (looksHtml(body, contentType)) throw blockedByHtml(ctx, res.status, body);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    if (stream) throw new StreamParseError("not SSE and not JSON");
+    throw new ModelError(
+      "api",
+      `The model API sent an unreadable response (HTTP ${res.status}, ${body.length} bytes)`,
+    );
+  }
+  return toMessage(parsed, ctx);
+}
+
+async function readBody(res: Response, opts: ClientOptions, _ctx: ErrorContext): Promise<string> {
+  try {
+    return await res.text();
+  } catch (err) {
+    if (opts.signal?.aborted) throw new ModelError("cancelled", "cancelled");
+    throw new ModelError(
+      "network",
+      `Network error: the response from ${opts.url} broke off (${(err as Error).message})`,
+      {
+        retryable: true,
+      },
+    );
+  }
+}
+
+function toMessage(parsed: unknown, ctx: ErrorContext): Message {
+  const m = parsed as Record<string, unknown>;
+  if (m?.type === "error") {
+    const e = (m.error ?? {}) as Record<string, unknown>;
+    throw fromApiError(ctx, String(e.type ?? "api_error"), String(e.message ?? ""), 200, true);
+  }
+  if (!m || !Array.isArray(m.content)) {
+    throw new ModelError("api", "The model API sent a response without content");
+  }
+  for (const block of m.content as Array<Record<string, unknown>>) {
+    if (
+      block?.type === "tool_use" &&
+      (block.input === null || typeof block.input !== "object" || Array.isArray(block.input))
+    ) {
+      throw new ModelError(
+        "malformed_tool_json",
+        `Tool returned malformed JSON; raw body: ${JSON.stringify(block.input)}`,
+      );
+    }
+  }
+  return { ...(m as unknown as Message), usage: normalizeUsage(m.usage) };
+}
+
+async function readStream(
+  body: ReadableStream<Uint8Array>,
+  opts: ClientOptions,
+  ctx: ErrorContext,
+): Promise<Message> {
+  const decoder = new SseDecoder();
+  const acc = new MessageAccumulator({
+    onText: opts.onText,
+    onError: (type, message) => fromApiError(ctx, type, message, undefined, false),
+  });
+  const text = new TextDecoder();
+  const handle = (events: Array<{ event: string; data: string }>) => {
+    for (const ev of events) {
+      if (ev.data === "") continue;
+      let data: unknown;
+      try {
+        data = JSON.parse(ev.data);
+      } catch {
+        throw new StreamParseError(`event ${ev.event} carries invalid JSON`);
+      }
+      if (data === null || typeof data !== "object") {
+        throw new StreamParseError(`event ${ev.event} is not an object`);
+      }
+      const obj = data as Record<string, unknown>;
+      if (obj.type === undefined) obj.type = ev.event;
+      acc.apply(obj);
+    }
+  };
+  try {
+    for await (const chunk of body) {
+      handle(decoder.push(text.decode(chunk, { stream: true })));
+    }
+    handle(decoder.push(text.decode()));
+    handle(decoder.end());
+  } catch (err) {
+    if (err instanceof ModelError || err instanceof StreamParseError) throw err;
+    if (opts.signal?.aborted) throw new ModelError("cancelled", "cancelled");
+    throw new ModelError(
+      "stream_incomplete",
+      `the stream from ${opts.url} broke off (${(err as Error).message})`,
+      {
+        retryable: true,
+      },
+    );
+  }
+  if (!acc.complete) {
+    throw new ModelError("stream_incomplete", `the stream from ${opts.url} ended without message_stop`, {
+      retryable: true,
+    });
+  }
+  return acc.message();
+}

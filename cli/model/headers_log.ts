@@ -1,0 +1,70 @@
+/**
+ * `log/headers.log`: one JSON object per line. Every response gives its status line and only the
+ * vendor rate-limit and retry-after headers; on the OAuth rail only the first 50 blocks of a session
+ * are logged. Every 429 gets its whole raw header block, tagged with retry-after and the tripped
+ * rail, under its own budget (independent of the OAuth cap), and a `phi/rl>` pointer on stderr.
+ * The file holds no PHI and no secret: response headers carry neither. File 0600, folder 0700.
+ */
+import { isLoggedHeader, readRateLimits, trippedRail } from "./ratelimit.ts";
+
+/** The first-OAuth header logging cap (spec Limits). */
+export const OAUTH_HEADER_LOG_CAP = 50;
+/** STATUS_429_HEADER_LOG_LIMIT: 429 blocks logged per session. */
+export const STATUS_429_HEADER_LOG_LIMIT = 20;
+
+export interface HeadersLogOptions {
+  path: string;
+  oauth: boolean;
+  /** Where the `phi/rl>` pointer goes. */
+  notice?: (line: string) => void;
+  now?: () => Date;
+}
+
+export class HeadersLog {
+  #blocks = 0;
+  #blocks429 = 0;
+  readonly #opts: HeadersLogOptions;
+  constructor(opts: HeadersLogOptions) {
+    this.#opts = opts;
+  }
+
+  /** Records one response's headers. Never throws: a log that cannot be written is skipped. */
+  async record(status: number, headers: Headers): Promise<void> {
+    const ts = (this.#opts.now?.() ?? new Date()).toISOString();
+    const lines: string[] = [];
+    if (status === 429 && this.#blocks429 < STATUS_429_HEADER_LOG_LIMIT) {
+      this.#blocks429++;
+      const reading = readRateLimits(headers);
+      const raw: Record<string, string> = {};
+      headers.forEach((v, k) => (raw[k] = v.replace(/\r/g, "")));
+      const rail = trippedRail(reading) ?? "unknown";
+      lines.push(
+        JSON.stringify({
+          ts,
+          status: `HTTP ${status}`,
+          tag: { retry_after: reading.retryAfter ?? null, rail },
+          headers: raw,
+        }),
+      );
+      this.#opts.notice?.(`phi/rl> 429 header block written to ${this.#opts.path} (rail: ${rail})`);
+    } else if (status !== 429) {
+      if (this.#opts.oauth && this.#blocks >= OAUTH_HEADER_LOG_CAP) return;
+      this.#blocks++;
+      const kept: Record<string, string> = {};
+      headers.forEach((v, k) => {
+        if (isLoggedHeader(k)) kept[k] = v.replace(/\r/g, "");
+      });
+      lines.push(JSON.stringify({ ts, status: `HTTP ${status}`, headers: kept }));
+    }
+    if (lines.length === 0) return;
+    try {
+      const dir = this.#opts.path.replace(/[\\/][^\\/]*$/, "");
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      await Deno.writeTextFile(this.#opts.path, lines.join("\n") + "\n", {
+        append: true,
+        create: true,
+        mode: 0o600,
+      });
+    } catch { /* logging must never break a turn */ }
+  }
+}
