@@ -41,6 +41,10 @@ export interface Config {
   uploadUrl?: string;
   sshNoLogin: boolean;
   oauthDebug: boolean;
+  /** Base of the OAuth token endpoint. @default "https://api.anthropic.com" */
+  oauthUrl: string;
+  /** The Console OAuth application's client id (ASSIST_OAUTH_CLIENT_ID). */
+  oauthClientId?: string;
   /** ASSIST_ORIGIN_TOKEN, else ORIGIN_TOKEN. */
   originToken?: Secret;
   apiKey?: Secret;
@@ -78,6 +82,8 @@ export const ENV_DOC: ReadonlyArray<readonly [string, string]> = [
   ["ASSIST_ORIGIN_TOKEN", "optional token for the update origin (ORIGIN_TOKEN also read)"],
   ["ASSIST_SSH_NO_LOGIN", "1 disables login-shell wrapping of remote commands"],
   ["ASSIST_OAUTH_DEBUG", "1 prints an OAuth decision trace to stderr"],
+  ["ASSIST_OAUTH_URL", "OAuth token endpoint base (default https://api.anthropic.com)"],
+  ["ASSIST_OAUTH_CLIENT_ID", "Console OAuth client id for /login on the OAuth rail"],
   ["ASSIST_DEBUG", "1 adds stack traces to errors"],
   ["NO_COLOR", "any value disables colour"],
 ];
@@ -195,6 +201,8 @@ export function loadConfig(env: EnvReader = denoEnv, os: string = Deno.build.os)
     uploadUrl: readUrl(env, "ASSIST_MEMORY_UPLOAD_URL"),
     sshNoLogin: readBool(env, "ASSIST_SSH_NO_LOGIN") ?? false,
     oauthDebug: readBool(env, "ASSIST_OAUTH_DEBUG") ?? false,
+    oauthUrl: readUrl(env, "ASSIST_OAUTH_URL") ?? "https://api.anthropic.com",
+    oauthClientId: readString(env, "ASSIST_OAUTH_CLIENT_ID"),
     originToken: originToken === undefined ? undefined : new Secret(originToken),
     apiKey: apiKey === undefined ? undefined : new Secret(apiKey),
     debug: readBool(env, "ASSIST_DEBUG") ?? false,
