@@ -60,6 +60,8 @@ export class FakeModelApi {
   readonly requests: RecordedRequest[] = [];
   readonly replies: Array<ScriptedReply | ((req: Record<string, unknown>) => ScriptedReply)> = [];
   readonly faults: Fault[] = [];
+  /** Faults for the Nth request to /v1/messages (1-based), checked before the queue. */
+  readonly faultAt = new Map<number, Fault>();
   readonly tokenRequests: RecordedRequest[] = [];
   #server: Deno.HttpServer<Deno.NetAddr>;
   #prefixes = new Set<string>();
@@ -155,7 +157,9 @@ export class FakeModelApi {
     const pairing = checkMessages(json.messages as Array<Record<string, unknown>>);
     if (pairing) return error(400, "invalid_request_error", pairing);
 
-    const fault = this.faults.shift();
+    const nth = this.messageRequests.length;
+    const fault = this.faultAt.get(nth) ?? this.faults.shift();
+    this.faultAt.delete(nth);
     const stream = json.stream === true;
     const rl = apiKeyHeaders();
     if (fault) {

@@ -1,0 +1,38 @@
+/**
+ * What the agent loop needs from the PHI engine, as one interface: everything bound for the model
+ * passes `userInput` or `toolResult` once, right before the request is built; tool inputs pass
+ * `toolInput` (detokenized) before a tool runs; text shown to the operator passes a streaming
+ * detokenizer. There is no other path to the model and no tool-name allow-list.
+ */
+
+export interface GateResult {
+  /** The text that may be sent to the model. */
+  text: string;
+  /** A `phi> auto-tokenized …` notice line for the operator, when something was tokenized. */
+  notice?: string;
+  /** Strict mode: the turn must stop, with this reason for the operator. */
+  abort?: string;
+  /** The review gate must ask the operator before this result is sent. */
+  needsReview?: boolean;
+}
+
+export interface StreamDetokenizer {
+  /** Detokenized text that is safe to show now (a token split across chunks is held back). */
+  push(chunk: string): string;
+  /** Whatever is held back, at the end of the stream. */
+  flush(): string;
+}
+
+export interface PhiGate {
+  userInput(text: string): Promise<GateResult>;
+  toolResult(text: string, tool: string): Promise<GateResult>;
+  toolInput(input: Record<string, unknown>): Record<string, unknown>;
+  detokenize(text: string): string;
+  displayStream(): StreamDetokenizer;
+}
+
+/** The JSON a withheld result is replaced by (review answer `n`). */
+export const WITHHELD_RESULT = JSON.stringify({
+  error: "withheld_by_operator",
+  message: "The operator reviewed this tool result and chose not to send it. Tell them it was withheld.",
+});

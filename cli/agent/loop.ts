@@ -1,0 +1,233 @@
+/**
+ * The agent loop: prompt → PHI gate → request → tool calls (several per turn) → inputs detokenized
+ * → registry → results through the PHI gate and the review gate → fed back, until the model answers
+ * with text only. Cancelling (Ctrl-C) leaves a valid history: every tool_use is answered and the
+ * conversation ends with an assistant message. Usage and cost are metered per stream and session.
+ */
+import { type ClientOptions, sendMessage } from "../model/client.ts";
+import { ModelError } from "../model/errors.ts";
+import { CostMeter } from "../model/pricing.ts";
+import {
+  type ContentBlock,
+  isText,
+  isToolUse,
+  type MessageParam,
+  type TextBlock,
+  type ToolResultBlock,
+} from "../model/types.ts";
+import { buildRequest, toolDefinitions } from "./request.ts";
+import { type PhiGate, WITHHELD_RESULT } from "./gate.ts";
+import { validateInput } from "../../tools/args.ts";
+import type { ToolContext, ToolDef } from "../../tools/types.ts";
+import { AssistError } from "../../core/errors.ts";
+
+export type ReviewAnswer = "Y" | "n";
+
+export interface AgentIO {
+  /** Detokenized model text, as it streams. */
+  text(chunk: string): void;
+  /** A tool is about to run (input detokenized, for display only). */
+  toolCall(name: string, input: Record<string, unknown>): void;
+  /** One-line notices: `phi>`, `phi/rl>`, `model>`. */
+  notice(line: string): void;
+  /** The review gate; absent when there is no terminal (then the gate is skipped). */
+  review?(tool: string, text: string): Promise<ReviewAnswer>;
+}
+
+export interface AgentOptions {
+  model: string;
+  maxTokens?: number;
+  tools: readonly ToolDef[];
+  gate: PhiGate;
+  io: AgentIO;
+  client: Omit<ClientOptions, "onText" | "signal">;
+  system: TextBlock[];
+  toolContext: Omit<ToolContext, "signal">;
+  /** Model requests per turn at most (a runaway tool loop stops here). @default 40 */
+  maxRounds?: number;
+}
+
+export interface ToolCallRecord {
+  name: string;
+  /** Input as the model sent it (tokenized). */
+  input: Record<string, unknown>;
+  /** Result as sent to the model (post-gate). */
+  result: string;
+  isError: boolean;
+}
+
+export interface TurnResult {
+  /** The final answer, detokenized for the operator. */
+  answer: string;
+  toolCalls: ToolCallRecord[];
+  rounds: number;
+  cancelled: boolean;
+}
+
+export const CANCELLED_RESULT = JSON.stringify({
+  error: "cancelled",
+  message: "The operator cancelled this turn before the tool ran.",
+});
+
+export class Agent {
+  readonly messages: MessageParam[] = [];
+  readonly meter = new CostMeter();
+  lastTool?: ToolCallRecord;
+  model: string;
+  readonly #o: AgentOptions;
+
+  constructor(options: AgentOptions) {
+    this.#o = options;
+    this.model = options.model;
+  }
+
+  reset(): void {
+    this.messages.length = 0;
+  }
+
+  async turn(prompt: string, signal?: AbortSignal): Promise<TurnResult> {
+    const o = this.#o;
+    const gated = await o.gate.userInput(prompt);
+    if (gated.notice) o.io.notice(gated.notice);
+    if (gated.abort) throw new AssistError(gated.abort, { level: "refused" });
+    const start = this.messages.length;
+    this.messages.push({ role: "user", content: gated.text });
+    const toolDefs = toolDefinitions(o.tools);
+    const calls: ToolCallRecord[] = [];
+    let answer = "";
+    try {
+      for (let round = 1;; round++) {
+        if (round > (o.maxRounds ?? 40)) {
+          throw new AssistError(`stopped after ${o.maxRounds ?? 40} model requests in one turn`, {
+            level: "internal",
+          });
+        }
+        const display = o.gate.displayStream();
+        let shown = "";
+        const { message } = await sendMessage(
+          buildRequest(this.model, o.maxTokens ?? 8192, o.system, toolDefs, this.messages),
+          {
+            ...o.client,
+            signal,
+            onText: (t) => {
+              const out = display.push(t);
+              if (out) o.io.text(out), shown += out;
+            },
+          },
+        );
+        const tail = display.flush();
+        if (tail) o.io.text(tail), shown += tail;
+        this.meter.add(message.model || this.model, message.usage);
+        const content = message.content.filter((b) => !(isText(b) && b.text === ""));
+        this.messages.push({
+          role: "assistant",
+          content: content.length ? content : [{ type: "text", text: "(no answer)" }],
+        });
+        const text = content.filter(isText).map((b) => b.text).join("");
+        if (!o.client.stream && text) {
+          const out = o.gate.detokenize(text);
+          o.io.text(out);
+          shown = out;
+        }
+        answer = shown || o.gate.detokenize(text);
+        const uses = content.filter(isToolUse);
+        if (uses.length === 0) return { answer, toolCalls: calls, rounds: round, cancelled: false };
+        const results: ToolResultBlock[] = [];
+        for (const use of uses) {
+          if (signal?.aborted) {
+            results.push({
+              type: "tool_result",
+              tool_use_id: use.id,
+              content: CANCELLED_RESULT,
+              is_error: true,
+            });
+            continue;
+          }
+          const r = await this.#runTool(use.name, use.input, signal);
+          const record = { name: use.name, input: use.input, result: r.text, isError: r.isError };
+          calls.push(record);
+          this.lastTool = record;
+          results.push({
+            type: "tool_result",
+            tool_use_id: use.id,
+            content: r.text,
+            is_error: r.isError || undefined,
+          });
+        }
+        this.messages.push({ role: "user", content: results });
+        if (signal?.aborted) throw new ModelError("cancelled", "cancelled");
+      }
+    } catch (err) {
+      this.#repair(start);
+      if (err instanceof ModelError && err.kind === "cancelled") {
+        return { answer, toolCalls: calls, rounds: 0, cancelled: true };
+      }
+      throw err;
+    }
+  }
+
+  /** One tool call: detokenize the input, validate, run, then the PHI gate and the review gate. */
+  async #runTool(
+    name: string,
+    rawInput: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<{ text: string; isError: boolean }> {
+    const o = this.#o;
+    const def = o.tools.find((t) => t.name === name);
+    if (!def) {
+      return {
+        text: JSON.stringify({ error: "unknown_tool", message: `no tool named ${name}` }),
+        isError: true,
+      };
+    }
+    const input = o.gate.toolInput(rawInput);
+    let result: { text: string; isError?: boolean };
+    try {
+      const valid = validateInput(def, input);
+      o.io.toolCall(name, valid as Record<string, unknown>);
+      result = await def.run(valid, { ...o.toolContext, signal });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      result = {
+        text: JSON.stringify({ error: err instanceof AssistError ? "bad_input" : "tool_failed", message }),
+        isError: true,
+      };
+    }
+    const gated = await o.gate.toolResult(result.text, name);
+    if (gated.notice) o.io.notice(gated.notice);
+    if (gated.abort) throw new AssistError(gated.abort, { level: "refused" });
+    if (gated.needsReview && o.io.review) {
+      const answer = await o.io.review(name, gated.text);
+      if (answer === "n") return { text: WITHHELD_RESULT, isError: true };
+    }
+    return { text: gated.text, isError: result.isError ?? false };
+  }
+
+  /**
+   * After a failure or cancel, keep the history valid: answer every open tool_use, and end with an
+   * assistant message so the next prompt alternates correctly. A turn that got no answer at all is
+   * removed whole.
+   */
+  #repair(start: number): void {
+    const last = this.messages[this.messages.length - 1];
+    if (!last) return;
+    if (this.messages.length === start + 1 && last.role === "user") {
+      this.messages.length = start; // nothing came back: forget the prompt
+      return;
+    }
+    if (last.role === "assistant") {
+      const open = (Array.isArray(last.content) ? last.content as ContentBlock[] : []).filter(isToolUse);
+      if (open.length === 0) return;
+      this.messages.push({
+        role: "user",
+        content: open.map((u) => ({
+          type: "tool_result" as const,
+          tool_use_id: u.id,
+          content: CANCELLED_RESULT,
+          is_error: true,
+        })),
+      });
+    }
+    this.messages.push({ role: "assistant", content: [{ type: "text", text: "(turn cancelled)" }] });
+  }
+}

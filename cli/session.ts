@@ -1,0 +1,103 @@
+/**
+ * Everything a model session needs, built once from the configuration: the auth provider of the
+ * rail in force, the stream decision, the headers log, the PHI gate and the agent. Shared by the
+ * headless mode and (later) the REPL.
+ */
+import type { Config } from "../core/config.ts";
+import { AssistError } from "../core/errors.ts";
+import { homePaths } from "../core/home.ts";
+import { apiKeyProvider, keyStoreFor, resolveApiKey } from "./auth/api_key.ts";
+import { oauthProvider } from "./auth/oauth.ts";
+import type { AuthProvider } from "./model/client.ts";
+import { HeadersLog } from "./model/headers_log.ts";
+import { Agent, type AgentIO } from "./agent/loop.ts";
+import { systemBlocks } from "./agent/request.ts";
+import type { PhiGate } from "./agent/gate.ts";
+import { TOOLS } from "../tools/registry.ts";
+
+/**
+ * ASSIST_NO_STREAM: 1 disables streaming, 0 forces it on; unset, streaming is on except in a
+ * POSIX-emulation environment on Windows (MSYS/Git Bash, Cygwin), where it is off.
+ */
+export function streamingWanted(
+  noStream: boolean | undefined,
+  os: string,
+  env: (n: string) => string | undefined,
+): boolean {
+  if (noStream !== undefined) return !noStream;
+  if (os !== "windows") return true;
+  const emulated = !!env("MSYSTEM") || /cygwin|msys/i.test(env("TERM") ?? "");
+  return !emulated;
+}
+
+export async function authFor(config: Config): Promise<AuthProvider> {
+  const paths = homePaths(config.home);
+  if (config.authMode === "oauth") {
+    return oauthProvider({
+      tokenFile: paths.oauth,
+      baseUrl: config.oauthUrl,
+      clientId: config.oauthClientId,
+      trace: config.oauthDebug ? (l) => console.error(l) : undefined,
+    });
+  }
+  const key = await resolveApiKey(config.apiKey, await keyStoreFor(config.home, paths.apiKey));
+  if (!key) {
+    throw new AssistError("no API key: set ASSIST_API_KEY or store one with `assist auth set-api-key`", {
+      level: "config",
+    });
+  }
+  return apiKeyProvider(key);
+}
+
+export interface SessionOptions {
+  config: Config;
+  gate: PhiGate;
+  io: AgentIO;
+  cwd: string;
+  model?: string;
+}
+
+export async function createAgent(o: SessionOptions): Promise<Agent> {
+  const env = (n: string) => {
+    try {
+      return Deno.env.get(n);
+    } catch {
+      return undefined;
+    }
+  };
+  const auth = await authFor(o.config);
+  return new Agent({
+    model: o.model ?? o.config.model,
+    tools: TOOLS,
+    gate: o.gate,
+    io: o.io,
+    client: {
+      url: o.config.modelApiUrl,
+      auth,
+      stream: streamingWanted(o.config.noStream, Deno.build.os, env),
+      headersLog: new HeadersLog({
+        path: homePaths(o.config.home).headersLog,
+        oauth: auth.rail === "oauth",
+        notice: o.io.notice,
+      }),
+      notice: o.io.notice,
+    },
+    system: systemBlocks({
+      cwd: o.cwd,
+      os: Deno.build.os,
+      date: new Date().toISOString().slice(0, 10),
+      hciroot: env("HCIROOT"),
+    }),
+    toolContext: { config: o.config, cwd: o.cwd, caller: "model" },
+  });
+}
+
+/** `name {json}` for a tool call line; values over 120 characters are cut with a hint. */
+export function formatToolCall(name: string, input: Record<string, unknown>): string {
+  const parts = Object.entries(input).map(([k, v]) => {
+    let s = typeof v === "string" ? v : JSON.stringify(v);
+    if (s.length > 120) s = `${s.slice(0, 120)}… (full value: /show-last-tool)`;
+    return `${k}=${s}`;
+  });
+  return `tool> ${name} ${parts.join(" ")}`.trimEnd();
+}

@@ -1,0 +1,194 @@
+/**
+ * The agent loop's mechanics against the fake model API, with a recording gate that marks what
+ * passed through it (the real PHI engine is exercised end to end in headless.test.ts).
+ */
+import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
+import { Agent, type AgentIO, CANCELLED_RESULT } from "../../../cli/agent/loop.ts";
+import type { PhiGate } from "../../../cli/agent/gate.ts";
+import { systemBlocks, toolDefinitions } from "../../../cli/agent/request.ts";
+import type { AuthProvider } from "../../../cli/model/client.ts";
+import { loadConfig } from "../../../core/config.ts";
+import type { ToolDef } from "../../../tools/types.ts";
+import { TOOLS } from "../../../tools/registry.ts";
+import { FakeModelApi } from "../../support/fake_model_api.ts";
+import { tempDir } from "../../support/run_assist.ts";
+
+const auth: AuthProvider = {
+  rail: "api-key",
+  headers: () => Promise.resolve({ "x-api-key": "sk-ant-test-key" }),
+};
+
+/** Wraps outbound text in ⟦…⟧ so tests can see that every outbound byte went through the gate. */
+function recordingGate(): PhiGate & { seen: string[] } {
+  const seen: string[] = [];
+  return {
+    seen,
+    userInput: (t) => (seen.push(`user:${t}`), Promise.resolve({ text: `⟦${t}⟧` })),
+    toolResult: (
+      t,
+      tool,
+    ) => (seen.push(`tool:${tool}`), Promise.resolve({ text: `⟦${t}⟧`, needsReview: tool === "bash_exec" })),
+    toolInput: (i) => i,
+    detokenize: (t) => t,
+    displayStream: () => ({ push: (c) => c, flush: () => "" }),
+  };
+}
+
+function io(): AgentIO & { texts: string[]; calls: string[]; notices: string[] } {
+  const texts: string[] = [];
+  const calls: string[] = [];
+  const notices: string[] = [];
+  return {
+    texts,
+    calls,
+    notices,
+    text: (t) => texts.push(t),
+    toolCall: (n) => calls.push(n),
+    notice: (l) => notices.push(l),
+  };
+}
+
+async function setup(tools: readonly ToolDef[] = TOOLS, extra: Partial<AgentIO> = {}) {
+  const tmp = await tempDir();
+  const fake = new FakeModelApi();
+  const config = loadConfig((n) => (n === "ASSIST_HOME" ? `${tmp.path}/.assist` : undefined), Deno.build.os);
+  const gate = recordingGate();
+  const sink = { ...io(), ...extra };
+  const agent = new Agent({
+    model: "claude-sonnet-4-6",
+    tools,
+    gate,
+    io: sink,
+    client: { url: fake.url, auth, stream: true, sleep: () => Promise.resolve() },
+    system: systemBlocks({ cwd: tmp.path, os: "linux", date: "2026-11-21" }),
+    toolContext: { config, cwd: tmp.path, caller: "model" },
+  });
+  return {
+    tmp,
+    fake,
+    gate,
+    io: sink,
+    agent,
+    async [Symbol.asyncDispose]() {
+      await fake.close();
+      await tmp[Symbol.asyncDispose]();
+    },
+  };
+}
+
+Deno.test("request shape: system blocks with the static prefix cached, tools from the registry, last one cached", () => {
+  const defs = toolDefinitions(TOOLS);
+  assertEquals(defs.map((d) => d.name), TOOLS.map((t) => t.name));
+  assertEquals(defs.at(-1)!.cache_control, { type: "ephemeral" });
+  assert(defs.slice(0, -1).every((d) => d.cache_control === undefined));
+  const sys = systemBlocks({ cwd: "/w", os: "linux", date: "2026-11-21" });
+  assertEquals(sys[0].cache_control, { type: "ephemeral" });
+  assertEquals(sys[1].cache_control, undefined);
+  match(sys[0].text, /\/ssh-setup <alias>/);
+});
+
+Deno.test("a multi-tool turn: several calls in one response, results fed back, text-only answer ends it", async () => {
+  await using s = await setup();
+  await Deno.writeTextFile(`${s.tmp.path}/a.txt`, "alpha\n");
+  s.fake.replies.push({
+    text: "Checking two things.",
+    toolCalls: [{ name: "read_file", input: { path: "a.txt" } }, { name: "list_dir", input: { path: "." } }],
+  });
+  s.fake.replies.push({ text: "a.txt says alpha." });
+  const r = await s.agent.turn("what is in a.txt?");
+  assertEquals(r.answer, "a.txt says alpha.");
+  assertEquals(r.rounds, 2);
+  assertEquals(r.toolCalls.map((c) => c.name), ["read_file", "list_dir"]);
+  assertEquals(s.io.calls, ["read_file", "list_dir"]);
+  assertEquals(s.gate.seen, ["user:what is in a.txt?", "tool:read_file", "tool:list_dir"]);
+  // Every outbound byte passed the gate: the second request carries only gated text.
+  const second = s.fake.messageRequests[1].json!.messages as Array<{ role: string; content: unknown }>;
+  assertEquals(second[0].content, "⟦what is in a.txt?⟧");
+  const results = second[2].content as Array<{ type: string; content: string }>;
+  assertEquals(results.map((b) => b.content), ["⟦alpha\n⟧", results[1].content]);
+  assert(results[1].content.startsWith("⟦") && results[1].content.includes("a.txt"));
+  assertEquals(s.agent.messages.length, 4);
+  assert(s.agent.meter.streams.length === 2 && s.agent.meter.total.total > 0);
+});
+
+Deno.test("unknown tools and bad inputs come back to the model as structured errors", async () => {
+  await using s = await setup();
+  s.fake.replies.push({
+    toolCalls: [{ name: "no_such_tool", input: {} }, {
+      name: "read_file",
+      input: { path: 42 } as unknown as Record<string, unknown>,
+    }],
+  });
+  s.fake.replies.push({ text: "Sorry." });
+  await s.agent.turn("go");
+  const results = s.fake.messageRequests[1].json!.messages as Array<
+    { content: Array<{ content: string; is_error?: boolean }> }
+  >;
+  const [unknown, bad] = results[2].content;
+  assertEquals(unknown.is_error, true);
+  match(unknown.content, /unknown_tool/);
+  assertEquals(bad.is_error, true);
+  match(bad.content, /path must be a string/);
+});
+
+Deno.test("review gate: answer n sends the withheld refusal instead of the result", async () => {
+  await using s = await setup(TOOLS, { review: () => Promise.resolve("n" as const) });
+  s.fake.replies.push({ toolCalls: [{ name: "bash_exec", input: { command: "echo SECRET-OUTPUT" } }] });
+  s.fake.replies.push({ text: "It was withheld." });
+  await s.agent.turn("run it");
+  const msgs = s.fake.messageRequests[1].json!.messages as Array<
+    { content: Array<{ content: string; is_error?: boolean }> }
+  >;
+  const result = msgs[2].content[0];
+  assert(!result.content.includes("SECRET-OUTPUT"));
+  match(result.content, /withheld_by_operator/);
+  assertEquals(result.is_error, true);
+});
+
+Deno.test("cancel during a tool leaves a valid history, and the next turn is accepted by the API", async () => {
+  const ab = new AbortController();
+  const slow: ToolDef = {
+    name: "slow_tool",
+    summary: "s",
+    description: "s",
+    params: [],
+    run: (_i, ctx) =>
+      new Promise((resolve) => {
+        ab.abort();
+        ctx.signal?.addEventListener("abort", () => resolve({ text: "stopped" }));
+        if (ctx.signal?.aborted) resolve({ text: "stopped" });
+      }),
+  };
+  await using s = await setup([slow, ...TOOLS]);
+  s.fake.replies.push({ toolCalls: [{ name: "slow_tool", input: {} }, { name: "list_dir", input: {} }] });
+  const r = await s.agent.turn("start", ab.signal);
+  assertEquals(r.cancelled, true);
+  const roles = s.agent.messages.map((m) => m.role);
+  assertEquals(roles, ["user", "assistant", "user", "assistant"]);
+  const answered = (s.agent.messages[2].content as Array<{ content: string }>).map((b) => b.content);
+  assertEquals(answered[1], CANCELLED_RESULT, "the tool that never ran is answered as cancelled");
+  // The fake enforces pairing and alternation: a next turn must be accepted.
+  s.fake.replies.push({ text: "fine" });
+  const next = await s.agent.turn("again");
+  assertEquals(next.answer, "fine");
+});
+
+Deno.test("a failed first request forgets the prompt; a failure later keeps the history valid", async () => {
+  await using s = await setup();
+  s.fake.faults.push({ kind: "status", status: 400, type: "invalid_request_error", message: "bad" });
+  await rejects(() => s.agent.turn("first"));
+  assertEquals(s.agent.messages.length, 0);
+  s.fake.replies.push({ toolCalls: [{ name: "list_dir", input: {} }] });
+  // The tool round trip succeeds; the follow-up request (the third overall) fails for good.
+  s.fake.faultAt.set(3, {
+    kind: "status",
+    status: 500,
+    type: "api_error",
+    message: "boom",
+    headers: { "x-should-retry": "false" },
+  });
+  await rejects(() => s.agent.turn("second"));
+  assertEquals(s.agent.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
+  s.fake.replies.push({ text: "ok" });
+  assertEquals((await s.agent.turn("third")).answer, "ok");
+});
