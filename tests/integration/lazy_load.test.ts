@@ -1,0 +1,44 @@
+/**
+ * `--version` and `tools list` must stay as quick as an empty script (bench/startup.bench.ts): the
+ * modules they load statically may not reach the heavy parts. This walks the static import graph
+ * (type-only and dynamic imports excluded) with `deno info --json` and fails when a heavy module or
+ * a Node built-in (node:path alone costs ~10 ms) becomes a static dependency.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { CONFIG, REPO_ROOT } from "../support/run_assist.ts";
+
+async function staticClosure(entry: string): Promise<string[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", CONFIG, `${REPO_ROOT}${entry}`],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout));
+  const modules = new Map<string, Array<Record<string, unknown>>>();
+  for (const m of info.modules) modules.set(m.specifier, m.dependencies ?? []);
+  const seen = new Set<string>();
+  const stack = [...info.roots];
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (seen.has(s)) continue;
+    seen.add(s);
+    for (const d of modules.get(s) ?? []) {
+      const code = d.code as { specifier?: string } | undefined;
+      if (!code?.specifier || d.isDynamic) continue;
+      stack.push(code.specifier);
+    }
+  }
+  return [...seen].map((s) => s.startsWith("file://") ? s.slice(`file://${REPO_ROOT}`.length) : s).sort();
+}
+
+const HEAVY =
+  /^(hl7|phi|ssh|update)\/|^tools\/engine\/(?!.*_tool\.ts$)|^cli\/(model|agent|auth)\/|^node:|^npm:/;
+
+Deno.test("--version loads main.ts and the version only", async () => {
+  assertEquals(await staticClosure("main.ts"), ["core/version.ts", "main.ts"]);
+});
+
+Deno.test("tools list loads no heavy module and no Node built-in", async () => {
+  const closure = await staticClosure("cli/manual.ts");
+  assertEquals(closure.filter((m) => HEAVY.test(m)), []);
+});
