@@ -1,0 +1,93 @@
+/**
+ * The auto-PHI audit log, `$ASSIST_HOME/log/auto-phi.log` (spec, "Auto-PHI audit record"): one JSON
+ * object per line with `ts`, `value`, `category`, `token`, `tier`, `surface`, `context`. It records
+ * the detected values themselves, so it is a protected local file: mode 0600 in a 0700 folder, never
+ * readable by model tools (tools/files/protect.ts), never uploaded. One record per distinct value per
+ * pass; appended with one `O_APPEND` write per pass, so concurrent sessions interleave whole lines.
+ *
+ * The notice line (spec, "Terminal notice lines") carries categories and counts only, never a value:
+ *
+ *     phi> auto-tokenized <n> value(s) [<surface>]: <CATEGORY>×<count> ...
+ */
+import type { Tier } from "./detect.ts";
+
+export type Surface = "user_input" | "tool_result";
+
+export interface AuditRecord {
+  /** ISO 8601 UTC timestamp. */
+  ts: string;
+  value: string;
+  category: string;
+  token: string;
+  /** `definite`, `contextual`, `hl7`, `known`, `hl7_pipeline`; `sidecar` for tier 5 (an addition). */
+  tier: Exclude<Tier, "manual">;
+  surface: Surface;
+  /** Where: the tool name or `prompt`, then the HL7 field path or the tier's reason. */
+  context: string;
+}
+
+const enc = new TextEncoder();
+const posix = Deno.build.os !== "windows";
+
+async function ensurePrivateDir(path: string): Promise<void> {
+  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  if (cut <= 0) return;
+  const dir = path.slice(0, cut);
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (posix) {
+    const info = await Deno.stat(dir);
+    if (info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(dir, 0o700);
+  }
+}
+
+/**
+ * Appends records to the audit log (creating it 0600, its folder 0700).
+ *
+ * @example
+ * await appendAudit(homePaths(home).autoPhiLog, [{ ts, value: "12345678", category: "MRN",
+ *   token: "[[MRN_1]]", tier: "contextual", surface: "user_input", context: "prompt" }]);
+ */
+export async function appendAudit(path: string, records: readonly AuditRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await ensurePrivateDir(path);
+  const text = records.map((r) =>
+    JSON.stringify({
+      ts: r.ts,
+      value: r.value,
+      category: r.category,
+      token: r.token,
+      tier: r.tier,
+      surface: r.surface,
+      context: r.context,
+    }) + "\n"
+  ).join("");
+  const file = await Deno.open(path, { append: true, create: true, mode: 0o600 });
+  try {
+    if (posix) {
+      const info = await file.stat();
+      if (info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(path, 0o600);
+    }
+    const bytes = enc.encode(text);
+    let off = 0;
+    while (off < bytes.length) off += await file.write(bytes.subarray(off));
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * The terminal notice for one pass, or undefined when nothing was tokenized. Categories are listed
+ * by count (highest first), then by name.
+ *
+ * @example
+ * noticeLine("tool_result", ["NAME", "MRN", "NAME"]);
+ * // "phi> auto-tokenized 3 value(s) [tool_result]: NAME×2 MRN×1"
+ */
+export function noticeLine(surface: Surface, categories: readonly string[]): string | undefined {
+  if (categories.length === 0) return undefined;
+  const counts = new Map<string, number>();
+  for (const c of categories) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const parts = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([c, n]) => `${c}×${n}`);
+  return `phi> auto-tokenized ${categories.length} value(s) [${surface}]: ${parts.join(" ")}`;
+}

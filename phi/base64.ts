@@ -1,0 +1,76 @@
+/**
+ * The base64 pass (spec, "Limits": base64 candidate). SMAT samples and some tool outputs carry whole
+ * HL7 messages base64-encoded, where no text tier can see them. A candidate is a run of
+ * `[A-Za-z0-9+/=]` at least 200 long with a length divisible by 4 (no entropy test). It is decoded;
+ * when it is valid canonical base64 of UTF-8 text and that text is HL7-shaped, the caller sanitizes
+ * the text and the run is replaced by the re-encoded result. Everything else is left untouched.
+ *
+ * Deviation from the original tool: decoding uses the runtime's own base64 (`Uint8Array.fromBase64`),
+ * so the pass needs no python3 and is never skipped.
+ */
+import type { Span } from "./spans.ts";
+
+const RUN = /[A-Za-z0-9+\/=]{200,}/g;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const enc = new TextEncoder();
+
+/**
+ * The base64 candidate runs of `text`.
+ *
+ * @example
+ * base64Runs("x " + "QUJD".repeat(60)).length; // 1
+ */
+export function base64Runs(text: string): Span[] {
+  const out: Span[] = [];
+  RUN.lastIndex = 0;
+  for (let m = RUN.exec(text); m; m = RUN.exec(text)) {
+    if (m[0].length % 4 === 0) out.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/**
+ * The UTF-8 text a run encodes, or undefined when it is not canonical base64 of valid UTF-8 (so
+ * re-encoding an unchanged text gives the run back exactly).
+ */
+export function decodeBase64Text(run: string): string | undefined {
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.fromBase64(run);
+  } catch {
+    return undefined;
+  }
+  if (bytes.toBase64() !== run) return undefined;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Base64 of the UTF-8 bytes of `text`. */
+export function encodeBase64Text(text: string): string {
+  return enc.encode(text).toBase64();
+}
+
+/**
+ * Rewrites every decodable run for which `fn` returns a new text (sync).
+ *
+ * @example
+ * mapBase64Runs(text, (decoded) => decoded.includes("[[") ? detokenize(decoded) : undefined);
+ */
+export function mapBase64Runs(text: string, fn: (decoded: string) => string | undefined): string {
+  const runs = base64Runs(text);
+  if (runs.length === 0) return text;
+  let out = "";
+  let at = 0;
+  for (const r of runs) {
+    const decoded = decodeBase64Text(text.slice(r.start, r.end));
+    if (decoded === undefined) continue;
+    const next = fn(decoded);
+    if (next === undefined || next === decoded) continue;
+    out += text.slice(at, r.start) + encodeBase64Text(next);
+    at = r.end;
+  }
+  return at === 0 ? text : out + text.slice(at);
+}

@@ -1,0 +1,407 @@
+/**
+ * Automatic detection, tiers 1 to 4 of the spec's "Auto-PHI detection model" (tier 5 is the sidecar,
+ * phi/sidecar/client.ts). First match wins per value: candidates are taken tier by tier, in text order,
+ * and one that overlaps a protected span (phi/exclusions.ts) or an earlier match is dropped.
+ *
+ * | Tier | Name | What matches |
+ * |---|---|---|
+ * | 1 | definite | SSN `123-45-6789`; e-mail; formatted phone `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`; NPI digits after an explicit `NPI:` |
+ * | 2 | contextual | a number (4+ digits; may be `E1234567`, `03/15/1980`, `1980-03-15`) with MRN, Patient, DOB, Account, Visit, Acct, Record or Birth in the 20 characters before it on its line |
+ * | 3 | hl7 | on a line mentioning PID.3/5/7/11/13/18, NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits, dates, and the value after `<ref>:` or `<ref> =` |
+ * | 4 | known | a value already in the lookup table (original or canonical form; names also as `Last, First`, `LAST^FIRST`, `First Last`); single alphabetic words only for MANUAL and custom categories |
+ *
+ * Phones written with spaces only (`555 123 4567`) are not tier 1: too many tables of numbers look
+ * like that. Tier-2 numbers get category DOB when date-shaped, else MRN.
+ */
+import { canonicalize, detectCategory, isDateShaped, normalizeName } from "./normalize.ts";
+import { hasDobContext } from "./exclusions.ts";
+import { SpanSet } from "./spans.ts";
+import type { LookupRow, LookupTable } from "./lookup.ts";
+
+/** Audit tiers (spec, "Auto-PHI audit record"), plus `sidecar` for tier 5 and `manual` for markers. */
+export type Tier = "definite" | "contextual" | "hl7" | "known" | "sidecar" | "hl7_pipeline" | "manual";
+
+/** A value found in a text, not yet replaced. */
+export interface Candidate {
+  start: number;
+  end: number;
+  /** The exact text at `[start, end)`. */
+  value: string;
+  category: string;
+  canonical: string;
+  tier: Tier;
+  /** Where it was found, for the audit record (a field path, a tool name). */
+  context?: string;
+}
+
+function cand(text: string, start: number, end: number, category: string, tier: Tier): Candidate | undefined {
+  const value = text.slice(start, end);
+  const canonical = canonicalize(category, value);
+  if (canonical === "") return undefined;
+  return { start, end, value, category, canonical, tier };
+}
+
+// ---- tier 1 ---------------------------------------------------------------------------------------
+
+const TIER1: Array<{ re: RegExp; category: string; group?: number }> = [
+  { re: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])/g, category: "SSN" },
+  {
+    re:
+      /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![\w-])/g,
+    category: "EMAIL",
+  },
+  {
+    re:
+      /(?<![\w.+-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)[\s.-]?\d{3}[\s.-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4})(?![\w-]|\.\d)/g,
+    category: "PHONE",
+  },
+  { re: /\bNPI\s*:\s*(\d{10})(?!\d)/gi, category: "NPI", group: 1 },
+];
+
+/**
+ * Tier 1 (definite) candidates of a text, unfiltered.
+ *
+ * @example
+ * findDefinite("call 555-123-4567").map((c) => c.category); // ["PHONE"]
+ */
+export function findDefinite(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const { re, category, group } of TIER1) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const g = group === undefined ? m[0] : m[group];
+      const start = m.index + (group === undefined ? 0 : m[0].lastIndexOf(g));
+      const c = cand(text, start, start + g.length, category, "definite");
+      if (c) out.push(c);
+    }
+  }
+  return out;
+}
+
+// ---- tier 2 ---------------------------------------------------------------------------------------
+
+/** A number for tiers 2 and 3: digits with `-`, `/`, `.` inside, optionally 1–3 letters in front. */
+const NUMBER_RE = /(?<![\w\-\/.])(?:[A-Za-z]{1,3}-?)?\d(?:[\d\-\/.]*\d)?(?![\w\-\/]|\.\d)/g;
+const CONTEXT_RE = /(?<![A-Za-z])(?:mrn|patient|dob|account|visit|acct|record|birth)/i;
+
+function digitCount(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
+function lineStartOf(text: string, pos: number): number {
+  for (let i = pos - 1; i >= 0 && i >= pos - 21; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return i + 1;
+  }
+  return Math.max(0, pos - 20);
+}
+
+/**
+ * Tier 2 (contextual) candidates: numbers with a PHI keyword in the 20 characters before them.
+ *
+ * @example
+ * findContextual("MRN: 12345678").map((c) => c.value); // ["12345678"]
+ */
+export function findContextual(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  NUMBER_RE.lastIndex = 0;
+  for (let m = NUMBER_RE.exec(text); m; m = NUMBER_RE.exec(text)) {
+    if (digitCount(m[0]) < 4) continue;
+    const from = Math.max(lineStartOf(text, m.index), m.index - 20);
+    if (!CONTEXT_RE.test(text.slice(from, m.index))) continue;
+    const category = isDateShaped(m[0]) ? "DOB" : "MRN";
+    const c = cand(text, m.index, m.index + m[0].length, category, "contextual");
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+// ---- tier 3 ---------------------------------------------------------------------------------------
+
+const REF_RE =
+  /(?<![A-Za-z0-9])(PID[.\-](?:3|5|7|11|13|18)|NK1[.\-]\d{1,2}|GT1[.\-]\d{1,2}|IN1[.\-](?:1[6-9]|20))(?![0-9])/;
+
+const HINTS: Record<string, string> = {
+  "PID.3": "MRN",
+  "PID.5": "NAME",
+  "PID.7": "DOB",
+  "PID.11": "ADDRESS",
+  "PID.13": "PHONE",
+  "PID.18": "MRN",
+  "NK1.2": "NAME",
+  "NK1.4": "ADDRESS",
+  "NK1.5": "PHONE",
+  "NK1.6": "PHONE",
+  "NK1.16": "DOB",
+  "NK1.30": "NAME",
+  "NK1.31": "PHONE",
+  "NK1.32": "ADDRESS",
+  "GT1.2": "MRN",
+  "GT1.3": "NAME",
+  "GT1.4": "NAME",
+  "GT1.5": "ADDRESS",
+  "GT1.6": "PHONE",
+  "GT1.7": "PHONE",
+  "GT1.8": "DOB",
+  "IN1.16": "NAME",
+  "IN1.18": "DOB",
+  "IN1.19": "ADDRESS",
+};
+
+const CARET_RUN = /[^\s"'=:,;()\[\]|<>{}]*\^[^\s"'=:,;()\[\]|<>{}]*/g;
+const ALPHA_WORDS = /^\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,4}$/u;
+
+/**
+ * Tier 3 (hl7) candidates: PHI-shaped values on lines that mention a PHI field.
+ *
+ * @example
+ * findHl7Lines("PID.5 = SMITH^JOHN").map((c) => [c.value, c.category]); // [["SMITH^JOHN", "NAME"]]
+ */
+export function findHl7Lines(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  if (!/PID|NK1|GT1|IN1/.test(text)) return out;
+  const lineRe = /[^\r\n]+/g;
+  for (let lm = lineRe.exec(text); lm; lm = lineRe.exec(text)) {
+    const line = lm[0];
+    const ref = REF_RE.exec(line);
+    if (!ref) continue;
+    const base = lm.index;
+    const hint = HINTS[ref[1].replace("-", ".")];
+    // Caret values: an id first component, or the name components.
+    CARET_RUN.lastIndex = 0;
+    for (let m = CARET_RUN.exec(line); m; m = CARET_RUN.exec(line)) {
+      if (!/[\p{L}\p{N}]/u.test(m[0])) continue;
+      const comps = m[0].split("^");
+      if (/\d/.test(comps[0]) && /^[A-Za-z]{0,3}-?\d[\w-]*$/.test(comps[0])) {
+        const c = cand(
+          text,
+          base + m.index,
+          base + m.index + comps[0].length,
+          isDateShaped(comps[0]) ? "DOB" : "MRN",
+          "hl7",
+        );
+        if (c) out.push(c);
+        continue;
+      }
+      let k = 0;
+      while (k < comps.length && /^\p{L}[\p{L}'.-]*$/u.test(comps[k])) k++;
+      if (k === 0) continue;
+      const len = comps.slice(0, k).join("^").length;
+      const c = cand(
+        text,
+        base + m.index,
+        base + m.index + len,
+        hint === "ADDRESS" ? "ADDRESS" : "NAME",
+        "hl7",
+      );
+      if (c) out.push(c);
+    }
+    // Numbers and dates.
+    NUMBER_RE.lastIndex = 0;
+    for (let m = NUMBER_RE.exec(line); m; m = NUMBER_RE.exec(line)) {
+      if (digitCount(m[0]) < 4) continue;
+      const category = isDateShaped(m[0]) ? "DOB" : hint === "PHONE" ? "PHONE" : "MRN";
+      const c = cand(text, base + m.index, base + m.index + m[0].length, category, "hl7");
+      if (c) out.push(c);
+    }
+    // The value after `<ref>:` / `<ref> =`.
+    const after = new RegExp(
+      `${
+        ref[1].replace(/[.\-]/, "[.\\-]")
+      }(?:[.\\-]\\d{1,3})*(?:\\s*\\([^)]*\\))?\\s*[:=]\\s*("?)([^"\\r\\n|,;]+)\\1`,
+    )
+      .exec(line);
+    if (after) {
+      const raw = after[2];
+      const value = raw.trim();
+      const at = base + after.index + after[0].length - (after[1] ? 1 : 0) - raw.length + raw.indexOf(value);
+      if (value && hint === "ADDRESS") {
+        const c = cand(text, at, at + value.length, "ADDRESS", "hl7");
+        if (c) out.push(c);
+      } else if (value && ALPHA_WORDS.test(value)) {
+        const category = hint === "NAME" ? "NAME" : detectCategory(value);
+        const c = cand(text, at, at + value.length, category, "hl7");
+        if (c) out.push(c);
+      }
+    }
+  }
+  return out;
+}
+
+// ---- tier 4 ---------------------------------------------------------------------------------------
+
+const STANDARD = new Set(["NAME", "DOB", "DATE", "SSN", "PHONE", "EMAIL", "NPI", "MRN", "ADDRESS"]);
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function permutations<T>(xs: T[]): T[][] {
+  if (xs.length <= 1) return [xs];
+  const out: T[][] = [];
+  xs.forEach((x, i) => {
+    for (const p of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...p]);
+  });
+  return out;
+}
+
+interface Needle {
+  re: RegExp;
+  row: LookupRow;
+  /** The match keeps the row's canonical value (false: canonicalize what matched). */
+  exact: boolean;
+}
+
+const WORD_RE = /[\p{L}\p{N}]+/gu;
+
+function firstWord(s: string): string | undefined {
+  WORD_RE.lastIndex = 0;
+  const m = WORD_RE.exec(s);
+  return m ? m[0].toLowerCase() : undefined;
+}
+
+/**
+ * The lookup table as a search index for tier 4, rebuilt when the table grows. Needles are indexed by
+ * their first word, so a scan costs one pass over the text's words whatever the table size.
+ *
+ * @example
+ * const known = new KnownIndex(table);
+ * known.find("seen John Smith today"); // a NAME candidate when "SMITH^JOHN" is in the table
+ */
+export class KnownIndex {
+  readonly #table: LookupTable;
+  #version = -1;
+  #byWord = new Map<string, Needle[]>();
+
+  constructor(table: LookupTable) {
+    this.#table = table;
+  }
+
+  #needle(form: string, row: LookupRow, exact: boolean, seen: Set<string>): void {
+    const f = form.trim();
+    if (f.length < 4) return;
+    const key = f.toLowerCase();
+    if (seen.has(key)) return;
+    const w = firstWord(f);
+    if (w === undefined || !/[\p{L}\p{N}]/u.test(f[0]) || !/[\p{L}\p{N}]/u.test(f[f.length - 1])) return;
+    const single = /^\p{L}+$/u.test(f);
+    if (single && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
+    seen.add(key);
+    const pattern = escapeRe(f).replace(/\s+/g, "\\s+").replace(/,\\s\+/g, ",\\s*");
+    const needle: Needle = { re: new RegExp(`${pattern}(?![\\p{L}\\p{N}_])`, "iuy"), row, exact };
+    const list = this.#byWord.get(w);
+    if (list) list.push(needle);
+    else this.#byWord.set(w, [needle]);
+  }
+
+  #rebuild(): void {
+    this.#byWord = new Map();
+    const seen = new Set<string>();
+    for (const row of this.#table.rows()) {
+      if (row.original !== undefined) this.#needle(row.original, row, true, seen);
+      this.#needle(row.canonical, row, true, seen);
+      if (row.category === "NAME" || row.category === "presidio_PERSON") {
+        const words = normalizeName(row.canonical).split(" ");
+        const full = words.filter((w) => w.length > 1);
+        const sets = [words];
+        if (full.length >= 2 && full.length < words.length) sets.push(full);
+        for (const ws of sets) {
+          if (ws.length < 2 || ws.length > 3) continue;
+          const exact = ws === words;
+          for (const p of permutations(ws)) {
+            this.#needle(p.join(" "), row, exact, seen);
+            this.#needle(p.join("^"), row, exact, seen);
+            this.#needle(p.join(", "), row, exact, seen);
+          }
+        }
+      }
+    }
+    // Longest needles first, so "John A Smith" wins over "John Smith".
+    for (const list of this.#byWord.values()) list.sort((a, b) => b.re.source.length - a.re.source.length);
+    this.#version = this.#table.version;
+  }
+
+  /** Tier 4 (known) candidates of `text`. */
+  find(text: string): Candidate[] {
+    if (this.#version !== this.#table.version) this.#rebuild();
+    const out: Candidate[] = [];
+    if (this.#byWord.size === 0) return out;
+    WORD_RE.lastIndex = 0;
+    let after = 0;
+    for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
+      if (m.index < after) continue;
+      if (m.index > 0 && /[\p{L}\p{N}_]/u.test(text[m.index - 1])) continue;
+      const list = this.#byWord.get(m[0].toLowerCase());
+      if (!list) continue;
+      for (const n of list) {
+        n.re.lastIndex = m.index;
+        const hit = n.re.exec(text);
+        if (!hit) continue;
+        const value = hit[0];
+        const canonical = n.exact ? n.row.canonical : canonicalize(n.row.category, value);
+        if (canonical) {
+          out.push({
+            start: m.index,
+            end: m.index + value.length,
+            value,
+            category: n.row.category,
+            canonical,
+            tier: "known",
+          });
+        }
+        after = m.index + value.length;
+        break;
+      }
+    }
+    return out;
+  }
+}
+
+// ---- resolution -----------------------------------------------------------------------------------
+
+export interface DetectOptions {
+  /** Ranges nothing may overlap (the never-tokenize list). */
+  protect: SpanSet;
+  /** Tier 4 index; omitted: no tier 4. */
+  known?: KnownIndex;
+  /** Ranges already taken (manual markers); they win over every tier. */
+  taken?: SpanSet;
+  /** Tiers to run. @default all four */
+  tiers?: ReadonlySet<"definite" | "contextual" | "hl7" | "known">;
+  /** A last say over each candidate before it is taken (e.g. only tier 1 inside HL7 segments). */
+  accept?: (c: Candidate) => boolean;
+}
+
+/**
+ * Tiers 1–4 over `text`, in tier order; first match wins, protected spans excluded. The result is
+ * sorted by position and never overlaps.
+ *
+ * @example
+ * detectAuto("MRN 12345678, call 555-123-4567", { protect: protectedSpans(text) });
+ */
+export function detectAuto(text: string, options: DetectOptions): Candidate[] {
+  const tiers = options.tiers;
+  const taken = options.taken ?? new SpanSet();
+  const out: Candidate[] = [];
+  const take = (list: Candidate[]) => {
+    for (const c of list) {
+      if (options.protect.overlaps(c.start, c.end)) continue;
+      // ISO dates are only PHI with DOB context; dates elsewhere are left to the protection rules.
+      if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
+        continue;
+      }
+      if (options.accept && !options.accept(c)) continue;
+      if (taken.add(c.start, c.end)) out.push(c);
+    }
+  };
+  if (!tiers || tiers.has("definite")) take(findDefinite(text));
+  if (!tiers || tiers.has("contextual")) take(findContextual(text));
+  if (!tiers || tiers.has("hl7")) take(findHl7Lines(text));
+  if (options.known && (!tiers || tiers.has("known"))) take(options.known.find(text));
+  return out.sort((a, b) => a.start - b.start);
+}

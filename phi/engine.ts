@@ -1,0 +1,695 @@
+/**
+ * The PHI engine: the one gate the agent loop passes every byte through before it reaches the model,
+ * and the way back. Pure: no terminal code; questions go to an injected prompter, notices and
+ * warnings come back as data.
+ */
+import type { AutoPhiMode, Config } from "../core/config.ts";
+import { AssistError } from "../core/errors.ts";
+import { homePaths } from "../core/home.ts";
+import { atomicWrite } from "../core/atomic_write.ts";
+import { isHl7Shaped } from "./_hl7.ts";
+import { appendAudit, type AuditRecord, noticeLine, type Surface } from "./audit.ts";
+import { base64Runs, decodeBase64Text, encodeBase64Text, mapBase64Runs } from "./base64.ts";
+import { type Candidate, detectAuto, KnownIndex, type Tier } from "./detect.ts";
+import {
+  createStreamDetokenizer as makeStream,
+  type Detokenized,
+  detokenizeJson,
+  detokenizeText,
+  type StreamDetokenizer,
+} from "./detokenize.ts";
+import { protectedSpans } from "./exclusions.ts";
+import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
+import { LookupTable, type TokenRequest } from "./lookup.ts";
+import { findMarkers, stripNoPhi } from "./markers.ts";
+import { canonicalize, detectCategory } from "./normalize.ts";
+import { needsReview, reviewRefusal, strictRefusal } from "./review.ts";
+import { SidecarClient, type SidecarDetector } from "./sidecar/client.ts";
+import { type Span, SpanSet } from "./spans.ts";
+import { CATEGORY_RE } from "./token.ts";
+
+/** Asked for tier 3, 4 and 5 values in `confirm` mode (once per canonical value per session). */
+export interface ConfirmRequest {
+  value: string;
+  category: string;
+  tier: Tier;
+  surface: Surface;
+  /** The tool name or `prompt`, and the field path when there is one. */
+  context: string;
+}
+
+/** Asked at the review gate; `text` is the sanitized result, exactly what the model would get. */
+export interface ReviewRequest {
+  toolName: string;
+  text: string;
+  /** UTF-8 size of the raw result. */
+  bytes: number;
+  hl7Shaped: boolean;
+  /** Distinct values tokenized in it. */
+  tokenized: number;
+}
+
+/**
+ * The terminal side, supplied by the REPL. Absent means "no terminal": confirm questions take their
+ * default (tokenize) and the review gate is skipped.
+ */
+export interface PhiPrompter {
+  /** Tokenize this value? (`Y/n`, default yes.) */
+  confirmValue(request: ConfirmRequest): Promise<boolean>;
+  /** `y` send, `n` withhold (refusal JSON), `i` inspect (then asked again). */
+  reviewToolResult(request: ReviewRequest): Promise<"y" | "n" | "i">;
+  /** Shows the full sanitized result after an `i` answer. */
+  showToolResult?(text: string): Promise<void> | void;
+}
+
+/** One value replaced by a token in a pass. */
+export interface Tokenization {
+  token: string;
+  /** The category of the token's row. */
+  category: string;
+  /** The text that was replaced (for a marker: the marked value). */
+  value: string;
+  canonical: string;
+  tier: Tier;
+  /** The field path (HL7) when there is one. */
+  context?: string;
+}
+
+export interface PhiTextResult {
+  /** The text to send to the model. */
+  text: string;
+  /** Distinct values tokenized (manual ones included), in order of first appearance. */
+  tokenized: Tokenization[];
+  /** `phi> auto-tokenized ...` when the automatic tiers tokenized something (never holds a value). */
+  notice?: string;
+  /** One-line warnings for the operator (sidecar unreachable, table not saved, ...); no values. */
+  warnings: string[];
+}
+
+export interface UserInputResult extends PhiTextResult {
+  /** The prompt started with `!nophi `: automatic tiers were skipped for this turn. */
+  nophi: boolean;
+}
+
+export interface ToolResultSanitized extends PhiTextResult {
+  /** Why the result was replaced by a refusal: strict mode, or the operator at the review gate. */
+  refused?: "strict" | "review";
+  hl7Shaped: boolean;
+  /** The review gate asked the operator. */
+  reviewed: boolean;
+}
+
+/** A finding of `scan` (phi_scan): what a pass would tokenize, without writing anything. */
+export interface ScanFinding {
+  start: number;
+  end: number;
+  value: string;
+  category: string;
+  canonical: string;
+  tier: Tier;
+  context?: string;
+  /** The token already in the lookup table for this value, if any. */
+  token?: string;
+}
+
+/** Strict mode stopped the turn; nothing was sent. Its message never holds a value. */
+export class PhiRefusedError extends AssistError {
+  constructor(reason: string) {
+    super(`strict auto-PHI stopped this turn: ${reason}; nothing was sent to the model`, {
+      level: "refused",
+    });
+    this.name = "PhiRefusedError";
+  }
+}
+
+export interface PhiEngineOptions {
+  config: Pick<
+    Config,
+    "home" | "autoPhi" | "phiPort" | "toolResultReview" | "toolResultReviewThreshold" | "phiNotice"
+  >;
+  /** The terminal; omit when there is none. */
+  prompter?: PhiPrompter;
+  /** Tier 5. @default a SidecarClient on 127.0.0.1:config.phiPort; `false` turns tier 5 off. */
+  sidecar?: SidecarDetector | false;
+  /** For the once-per-session tier-5 notice (`.phi-notice-shown`). */
+  sessionId?: string;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+interface PassOptions {
+  surface: Surface;
+  /** Tool name, or "prompt". */
+  source: string;
+  markers: boolean;
+  hl7: boolean;
+  auto: boolean;
+  base64: boolean;
+  dryRun?: boolean;
+}
+
+interface PassOut {
+  text: string;
+  chosen: Candidate[];
+  tokens: Map<Candidate, string>;
+  hl7Shaped: boolean;
+  /** Set when the text is HL7-shaped but the sanitizer failed or found no segment. */
+  hl7Failure?: string;
+  warnings: string[];
+}
+
+const AUTO_TIERS_IN_SEGMENTS = new Set<Tier>(["definite"]);
+const CONFIRM_TIERS = new Set<Tier>(["hl7", "known", "sidecar"]);
+
+/**
+ * The engine. One per session (confirm decisions and one-time warnings live here).
+ *
+ * @example
+ * const phi = await createPhiEngine({ config, prompter });
+ * const { text, notice } = await phi.tokenizeUserInput("MRN 12345678 for @@John Smith@@");
+ * // text: "MRN [[MRN_1]] for [[NAME_1]]"; notice: "phi> auto-tokenized 1 value(s) [user_input]: MRN×1"
+ * const tool = await phi.sanitizeToolResult(raw, "bash_exec");
+ * if (tool.refused) { ... } // the model gets tool.text either way
+ * const shown = phi.createStreamDetokenizer();
+ * out.write(shown.push(chunk)); ... out.write(shown.flush());
+ * const input = phi.detokenizeToolInput({ pattern: "[[MRN_1]]" }).value; // { pattern: "12345678" }
+ */
+export class PhiEngine {
+  readonly table: LookupTable;
+  readonly #config: PhiEngineOptions["config"];
+  readonly #prompter?: PhiPrompter;
+  readonly #sidecar?: SidecarDetector;
+  readonly #known: KnownIndex;
+  readonly #now: () => Date;
+  readonly #sessionId?: string;
+  readonly #paths: ReturnType<typeof homePaths>;
+  readonly #decisions = new Map<string, boolean>();
+  #mode: AutoPhiMode;
+  #turnAuto = true;
+  #sidecarWarned = false;
+  #tableWarned = false;
+  #tier5NoticeDone = false;
+
+  /** Use `createPhiEngine`. */
+  constructor(options: PhiEngineOptions, table: LookupTable) {
+    this.table = table;
+    this.#config = options.config;
+    this.#prompter = options.prompter;
+    this.#sidecar = options.sidecar === false
+      ? undefined
+      : options.sidecar ?? new SidecarClient({ port: options.config.phiPort });
+    this.#known = new KnownIndex(table);
+    this.#now = options.now ?? (() => new Date());
+    this.#sessionId = options.sessionId;
+    this.#paths = homePaths(options.config.home);
+    this.#mode = options.config.autoPhi;
+  }
+
+  /** The auto-PHI mode (`/phi-auto`). */
+  get mode(): AutoPhiMode {
+    return this.#mode;
+  }
+
+  set mode(m: AutoPhiMode) {
+    this.#mode = m;
+  }
+
+  /** Reads rows other processes appended to the lookup table. */
+  refresh(): Promise<void> {
+    return this.table.refresh();
+  }
+
+  // ---- outbound -----------------------------------------------------------------------------------
+
+  /**
+   * A prompt (typed, `@file`-expanded, `/load`ed or templated) before it goes to the model: the
+   * `!nophi ` prefix, manual markers, the HL7 sanitizer on HL7-shaped text, then the automatic tiers
+   * (unless `off` or `!nophi`). Sets the turn's `!nophi` state for the tool results that follow.
+   * Throws PhiRefusedError in strict mode when the text cannot be sanitized.
+   */
+  async tokenizeUserInput(text: string): Promise<UserInputResult> {
+    const { text: body, nophi } = stripNoPhi(text);
+    this.#turnAuto = !nophi;
+    const out = await this.#pass(body, {
+      surface: "user_input",
+      source: "prompt",
+      markers: true,
+      hl7: true,
+      auto: !nophi,
+      base64: false,
+    });
+    if (out.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(out.hl7Failure);
+    return { ...(await this.#finish(out, "user_input", "prompt")), nophi };
+  }
+
+  /**
+   * A tool result before it goes to the model: shape test → HL7 sanitizer → automatic tiers →
+   * base64 pass → review gate. In strict mode a result that cannot be sanitized is replaced by the
+   * refusal sentinel; a `n` at the review gate replaces it by the refusal JSON. `text` is what the
+   * model gets in every case.
+   */
+  async sanitizeToolResult(text: string, toolName: string): Promise<ToolResultSanitized> {
+    const strict = this.#mode === "strict";
+    let out: PassOut;
+    try {
+      out = await this.#pass(text, {
+        surface: "tool_result",
+        source: toolName,
+        markers: false,
+        hl7: true,
+        auto: this.#turnAuto,
+        base64: true,
+      });
+    } catch (err) {
+      if (strict && err instanceof PhiRefusedError) {
+        return this.#refused(toolName, "value tokenization failed", isHl7Shaped(text));
+      }
+      throw err;
+    }
+    if (out.hl7Failure && strict) return this.#refused(toolName, out.hl7Failure, out.hl7Shaped);
+    const done = await this.#finish(out, "tool_result", toolName);
+    const bytes = new TextEncoder().encode(text).length;
+    const result: ToolResultSanitized = { ...done, hl7Shaped: out.hl7Shaped, reviewed: false };
+    if (
+      this.#prompter && needsReview({
+        mode: this.#mode,
+        review: this.#config.toolResultReview,
+        threshold: this.#config.toolResultReviewThreshold,
+        toolName,
+        bytes,
+        hl7Shaped: out.hl7Shaped,
+        interactive: true,
+      })
+    ) {
+      result.reviewed = true;
+      for (;;) {
+        const answer = await this.#prompter.reviewToolResult({
+          toolName,
+          text: done.text,
+          bytes,
+          hl7Shaped: out.hl7Shaped,
+          tokenized: done.tokenized.length,
+        });
+        if (answer === "i") {
+          await this.#prompter.showToolResult?.(done.text);
+          continue;
+        }
+        if (answer === "n") {
+          result.text = reviewRefusal(toolName);
+          result.refused = "review";
+        }
+        break;
+      }
+    }
+    return result;
+  }
+
+  #refused(toolName: string, reason: string, hl7Shaped: boolean): ToolResultSanitized {
+    return {
+      text: strictRefusal(toolName, reason),
+      tokenized: [],
+      warnings: [`phi> strict: the ${toolName} result was withheld (${reason})`],
+      refused: "strict",
+      hl7Shaped,
+      reviewed: false,
+    };
+  }
+
+  /**
+   * Tokenizes one value by hand (e.g. a future `/phi-add`), with a category or the auto-detected
+   * one. Not audited (it is not automatic).
+   *
+   * @example
+   * await phi.tokenizeValue("E1234", "EMP"); // "[[EMP_1]]"
+   */
+  async tokenizeValue(value: string, category?: string): Promise<string> {
+    const cat = category ?? detectCategory(value);
+    if (!CATEGORY_RE.test(cat)) {
+      throw new AssistError(`bad PHI category "${cat}": letters, digits and _ only`, { level: "usage" });
+    }
+    const canonical = canonicalize(cat, value);
+    if (canonical === "") {
+      throw new AssistError("nothing to tokenize: the value is empty", { level: "usage" });
+    }
+    const [token] = await this.table.assign([{ category: cat, canonical, original: value.trim() }]);
+    return token;
+  }
+
+  /**
+   * What a pass over `text` would tokenize (all tiers as in mode `on`, no prompts, nothing written).
+   * For `phi_scan`.
+   */
+  async scan(text: string, surface: Surface = "tool_result"): Promise<ScanFinding[]> {
+    const out = await this.#pass(text, {
+      surface,
+      source: "phi_scan",
+      markers: surface === "user_input",
+      hl7: true,
+      auto: true,
+      base64: false,
+      dryRun: true,
+    });
+    return out.chosen.map((c) => ({
+      start: c.start,
+      end: c.end,
+      value: c.value,
+      category: c.category,
+      canonical: c.canonical,
+      tier: c.tier,
+      context: c.context,
+      token: this.table.get(c.canonical)?.token,
+    }));
+  }
+
+  // ---- inbound ------------------------------------------------------------------------------------
+
+  /** Restores known tokens in text shown to the operator (also inside base64-encoded HL7). */
+  detokenize(text: string): Detokenized {
+    const resolve = (t: string) => this.table.valueOf(t);
+    const d = detokenizeText(text, resolve);
+    if (text.length < 200) return d;
+    const restored = [...d.restored];
+    const unknown = [...d.unknown];
+    const out = mapBase64Runs(d.text, (decoded) => {
+      if (decoded.indexOf("[[") === -1) return undefined;
+      const inner = detokenizeText(decoded, resolve);
+      restored.push(...inner.restored);
+      unknown.push(...inner.unknown);
+      return inner.text;
+    });
+    return { text: out, restored, unknown };
+  }
+
+  /** A stream detokenizer for model text shown as it arrives (tokens split across chunks restored). */
+  createStreamDetokenizer(): StreamDetokenizer {
+    return makeStream((t) => this.table.valueOf(t));
+  }
+
+  /** Restores tokens in every string of a tool input before the tool runs. */
+  detokenizeToolInput<T>(input: T): { value: T; restored: string[] } {
+    return detokenizeJson(input, (t) => this.table.valueOf(t));
+  }
+
+  // ---- the pass -----------------------------------------------------------------------------------
+
+  async #pass(text: string, o: PassOptions): Promise<PassOut> {
+    await this.table.refresh();
+    const mode = o.dryRun ? "on" : this.#mode;
+    const autoOn = o.auto && mode !== "off";
+    const chosen: Candidate[] = [];
+    const taken = new SpanSet();
+    const warnings: string[] = [];
+    const tokens = new Map<Candidate, string>();
+
+    if (o.markers) {
+      for (const m of findMarkers(text)) {
+        const category = detectCategory(m.value);
+        const canonical = canonicalize(category, m.value);
+        if (canonical === "") continue;
+        const c: Candidate = {
+          start: m.start,
+          end: m.end,
+          value: m.value,
+          category,
+          canonical,
+          tier: "manual",
+        };
+        if (taken.add(c.start, c.end)) chosen.push(c);
+      }
+    }
+
+    const hl7Shaped = o.hl7 && isHl7Shaped(text);
+    let scan: Hl7Scan | undefined;
+    let hl7Failure: string | undefined;
+    if (hl7Shaped) {
+      try {
+        scan = scanHl7(text);
+        if (scan.segments.length === 0) {
+          hl7Failure = "the HL7 sanitizer found no segment in HL7-shaped content";
+        }
+      } catch {
+        hl7Failure = "the HL7 sanitizer failed on HL7-shaped content";
+        scan = undefined;
+      }
+      for (const c of scan?.structured ?? []) if (taken.add(c.start, c.end)) chosen.push(c);
+    }
+    // Tokens for markers and fields first, so the automatic tiers see them as known values.
+    if (!o.dryRun) await this.#assign(chosen, tokens, warnings);
+
+    if (autoOn) {
+      const protect = protectedSpans(text);
+      const segs = scan ? SpanSet.union(scan.segments.map((s) => ({ ...s }))) : undefined;
+      const free = scan ? SpanSet.union(scan.free.map((s) => ({ ...s }))) : undefined;
+      const inFree = (c: Candidate) => free !== undefined && free.covers(c.start, c.end);
+      const accept = segs
+        ? (c: Candidate) => !segs.overlaps(c.start, c.end) || inFree(c) || AUTO_TIERS_IN_SEGMENTS.has(c.tier)
+        : undefined;
+      const auto = detectAuto(text, { protect, known: this.#known, taken, accept });
+      const fromSidecar = await this.#tier5(text, protect, taken, scan, warnings);
+      const found = [...auto, ...fromSidecar];
+      const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
+      chosen.push(...kept);
+      if (!o.dryRun) await this.#assign(kept, tokens, warnings);
+    }
+    chosen.sort((a, b) => a.start - b.start);
+
+    let outText = o.dryRun ? text : substitute(text, chosen, tokens);
+
+    if (o.base64 && !o.dryRun) {
+      const nested = await this.#base64Pass(outText, o, warnings);
+      outText = nested.text;
+      for (const [c, t] of nested.tokens) {
+        chosen.push(c);
+        tokens.set(c, t);
+      }
+    }
+    return { text: outText, chosen, tokens, hl7Shaped, hl7Failure, warnings };
+  }
+
+  /** Decoded HL7-shaped base64 runs are sanitized and re-encoded; others untouched. */
+  async #base64Pass(
+    text: string,
+    o: PassOptions,
+    warnings: string[],
+  ): Promise<{ text: string; tokens: Map<Candidate, string> }> {
+    const tokens = new Map<Candidate, string>();
+    const runs = base64Runs(text);
+    if (runs.length === 0) return { text, tokens };
+    let out = "";
+    let at = 0;
+    for (const r of runs) {
+      const decoded = decodeBase64Text(text.slice(r.start, r.end));
+      if (decoded === undefined || !isHl7Shaped(decoded)) continue;
+      const inner = await this.#pass(decoded, { ...o, base64: false, markers: false });
+      if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);
+      warnings.push(...inner.warnings);
+      for (const [c, t] of inner.tokens) tokens.set({ ...c, context: `base64 ${c.context ?? ""}`.trim() }, t);
+      out += text.slice(at, r.start) + encodeBase64Text(inner.text);
+      at = r.end;
+    }
+    return { text: at === 0 ? text : out + text.slice(at), tokens };
+  }
+
+  /** Tier 5 over the free text of `text` (non-segment text and free-text fields), one request. */
+  async #tier5(
+    text: string,
+    protect: SpanSet,
+    taken: SpanSet,
+    scan: Hl7Scan | undefined,
+    warnings: string[],
+  ): Promise<Candidate[]> {
+    if (!this.#sidecar) return [];
+    const regions = scan ? freeRegions(text.length, scan) : [{ start: 0, end: text.length }];
+    const parts: string[] = [];
+    const offsets: Array<[number, number, number]> = []; // [joinedStart, origStart, length]
+    let joined = 0;
+    for (const r of regions) {
+      if (r.end <= r.start || text.slice(r.start, r.end).trim() === "") continue;
+      offsets.push([joined, r.start, r.end - r.start]);
+      parts.push(text.slice(r.start, r.end));
+      joined += r.end - r.start + 2;
+    }
+    if (parts.length === 0) return [];
+    const entities = await this.#sidecar.detect(parts.join("\n\n"));
+    if (entities === undefined) {
+      if (!this.#sidecarWarned) {
+        this.#sidecarWarned = true;
+        warnings.push(
+          `phi> the PHI sidecar is not reachable on ${this.#sidecar.address} (${
+            this.#sidecar.lastError ?? "no answer"
+          }); tier 5 is off until it is (see /phi-sidecar)`,
+        );
+      }
+      return [];
+    }
+    const out: Candidate[] = [];
+    for (const e of entities) {
+      const seg = offsets.find(([js, , len]) => e.start >= js && e.end <= js + len);
+      if (!seg) continue;
+      const start = seg[1] + (e.start - seg[0]);
+      const end = seg[1] + (e.end - seg[0]);
+      // Trim white space the recognizer included.
+      let s = start, en = end;
+      while (s < en && /\s/.test(text[s])) s++;
+      while (en > s && /\s/.test(text[en - 1])) en--;
+      if (en <= s || protect.overlaps(s, en)) continue;
+      const category = `presidio_${e.type}`;
+      const value = text.slice(s, en);
+      const canonical = canonicalize(category, value);
+      if (canonical === "" || !taken.add(s, en)) continue;
+      out.push({ start: s, end: en, value, category, canonical, tier: "sidecar" });
+    }
+    if (out.length > 0) await this.#tier5Notice(warnings);
+    return out;
+  }
+
+  async #tier5Notice(warnings: string[]): Promise<void> {
+    if (this.#tier5NoticeDone || !this.#config.phiNotice) return;
+    this.#tier5NoticeDone = true;
+    const flag = this.#paths.phiNoticeShown;
+    const id = this.#sessionId ?? "";
+    try {
+      if (id !== "" && (await Deno.readTextFile(flag)).trim() === id) return;
+    } catch { /* not shown yet */ }
+    warnings.push("phi> tier 5: free-text entities found by the sidecar are tokenized as presidio_<TYPE>");
+    if (id !== "") await atomicWrite(flag, `${id}\n`, { mode: 0o600 }).catch(() => {});
+  }
+
+  /** Confirm mode: tiers 3, 4 and 5 ask (once per canonical value per session); 1 and 2 never ask. */
+  async #confirm(found: Candidate[], o: PassOptions): Promise<Candidate[]> {
+    const kept: Candidate[] = [];
+    for (const c of found) {
+      if (!CONFIRM_TIERS.has(c.tier)) {
+        kept.push(c);
+        continue;
+      }
+      let yes = this.#decisions.get(c.canonical);
+      if (yes === undefined) {
+        yes = this.#prompter
+          ? await this.#prompter.confirmValue({
+            value: c.value,
+            category: c.category,
+            tier: c.tier,
+            surface: o.surface,
+            context: c.context ? `${o.source} ${c.context}` : o.source,
+          })
+          : true;
+        this.#decisions.set(c.canonical, yes);
+      }
+      if (yes) kept.push(c);
+    }
+    return kept;
+  }
+
+  async #assign(cands: Candidate[], tokens: Map<Candidate, string>, warnings: string[]): Promise<void> {
+    const todo = cands.filter((c) => !tokens.has(c));
+    if (todo.length === 0) return;
+    const requests: TokenRequest[] = todo.map((c) => ({
+      category: c.category,
+      canonical: c.canonical,
+      original: c.value,
+    }));
+    let got: string[];
+    try {
+      got = await this.table.assign(requests);
+    } catch (err) {
+      const why = (err as Error)?.name ?? "error";
+      if (this.#mode === "strict") {
+        throw new PhiRefusedError(`the lookup table could not be written (${why})`);
+      }
+      got = this.table.remember(requests);
+      if (!this.#tableWarned) {
+        this.#tableWarned = true;
+        warnings.push(
+          `phi> the lookup table ${this.table.path} could not be written (${why}); ` +
+            "tokens are kept in memory for this session only",
+        );
+      }
+    }
+    todo.forEach((c, i) => tokens.set(c, got[i]));
+  }
+
+  /** Distinct tokenizations, audit records, notice. */
+  async #finish(out: PassOut, surface: Surface, source: string): Promise<PhiTextResult> {
+    const seen = new Map<string, Tokenization>();
+    const records: AuditRecord[] = [];
+    const ts = this.#now().toISOString();
+    for (const c of out.chosen) {
+      const token = out.tokens.get(c);
+      if (token === undefined || seen.has(token)) continue;
+      const category = this.table.byToken(token)?.category ?? c.category;
+      seen.set(token, {
+        token,
+        category,
+        value: c.value,
+        canonical: c.canonical,
+        tier: c.tier,
+        context: c.context,
+      });
+      if (c.tier !== "manual") {
+        records.push({
+          ts,
+          value: c.value,
+          category,
+          token,
+          tier: c.tier,
+          surface,
+          context: c.context ? `${source} ${c.context}` : source,
+        });
+      }
+    }
+    const warnings = [...out.warnings];
+    try {
+      await appendAudit(this.#paths.autoPhiLog, records);
+    } catch (err) {
+      warnings.push(`phi> the audit log could not be written (${(err as Error)?.name ?? "error"})`);
+    }
+    const tokenized = [...seen.values()];
+    return {
+      text: out.text,
+      tokenized,
+      notice: noticeLine(surface, records.map((r) => r.category)),
+      warnings,
+    };
+  }
+}
+
+/** Non-segment text plus free-text fields, in order. */
+function freeRegions(length: number, scan: Hl7Scan): Span[] {
+  const segs = SpanSet.union(scan.segments.map((s) => ({ ...s })));
+  const out: Span[] = [];
+  let at = 0;
+  for (let i = 0; i < segs.size; i++) {
+    if (segs.starts[i] > at) out.push({ start: at, end: segs.starts[i] });
+    at = segs.ends[i];
+  }
+  if (at < length) out.push({ start: at, end: length });
+  out.push(...scan.free);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Replaces each chosen candidate (sorted, disjoint) by its token. */
+function substitute(text: string, chosen: Candidate[], tokens: Map<Candidate, string>): string {
+  if (chosen.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const c of chosen) {
+    const t = tokens.get(c);
+    if (t === undefined || c.start < at) continue;
+    parts.push(text.slice(at, c.start), t);
+    at = c.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
+}
+
+/**
+ * Opens the lookup table of `config.home` and builds the engine.
+ *
+ * @example
+ * const phi = await createPhiEngine({ config: loadConfig(), prompter, sessionId });
+ */
+export async function createPhiEngine(options: PhiEngineOptions): Promise<PhiEngine> {
+  const table = await LookupTable.open(homePaths(options.config.home).lookup);
+  return new PhiEngine(options, table);
+}

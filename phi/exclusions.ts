@@ -1,0 +1,234 @@
+/**
+ * The "never tokenized" list of the spec ("Auto-PHI detection model"): places in a text where no
+ * automatic tier (1 to 5) may put a token, even on a tier match. Manual markers and the HL7 field
+ * sanitizer are not automatic tiers and are not bound by it. Each rule below is a kind of span; a
+ * candidate that shares any character with a protected span is dropped.
+ *
+ * | Kind | What is protected |
+ * |---|---|
+ * | fenced code | from an opening ``` or ~~~ fence line to its closing fence (an unclosed fence protects nothing) |
+ * | token | an existing `[[...]]` token (so tokens are never nested) |
+ * | field reference | `PID.3`, `PID-5.1`, `OBX.5[2].1`, `IN1.16` (dash form only for known segment ids and Z-segments) |
+ * | version | `v1.2`, `1.2.3[.4...]` with an optional `-suffix`, a number after `version`/`ver`/`release`/`build`/`rev`; a `555.123.4567` phone shape is not a version, nor a date with DOB context |
+ * | ISO date | `YYYY-MM-DD[THH:MM[:SS][Z]]`, unless `DOB` or `Birth` occurs in the 20 characters before it |
+ * | port | numbers after `port`/`ports`/`--port`, and `host:port` where the host is `localhost`, an IPv4 address, a dotted name or `[v6]` |
+ * | error/status code | a number after `error`, `err`, `errno`, `status`, `code`, `rc`, `exit`, `returned`, `HTTP/x.y` |
+ * | JSON key | a quoted string followed by `:` |
+ * | timestamp | epoch milliseconds (13 or more digits) and epoch seconds (10 digits starting with 1), except right after an explicit `NPI:` label |
+ * | path | URLs, `/abs`, `./rel`, `../rel`, `~/x`, `C:\x`, `\\unc`, and `a/b` runs with a letter in them |
+ * | base64 run | `[A-Za-z0-9+/=]` runs of 200+ characters, length divisible by 4 (the base64 pass owns them) |
+ */
+import { type Span, SpanSet } from "./spans.ts";
+
+export type ProtectedKind =
+  | "fence"
+  | "token"
+  | "field_ref"
+  | "version"
+  | "iso_date"
+  | "port"
+  | "status_code"
+  | "json_key"
+  | "timestamp"
+  | "path"
+  | "base64";
+
+/** Segment ids a dash-form field reference (`PID-3`) may start with; Z-segments too. */
+export const KNOWN_SEGMENTS = new Set([
+  "MSH",
+  "PID",
+  "PV1",
+  "PV2",
+  "EVN",
+  "MSA",
+  "ERR",
+  "NK1",
+  "GT1",
+  "IN1",
+  "IN2",
+  "IN3",
+  "OBR",
+  "OBX",
+  "ORC",
+  "AL1",
+  "DG1",
+  "PR1",
+  "ROL",
+  "NTE",
+  "MRG",
+  "PD1",
+  "SCH",
+  "AIS",
+  "AIG",
+  "AIL",
+  "AIP",
+  "RGS",
+  "FT1",
+  "TXA",
+  "SPM",
+  "QRD",
+  "QRF",
+  "BHS",
+  "BTS",
+  "FHS",
+  "FTS",
+  "ACC",
+  "UB1",
+  "UB2",
+  "RXA",
+  "RXE",
+  "RXO",
+  "RXR",
+  "TQ1",
+]);
+
+const DOB_CONTEXT = /(?<![A-Za-z])dob|birth/i;
+
+/** Start of the line holding `pos`. */
+export function lineStart(text: string, pos: number): number {
+  const n = text.lastIndexOf("\n", pos - 1);
+  const r = text.lastIndexOf("\r", pos - 1);
+  return Math.max(n, r) + 1;
+}
+
+/** The up to 20 characters before `pos` on its line (spec: the tier-2 context window). */
+export function contextWindow(text: string, pos: number, width = 20): string {
+  return text.slice(Math.max(lineStart(text, pos), pos - width), pos);
+}
+
+/** True when `DOB` or `Birth` occurs in the 20 characters before `pos` (same line). */
+export function hasDobContext(text: string, pos: number): boolean {
+  return DOB_CONTEXT.test(contextWindow(text, pos));
+}
+
+interface Rule {
+  kind: ProtectedKind;
+  re: RegExp;
+  /** Which capture group is protected (default the whole match). */
+  group?: number;
+  keep?: (text: string, m: RegExpExecArray) => boolean;
+}
+
+const PHONE_DOTTED = /^(?:\+?1\.)?\d{3}\.\d{3}\.\d{4}$/;
+const DOTTED_DATE = /^\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})$/;
+
+const RULES: Rule[] = [
+  { kind: "token", re: /\[\[[^\[\]\s]{1,80}\]\]/g },
+  {
+    kind: "field_ref",
+    re:
+      /(?<![A-Za-z0-9])([A-Z][A-Z0-9]{2})([.-])\d{1,3}(?:\[\d{1,4}\])?(?:[.-]\d{1,3}(?:\[\d{1,4}\])?)*(?![A-Za-z0-9])/g,
+    keep: (_t, m) => m[2] === "." || KNOWN_SEGMENTS.has(m[1]) || m[1][0] === "Z",
+  },
+  {
+    kind: "version",
+    re: /(?<![\w.])v\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.]+)?(?![\w])/gi,
+  },
+  {
+    kind: "version",
+    re: /(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)*(?:[-+][0-9A-Za-z.]+)?(?![\w]|\.\d)/g,
+    keep: (t, m) => !PHONE_DOTTED.test(m[0]) && !(DOTTED_DATE.test(m[0]) && hasDobContext(t, m.index)),
+  },
+  {
+    kind: "version",
+    re: /\b(?:version|ver|release|build|rev)\b["']?\s*[:=]?\s*["']?(v?\d[\w.+-]*)/gi,
+    group: 1,
+  },
+  {
+    kind: "iso_date",
+    re:
+      /(?<![\w-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g,
+    keep: (t, m) => !hasDobContext(t, m.index),
+  },
+  { kind: "port", re: /\b(?:--?)?ports?\b["']?\s*[:=#]?\s*["']?(\d{1,5}(?:\s*[-,]\s*\d{1,5})*)/gi, group: 1 },
+  {
+    kind: "port",
+    re:
+      /(?:\blocalhost|(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z][A-Za-z0-9-]*|\])\s?:(\d{1,5})(?![\d:])/g,
+    group: 1,
+  },
+  {
+    kind: "status_code",
+    re:
+      /\b(?:error|err|errno|status|code|rc|exit|returned|HTTP\/\d(?:\.\d)?)\b["']?\s*(?:code\s*)?[:=#]?\s*["']?(-?\d+)/gi,
+    group: 1,
+  },
+  { kind: "json_key", re: /"(?:[^"\\\n]|\\.){0,200}"(?=\s*:)/g },
+  {
+    kind: "timestamp",
+    re: /(?<![\w.])(?:\d{13,}|1\d{9})(?:\.\d+)?(?![\w])/g,
+    // An explicit "NPI:" label wins over the epoch-seconds shape (NPIs are 10 digits starting with 1 or 2).
+    keep: (t, m) => !/NPI\s*:\s*$/i.test(t.slice(Math.max(0, m.index - 12), m.index)),
+  },
+  { kind: "path", re: /(?<![\w@])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>]+/g },
+  { kind: "path", re: /(?<![\w.@\/-])(?:~|\.{1,2})?\/(?![\/\s])[^\s"'<>|,;()\[\]{}]*/g },
+  { kind: "path", re: /(?<![\w@])[A-Za-z]:[\\\/][^\s"'<>|,;]*/g },
+  { kind: "path", re: /(?<![\w\\])\\\\[^\s"'<>|,;]+/g },
+  {
+    kind: "path",
+    re: /(?<![\w.@\/-])[\w.-]+(?:\/[\w.-]+)+\/?/g,
+    keep: (_t, m) => /[A-Za-z]/.test(m[0]),
+  },
+  { kind: "base64", re: /[A-Za-z0-9+\/=]{200,}/g, keep: (_t, m) => m[0].length % 4 === 0 },
+];
+
+/** One protected range and its kind (what `phi_scan` reports, and tests check). */
+export interface ProtectedSpan extends Span {
+  kind: ProtectedKind;
+}
+
+function fencedBlocks(text: string, out: ProtectedSpan[]): void {
+  if (text.indexOf("```") === -1 && text.indexOf("~~~") === -1) return;
+  const re = /^ {0,3}(`{3,}|~{3,})[^\n]*$/gm;
+  let open: { start: number; fence: string } | undefined;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const fence = m[1];
+    if (!open) {
+      if (fence[0] === "`" && m[0].slice(m[0].indexOf(fence) + fence.length).includes("`")) continue;
+      open = { start: m.index, fence };
+    } else if (fence[0] === open.fence[0] && fence.length >= open.fence.length && m[0].trim() === fence) {
+      out.push({ start: open.start, end: m.index + m[0].length, kind: "fence" });
+      open = undefined;
+    }
+  }
+}
+
+/**
+ * Every protected range of `text`, by kind (overlapping; for display and tests).
+ *
+ * @example
+ * protectedRanges("see /var/log/x 12345").map((s) => s.kind); // ["path"]
+ */
+export function protectedRanges(text: string): ProtectedSpan[] {
+  const out: ProtectedSpan[] = [];
+  fencedBlocks(text, out);
+  for (const rule of RULES) {
+    rule.re.lastIndex = 0;
+    for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
+      if (m[0].length === 0) {
+        rule.re.lastIndex++;
+        continue;
+      }
+      if (rule.keep && !rule.keep(text, m)) continue;
+      if (rule.group !== undefined) {
+        const g = m[rule.group];
+        if (g === undefined) continue;
+        const at = m.index + m[0].lastIndexOf(g);
+        out.push({ start: at, end: at + g.length, kind: rule.kind });
+      } else {
+        out.push({ start: m.index, end: m.index + m[0].length, kind: rule.kind });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The protected ranges of `text`, merged, for overlap checks.
+ *
+ * @example
+ * protectedSpans("port 41189").overlaps(5, 10); // true
+ */
+export function protectedSpans(text: string): SpanSet {
+  return SpanSet.union(protectedRanges(text));
+}

@@ -1,0 +1,314 @@
+/**
+ * The PHI lookup table, `$ASSIST_HOME/sanitize/lookup.tsv` (spec, "PHI lookup table"): one row per
+ * token, tab-separated: token, category, canonical value, original value. Legacy three-column rows
+ * (value in column 3) are read. Lookups key on column 3; detokenization prefers column 4 and falls
+ * back to column 3.
+ *
+ * Concurrency. The file is only ever appended to, never rewritten. A new token is minted only while
+ * holding an OS-level exclusive lock (`flock`/`LockFileEx` via `Deno.FsFile.lock`) on
+ * `lookup.tsv.lock` beside it; under the lock the writer first re-reads whatever other processes
+ * appended, so a canonical value another process just added gets that process's token, and the
+ * counter continues after the highest one on disk. Rows are appended with one `O_APPEND` write per
+ * batch. Readers need no lock: they consume complete lines only (up to the last newline), so a row
+ * being written is picked up on the next refresh. The OS drops the lock when a process dies, so a
+ * crash never leaves a stale lock; a crash mid-write can leave a partial last line, which the next
+ * writer terminates with a newline before appending (the partial row is then ignored as malformed).
+ *
+ * Escaping: a value holding a tab, newline, carriage return or backslash is written with `\t`, `\n`,
+ * `\r`, `\\`, and read back the same way.
+ *
+ * Modes: the file is created 0600 and its folder 0700 (POSIX).
+ */
+import { formatToken, parseToken } from "./token.ts";
+import { canonicalize } from "./normalize.ts";
+
+export interface LookupRow {
+  token: string;
+  category: string;
+  /** Column 3: the canonical value (legacy rows: the value). */
+  canonical: string;
+  /** Column 4: the original value; absent on legacy rows. */
+  original?: string;
+  /** Kept in memory only because the table could not be written (see `LookupTable.remember`). */
+  unsaved?: boolean;
+}
+
+/** What a caller asks a token for. */
+export interface TokenRequest {
+  category: string;
+  canonical: string;
+  original: string;
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const posix = Deno.build.os !== "windows";
+
+function escapeField(v: string): string {
+  return /[\\\t\n\r]/.test(v)
+    ? v.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r")
+    : v;
+}
+
+function unescapeField(v: string): string {
+  if (v.indexOf("\\") === -1) return v;
+  return v.replace(
+    /\\([\\tnr])/g,
+    (_, c: string) => c === "t" ? "\t" : c === "n" ? "\n" : c === "r" ? "\r" : "\\",
+  );
+}
+
+/**
+ * The in-memory view of the table plus the locked append. One instance per process and path is
+ * enough; `LookupTable.open` returns a fresh one each call.
+ *
+ * @example
+ * const table = await LookupTable.open(homePaths(home).lookup);
+ * const [token] = await table.assign([{ category: "MRN", canonical: "12345678", original: "12345678" }]);
+ * table.byToken(token)?.original; // "12345678"
+ */
+export class LookupTable {
+  readonly path: string;
+  readonly lockPath: string;
+  #rows: LookupRow[] = [];
+  #byCanonical = new Map<string, LookupRow>();
+  #byToken = new Map<string, LookupRow>();
+  #byTokenLower = new Map<string, LookupRow>();
+  #maxN = new Map<string, number>();
+  #offset = 0;
+  #serial: Promise<unknown> = Promise.resolve();
+  #dirReady = false;
+  /** Bumped whenever rows are added; callers cache derived indexes against it. */
+  version = 0;
+
+  private constructor(path: string) {
+    this.path = path;
+    this.lockPath = `${path}.lock`;
+  }
+
+  /** Opens (and reads) the table at `path`; a missing file is an empty table, created on first write. */
+  static async open(path: string): Promise<LookupTable> {
+    const t = new LookupTable(path);
+    await t.refresh();
+    return t;
+  }
+
+  /** All rows in file order (plus unsaved in-memory rows). */
+  rows(): readonly LookupRow[] {
+    return this.#rows;
+  }
+
+  get size(): number {
+    return this.#rows.length;
+  }
+
+  /** The row whose column 3 is `canonical`, if any. */
+  get(canonical: string): LookupRow | undefined {
+    return this.#byCanonical.get(canonical);
+  }
+
+  /** The row of a token (exact text first, then ignoring case, since models sometimes vary it). */
+  byToken(token: string): LookupRow | undefined {
+    return this.#byToken.get(token) ?? this.#byTokenLower.get(token.toLowerCase());
+  }
+
+  /** The value a token stands for: column 4, else column 3. */
+  valueOf(token: string): string | undefined {
+    const row = this.byToken(token);
+    return row === undefined ? undefined : row.original ?? row.canonical;
+  }
+
+  #add(row: LookupRow): void {
+    const same = this.#byToken.get(row.token);
+    if (same && same.canonical === row.canonical && same.category === row.category) {
+      same.unsaved = same.unsaved && row.unsaved; // our own row read back from disk
+      return;
+    }
+    this.#rows.push(row);
+    if (!this.#byCanonical.has(row.canonical)) this.#byCanonical.set(row.canonical, row);
+    if (row.original === undefined) {
+      // Legacy rows may predate canonicalization: key them on their canonical form as well.
+      const canon = canonicalize(row.category, row.canonical);
+      if (canon && !this.#byCanonical.has(canon)) this.#byCanonical.set(canon, row);
+    }
+    if (!this.#byToken.has(row.token)) this.#byToken.set(row.token, row);
+    const lower = row.token.toLowerCase();
+    if (!this.#byTokenLower.has(lower)) this.#byTokenLower.set(lower, row);
+    const parsed = parseToken(row.token);
+    if (parsed && parsed.n > (this.#maxN.get(parsed.category) ?? 0)) {
+      this.#maxN.set(parsed.category, parsed.n);
+    }
+    this.version++;
+  }
+
+  #parseLine(line: string): void {
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line === "" || line.startsWith("#")) return;
+    const cols = line.split("\t");
+    if (cols.length < 3) return;
+    const token = cols[0].trim();
+    const category = cols[1].trim();
+    if (token === "" || category === "") return;
+    const canonical = unescapeField(cols[2]);
+    if (canonical === "") return;
+    const original = cols.length >= 4 && cols[3] !== "" ? unescapeField(cols[3]) : undefined;
+    this.#add({ token, category, canonical, original });
+  }
+
+  /**
+   * Reads what other processes appended since the last read (cheap when nothing changed). A file that
+   * shrank (replaced by hand) is read again from the start.
+   */
+  async refresh(): Promise<void> {
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(this.path, { read: true });
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return;
+      throw err;
+    }
+    try {
+      const size = (await file.stat()).size;
+      if (size < this.#offset) this.#reset();
+      if (size === this.#offset) return;
+      await file.seek(this.#offset, Deno.SeekMode.Start);
+      const buf = new Uint8Array(size - this.#offset);
+      let got = 0;
+      while (got < buf.length) {
+        const n = await file.read(buf.subarray(got));
+        if (n === null) break;
+        got += n;
+      }
+      const last = buf.subarray(0, got).lastIndexOf(0x0a);
+      if (last === -1) return;
+      const text = dec.decode(buf.subarray(0, last));
+      for (const line of text.split("\n")) this.#parseLine(line);
+      this.#offset += last + 1;
+    } finally {
+      file.close();
+    }
+  }
+
+  #reset(): void {
+    const unsaved = this.#rows.filter((r) => r.unsaved);
+    this.#rows = [];
+    this.#byCanonical.clear();
+    this.#byToken.clear();
+    this.#byTokenLower.clear();
+    this.#maxN.clear();
+    this.#offset = 0;
+    for (const r of unsaved) this.#add(r);
+  }
+
+  /** Runs `fn` after every earlier call of this instance finished (one writer per process at a time). */
+  #queue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#serial.then(fn, fn);
+    this.#serial = run.catch(() => {});
+    return run;
+  }
+
+  async #ensureDir(): Promise<void> {
+    if (this.#dirReady) return;
+    const cut = Math.max(this.path.lastIndexOf("/"), this.path.lastIndexOf("\\"));
+    if (cut > 0) {
+      const dir = this.path.slice(0, cut);
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      if (posix) {
+        const info = await Deno.stat(dir);
+        if (info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(dir, 0o700);
+      }
+    }
+    this.#dirReady = true;
+  }
+
+  /**
+   * The token of each request, in order: an existing row's token when column 3 matches, else a new
+   * row minted under the lock. Requests with the same canonical value in one batch share a token.
+   * Throws when the table cannot be written (the caller decides: strict aborts, other modes fall
+   * back to `remember`).
+   */
+  assign(requests: readonly TokenRequest[]): Promise<string[]> {
+    if (requests.every((r) => this.#byCanonical.has(r.canonical))) {
+      return Promise.resolve(requests.map((r) => this.#byCanonical.get(r.canonical)!.token));
+    }
+    return this.#queue(async () => {
+      await this.#ensureDir();
+      const lock = await Deno.open(this.lockPath, { create: true, write: true, mode: 0o600 });
+      try {
+        await lock.lock(true);
+        await this.refresh();
+        const fresh: LookupRow[] = [];
+        const pending = new Map<string, LookupRow>();
+        for (const r of requests) {
+          if (this.#byCanonical.has(r.canonical) || pending.has(r.canonical)) continue;
+          const n = (this.#maxN.get(r.category) ?? 0) + 1;
+          this.#maxN.set(r.category, n);
+          const row: LookupRow = {
+            token: formatToken(r.category, n),
+            category: r.category,
+            canonical: r.canonical,
+            original: r.original,
+          };
+          pending.set(r.canonical, row);
+          fresh.push(row);
+        }
+        if (fresh.length > 0) {
+          await this.#append(fresh);
+          for (const row of fresh) this.#add(row);
+        }
+      } finally {
+        try {
+          await lock.unlock();
+        } finally {
+          lock.close();
+        }
+      }
+      return requests.map((r) => this.#byCanonical.get(r.canonical)!.token);
+    });
+  }
+
+  async #append(rows: LookupRow[]): Promise<void> {
+    let text = rows.map((r) =>
+      `${r.token}\t${escapeField(r.category)}\t${escapeField(r.canonical)}\t${
+        escapeField(r.original ?? "")
+      }\n`
+    ).join("");
+    const file = await Deno.open(this.path, { append: true, create: true, mode: 0o600 });
+    try {
+      const info = await file.stat();
+      if (posix && info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(this.path, 0o600);
+      // A crash mid-write can leave a partial last line: end it before adding whole rows.
+      if (info.size > this.#offset) text = `\n${text}`;
+      const bytes = enc.encode(text);
+      let off = 0;
+      while (off < bytes.length) off += await file.write(bytes.subarray(off));
+      // Our rows are in memory already; move past them unless someone else's bytes sit before them
+      // (a partial line, or a writer that does not lock), which the next refresh then reads.
+      if (info.size === this.#offset) this.#offset = info.size + bytes.length;
+    } finally {
+      file.close();
+    }
+  }
+
+  /**
+   * Keeps tokens in memory only, for when the table cannot be written (disk full, permissions): the
+   * values still never reach the model and are reversed for the rest of the session, but the tokens
+   * are not stable across processes. Strict mode never uses this.
+   */
+  remember(requests: readonly TokenRequest[]): string[] {
+    return requests.map((r) => {
+      const have = this.#byCanonical.get(r.canonical);
+      if (have) return have.token;
+      const n = (this.#maxN.get(r.category) ?? 0) + 1;
+      const row: LookupRow = {
+        token: formatToken(r.category, n),
+        category: r.category,
+        canonical: r.canonical,
+        original: r.original,
+        unsaved: true,
+      };
+      this.#add(row);
+      return row.token;
+    });
+  }
+}

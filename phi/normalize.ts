@@ -1,0 +1,181 @@
+/**
+ * Canonical values (spec, "PHI lookup table", Normalization) and the category auto-detection table
+ * for manual markers. The canonical value is the lookup key: two spellings of one value that
+ * normalize alike share one token.
+ *
+ * | Category | Canonical form |
+ * |---|---|
+ * | NAME (and presidio_PERSON, presidio_HL7_CARET_NAME) | lowercase; `,` `^` `/` and white space separate; unique alphabetic tokens, sorted, joined by one space |
+ * | DOB (and DATE) | `YYYY-MM-DD` from HL7 `YYYYMMDD[HHMM[SS]]`, ISO, `M/D/YYYY`, `M-D-YYYY`, `M.D.YYYY`, `M/D/YY`, `Mar 15, 1980`, `15 Mar 1980`; anything else trimmed |
+ * | SSN, PHONE (and presidio_US_SSN, presidio_PHONE_NUMBER, presidio_HL7_PHONE_BARE) | digits only |
+ * | EMAIL (and presidio_EMAIL_ADDRESS) | trimmed, lowercase |
+ * | NPI | digits only when the value is digits with separators (an optional `NPI:` prefix dropped); otherwise trimmed |
+ * | ADDRESS | trimmed, inner white space collapsed, lowercase |
+ * | MRN, MANUAL, any other category | outer white space trimmed |
+ */
+
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function ymd(y: number, m: number, d: number): string | undefined {
+  if (y < 1800 || y > 2200 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) return undefined;
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+function twoDigitYear(yy: number, now = new Date()): number {
+  const cur = now.getUTCFullYear() % 100;
+  const century = now.getUTCFullYear() - cur;
+  return yy <= cur ? century + yy : century - 100 + yy;
+}
+
+function monthOf(word: string): number | undefined {
+  const w = word.toLowerCase().replace(/\.$/, "");
+  return MONTHS[w] ?? MONTHS[w.slice(0, 3)] ?? undefined;
+}
+
+/**
+ * Parses the common HL7 and US date forms into `YYYY-MM-DD`; undefined when the text is not a date.
+ *
+ * @example
+ * parseDate("19800315"); // "1980-03-15"
+ * parseDate("3/15/1980"); // "1980-03-15"
+ * parseDate("Mar 15, 1980"); // "1980-03-15"
+ * parseDate("12345"); // undefined
+ */
+export function parseDate(text: string): string | undefined {
+  const t = text.trim();
+  let m = /^(\d{4})(\d{2})(\d{2})(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?)?(?:[+-]\d{4})?$/.exec(t);
+  if (m) return ymd(+m[1], +m[2], +m[3]);
+  m = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
+    .exec(t);
+  if (m) return ymd(+m[1], +m[3], +m[4]);
+  m = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})$/.exec(t);
+  if (m) {
+    const y = m[4].length === 2 ? twoDigitYear(+m[4]) : +m[4];
+    return ymd(y, +m[1], +m[3]);
+  }
+  m = /^([A-Za-z]{3,9}\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/.exec(t);
+  if (m) {
+    const mo = monthOf(m[1]);
+    return mo === undefined ? undefined : ymd(+m[3], mo, +m[2]);
+  }
+  m = /^(\d{1,2})[\s-]([A-Za-z]{3,9}\.?)[\s-,]+(\d{4})$/.exec(t);
+  if (m) {
+    const mo = monthOf(m[2]);
+    return mo === undefined ? undefined : ymd(+m[3], mo, +m[1]);
+  }
+  return undefined;
+}
+
+/** True when the text is one of the date forms `parseDate` reads. */
+export function isDateShaped(text: string): boolean {
+  return parseDate(text) !== undefined;
+}
+
+const NAME_SPLIT = /[\s,^/]+/u;
+const ALPHA_TOKEN = /^\p{L}[\p{L}'\u2019-]*$/u;
+
+/**
+ * The NAME canonical form: `SMITH^JOHN`, `Smith, John`, `John Smith` and `JOHN SMITH` all give
+ * `john smith`.
+ *
+ * @example
+ * normalizeName("SMITH^JOHN^A"); // "a john smith"
+ */
+export function normalizeName(value: string): string {
+  const seen = new Set<string>();
+  for (const raw of value.toLowerCase().split(NAME_SPLIT)) {
+    const tok = raw.replace(/^[.'"(]+|[.'")]+$/g, "");
+    if (tok && ALPHA_TOKEN.test(tok)) seen.add(tok);
+  }
+  if (seen.size === 0) return value.trim().toLowerCase();
+  return [...seen].sort().join(" ");
+}
+
+const digits = (v: string) => v.replace(/\D+/g, "");
+
+type Normalizer = (value: string) => string;
+
+const trim: Normalizer = (v) => v.trim();
+const date: Normalizer = (v) => parseDate(v) ?? v.trim();
+const lower: Normalizer = (v) => v.trim().toLowerCase();
+const npi: Normalizer = (v) => {
+  const t = v.trim().replace(/^NPI\s*[:#]?\s*/i, "");
+  return /^[\d\s.-]+$/.test(t) && /\d/.test(t) ? digits(t) : t;
+};
+const address: Normalizer = (v) => v.trim().replace(/\s+/g, " ").toLowerCase();
+
+const NORMALIZERS: Record<string, Normalizer> = {
+  NAME: normalizeName,
+  DOB: date,
+  DATE: date,
+  SSN: digits,
+  PHONE: digits,
+  EMAIL: lower,
+  NPI: npi,
+  ADDRESS: address,
+  MRN: trim,
+  MANUAL: trim,
+  presidio_PERSON: normalizeName,
+  presidio_HL7_CARET_NAME: normalizeName,
+  presidio_US_SSN: digits,
+  presidio_PHONE_NUMBER: digits,
+  presidio_HL7_PHONE_BARE: digits,
+  presidio_EMAIL_ADDRESS: lower,
+};
+
+/**
+ * The canonical value of `value` in `category` (the lookup key). An empty result means there is
+ * nothing to tokenize.
+ *
+ * @example
+ * canonicalize("NAME", "Smith, John"); // "john smith"
+ * canonicalize("DOB", "03/15/1980"); // "1980-03-15"
+ * canonicalize("PHONE", "(555) 123-4567"); // "5551234567"
+ */
+export function canonicalize(category: string, value: string): string {
+  return (NORMALIZERS[category] ?? trim)(value);
+}
+
+/**
+ * The category of a manually marked value (spec, "Category auto-detection for manual markers"),
+ * first matching row wins: pure digits 4–15 long → MRN; 9 digits with dashes → SSN; date-shaped →
+ * DOB; a caret or comma → NAME; two or more alphabetic tokens → NAME; anything else → MANUAL.
+ *
+ * @example
+ * detectCategory("12345678"); // "MRN"
+ * detectCategory("123-45-6789"); // "SSN"
+ * detectCategory("1980-03-15"); // "DOB"
+ * detectCategory("SMITH^JOHN"); // "NAME"
+ * detectCategory("Springfield"); // "MANUAL"
+ */
+export function detectCategory(value: string): string {
+  const t = value.trim();
+  if (/^\d{4,15}$/.test(t)) return "MRN";
+  if (/^\d{3}-\d{2}-\d{4}$/.test(t)) return "SSN";
+  if (isDateShaped(t)) return "DOB";
+  if (/[\^,]/.test(t)) return "NAME";
+  let alpha = 0;
+  for (const tok of t.split(/\s+/)) {
+    if (ALPHA_TOKEN.test(tok.replace(/[.]+$/, ""))) alpha++;
+  }
+  if (alpha >= 2) return "NAME";
+  return "MANUAL";
+}

@@ -1,0 +1,72 @@
+/** Half-open character ranges `[start, end)` kept sorted and disjoint, with overlap queries. */
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * A sorted set of disjoint ranges. `overlaps` is a binary search; `add` keeps the order (callers add
+ * only ranges that do not overlap, or use `union` for a set built from overlapping ranges).
+ *
+ * @example
+ * const s = SpanSet.union([{ start: 0, end: 4 }, { start: 2, end: 6 }]);
+ * s.overlaps(5, 7); // true
+ */
+export class SpanSet {
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+
+  /** Builds a set from ranges that may overlap (merged). */
+  static union(spans: Span[]): SpanSet {
+    const set = new SpanSet();
+    spans.sort((a, b) => a.start - b.start || a.end - b.end);
+    for (const s of spans) {
+      if (s.end <= s.start) continue;
+      const n = set.starts.length;
+      if (n > 0 && s.start <= set.ends[n - 1]) {
+        if (s.end > set.ends[n - 1]) set.ends[n - 1] = s.end;
+      } else {
+        set.starts.push(s.start);
+        set.ends.push(s.end);
+      }
+    }
+    return set;
+  }
+
+  get size(): number {
+    return this.starts.length;
+  }
+
+  /** Index of the first range whose end is after `pos`. */
+  #firstEndingAfter(pos: number): number {
+    let lo = 0, hi = this.ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ends[mid] <= pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** True when `[start, end)` shares at least one character with a range of the set. */
+  overlaps(start: number, end: number): boolean {
+    const i = this.#firstEndingAfter(start);
+    return i < this.starts.length && this.starts[i] < end;
+  }
+
+  /** True when one range of the set holds all of `[start, end)`. */
+  covers(start: number, end: number): boolean {
+    const i = this.#firstEndingAfter(start);
+    return i < this.starts.length && this.starts[i] <= start && end <= this.ends[i];
+  }
+
+  /** Adds a range that overlaps nothing in the set (returns false, adding nothing, if it does). */
+  add(start: number, end: number): boolean {
+    const i = this.#firstEndingAfter(start);
+    if (i < this.starts.length && this.starts[i] < end) return false;
+    this.starts.splice(i, 0, start);
+    this.ends.splice(i, 0, end);
+    return true;
+  }
+}
