@@ -21,7 +21,7 @@
  * Not accepted: a segment id in running prose (`the PID| field`), a lower-case id (`pid|`), an id
  * not followed by its separator (`PID.5`, `PID-3`), an unknown three-letter word (`ABC|`).
  *
- * Cost: one native `indexOf` scan for `|` and one for `HS`, with O(1) work per `|` found, so
+ * Cost: one native `indexOf` scan for `|` and two for `SH` and `HS`, with O(1) work per `|` found, so
  * ordinary text is checked at memory speed (see bench/hl7_shape.bench.ts).
  *
  * @module
@@ -98,28 +98,27 @@ export function isHl7Shaped(text: string): boolean {
     const c = text.charCodeAt(p - 1);
     if (isCap(a) && isCapOrDigit(b) && isCapOrDigit(c) && (a === 90 /* Z */ || KNOWN.has(key(a, b, c)))) {
       if (segmentStartAfter(text, p - 4, true)) return true;
-      if (
-        b === 72 && c === 83 && (a === 77 || a === 70 || a === 66) && // MSH FHS BHS
-        text.charCodeAt(p + 1) === 94 && text.charCodeAt(p + 2) === 126 // "^~"
-      ) return true;
+      const header = (a === 77 && b === 83 && c === 72) || ((a === 70 || a === 66) && b === 72 && c === 83);
+      if (header && text.charCodeAt(p + 1) === 94 && text.charCodeAt(p + 2) === 126) return true; // "^~"
     }
     p = text.indexOf("|", p + 1);
   }
-  // Rule 3: a header with other delimiters; "HS" is in MSH, FHS and BHS.
-  let h = text.indexOf("HS", 1);
+  // Rule 3: a header with other delimiters. "SH" ends MSH; "HS" ends FHS and BHS.
+  return headerScan(text, "SH", 77, 77) || headerScan(text, "HS", 70, 66);
+}
+
+/** Looks for `pair` preceded by the capital `x` or `y`, opening a header with other delimiters. */
+function headerScan(text: string, pair: string, x: number, y: number): boolean {
+  let h = text.indexOf(pair, 1);
   while (h !== -1) {
     const a = text.charCodeAt(h - 1);
-    if (
-      (a === 77 || a === 70 || a === 66) && oddHeader(text, h - 1) && segmentStartAfter(text, h - 2, true)
-    ) {
-      return true;
-    }
-    h = text.indexOf("HS", h + 2);
+    if ((a === x || a === y) && oddHeader(text, h - 1) && segmentStartAfter(text, h - 2, true)) return true;
+    h = text.indexOf(pair, h + 2);
   }
   return false;
 }
 
-/** `XHS` at `s` followed by sep, 1-5 distinct encoding characters, sep. */
+/** A three-letter header id at `s` followed by sep, 1-5 distinct encoding characters, sep. */
 function oddHeader(text: string, s: number): boolean {
   const sep = text.charCodeAt(s + 3);
   if (!isDelim(sep)) return false;
