@@ -17,15 +17,42 @@ export interface ShowOptions {
   all?: boolean;
 }
 
-const BATCH_NAMES: Record<string, string> = {
-  FHS: "File Header",
-  BHS: "Batch Header",
-  BTS: "Batch Trailer",
-  FTS: "File Trailer",
+/** Batch segments are not among the 18 built in, but their few fields are worth naming. */
+const BATCH: Record<string, [string, string[]]> = {
+  FHS: ["File Header", [
+    "File Field Separator",
+    "File Encoding Characters",
+    "File Sending Application",
+    "File Sending Facility",
+    "File Receiving Application",
+    "File Receiving Facility",
+    "File Creation Date/Time",
+    "File Security",
+    "File Name/ID",
+    "File Header Comment",
+    "File Control ID",
+    "Reference File Control ID",
+  ]],
+  BHS: ["Batch Header", [
+    "Batch Field Separator",
+    "Batch Encoding Characters",
+    "Batch Sending Application",
+    "Batch Sending Facility",
+    "Batch Receiving Application",
+    "Batch Receiving Facility",
+    "Batch Creation Date/Time",
+    "Batch Security",
+    "Batch Name/ID/Type",
+    "Batch Comment",
+    "Batch Control ID",
+    "Reference Batch Control ID",
+  ]],
+  BTS: ["Batch Trailer", ["Batch Message Count", "Batch Comment", "Batch Totals"]],
+  FTS: ["File Trailer", ["File Batch Count", "File Trailer Comment"]],
 };
 
 /** Widest name column; a longer name pushes its value right. */
-const NAME_WIDTH = 30;
+const NAME_WIDTH = 34;
 
 interface Row {
   depth: number;
@@ -34,18 +61,18 @@ interface Row {
   value: string;
 }
 
-/**
- * The lines for one segment: a heading, then aligned rows `path  name  value`.
- *
- * @example
- * renderSegment(parseMessage("MSH|^~\\&|A\rEVN|A01|20240101\r").segments[1]);
- * // "EVN  Event Type\n  EVN.1  Event Type Code     A01\n  EVN.2  Recorded Date/Time  20240101"
- */
-export function renderSegment(segment: Segment, options: ShowOptions = {}): string {
+/** One segment's heading and rows, before layout. */
+interface Block {
+  heading: string;
+  rows: Row[];
+}
+
+function segmentBlock(segment: Segment, options: ShowOptions): Block {
   const id = segment.id;
   const def = segmentDef(id);
+  const batch = Object.hasOwn(BATCH, id) ? BATCH[id] : undefined;
   const title = def?.name ??
-    BATCH_NAMES[id] ??
+    batch?.[0] ??
     (isSiteSpecific(id) ? "site-specific segment" : "segment not in the built-in schema");
   const rows: Row[] = [];
   const d = segment.delimiters;
@@ -54,7 +81,9 @@ export function renderSegment(segment: Segment, options: ShowOptions = {}): stri
     const raw = fields[f];
     if (raw === "" && !options.all) continue;
     const fd = def?.fields[f - 1];
-    const name = fd?.name ?? "";
+    const name = fd?.name ?? batch?.[1][f - 1] ?? "";
+    // OBX-5 takes the data type OBX-2 names (CE, CWE, XPN, ...).
+    const type = fd?.type === "varies" && id === "OBX" ? segment.field(2) ?? "" : fd?.type;
     const path = `${id}.${f}`;
     if (segment.isHeader && f <= 2) {
       rows.push({ depth: 1, path, name, value: raw });
@@ -65,19 +94,39 @@ export function renderSegment(segment: Segment, options: ShowOptions = {}): stri
       if (rep === "" && !options.all) return;
       const repPath = reps.length > 1 ? `${path}[${r + 1}]` : path;
       rows.push({ depth: 1, path: repPath, name, value: rep });
-      addParts(rows, rep, d, repPath, fd ? componentsOf(fd.type) : undefined, options, 2);
+      addParts(rows, rep, d, repPath, type ? componentsOf(type) : undefined, options, 2);
     });
   }
-  const pw = Math.max(0, ...rows.map((r) => 2 * r.depth + r.path.length));
+  return { heading: `${id}  ${title}`, rows };
+}
+
+/** Headings and rows with the path and name columns aligned across all blocks. */
+function layout(blocks: readonly Block[]): string {
+  const all = blocks.flatMap((b) => b.rows);
+  const pw = Math.max(0, ...all.map((r) => 2 * r.depth + r.path.length));
   // Long standard names ("Second and Further Given Names or Initials Thereof") overflow the column.
-  const nw = Math.min(NAME_WIDTH, Math.max(0, ...rows.map((r) => r.name.length)));
-  const lines = [`${id}  ${title}`];
-  for (const r of rows) {
-    const left = ("  ".repeat(r.depth) + r.path).padEnd(pw);
-    const line = nw === 0 ? `${left}  ${r.value}` : `${left}  ${r.name.padEnd(nw)}  ${r.value}`;
-    lines.push(r.value === "" ? line.trimEnd() : line);
+  const nw = Math.min(NAME_WIDTH, Math.max(0, ...all.map((r) => r.name.length)));
+  const lines: string[] = [];
+  for (const block of blocks) {
+    lines.push(block.heading);
+    for (const r of block.rows) {
+      const left = ("  ".repeat(r.depth) + r.path).padEnd(pw);
+      const line = nw === 0 ? `${left}  ${r.value}` : `${left}  ${r.name.padEnd(nw)}  ${r.value}`;
+      lines.push(r.value === "" ? line.trimEnd() : line);
+    }
   }
   return lines.join("\n");
+}
+
+/**
+ * One segment: a heading with its name, then aligned rows `path  name  value`.
+ *
+ * @example
+ * renderSegment(parseMessage("MSH|^~\\&|A\rEVN|A01|20240101\r").segments[1]);
+ * // "EVN  Event Type\n  EVN.1  Event Type Code     A01\n  EVN.2  Recorded Date/Time  20240101"
+ */
+export function renderSegment(segment: Segment, options: ShowOptions = {}): string {
+  return layout([segmentBlock(segment, options)]);
 }
 
 /** Component rows (depth 2) and subcomponent rows (depth 3) of one repetition or component. */
@@ -102,13 +151,13 @@ function addParts(
 }
 
 /**
- * A message: its segments, one after the other.
+ * A message: its segments one after the other, columns aligned across the message.
  *
  * @example
  * renderMessage(parseMessage(text), { all: true });
  */
 export function renderMessage(message: Message, options: ShowOptions = {}): string {
-  return message.segments.map((s) => renderSegment(s, options)).join("\n");
+  return layout(message.segments.map((s) => segmentBlock(s, options)));
 }
 
 /** Options of {@link renderDocument}. */
