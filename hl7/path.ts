@@ -37,13 +37,28 @@ export interface Hl7Path {
 const MAX = 9999;
 
 /**
- * Parses a path; throws an Hl7PathError that says what is wrong and shows a correct form.
+ * Parses a path; throws an Hl7PathError that says what is wrong and shows a correct form. The
+ * result is frozen (and cached by text); absent parts are absent keys, not undefined values.
  *
  * @example
  * parsePath("PID.3[2].1"); // { segment: "PID", field: 3, repetition: 2, component: 1 }
  * parsePath("obx[3]-5"); // { segment: "OBX", segmentIndex: 3, field: 5 }
  */
 export function parsePath(text: string): Hl7Path {
+  let parsed = cache.get(text);
+  if (parsed === undefined) {
+    parsed = Object.freeze(parseUncached(text));
+    if (cache.size >= CACHE_SIZE) cache.clear();
+    cache.set(text, parsed);
+  }
+  return parsed;
+}
+
+/** Parsed paths by text: tools and the PHI gate ask for the same few paths over and over. */
+const cache = new Map<string, Hl7Path>();
+const CACHE_SIZE = 512;
+
+function parseUncached(text: string): Hl7Path {
   const src = text.trim();
   const bad = (why: string) => new Hl7PathError(text, `bad HL7 path "${text}": ${why}`);
   if (src === "") throw new Hl7PathError(text, "empty HL7 path; expected e.g. PID.5, PID.3[2].1 or OBX[3].5");
@@ -76,7 +91,8 @@ export function parsePath(text: string): Hl7Path {
     return n;
   };
 
-  result.segmentIndex = index("segment", `${segment}[2]`);
+  const segmentIndex = index("segment", `${segment}[2]`);
+  if (segmentIndex !== undefined) result.segmentIndex = segmentIndex;
   const names = ["field", "component", "subcomponent"] as const;
   for (let level = 0; rest !== ""; level++) {
     const sep = rest[0];
@@ -94,18 +110,14 @@ export function parsePath(text: string): Hl7Path {
     if (n > MAX) throw bad(`${names[level]} number ${n} is too large`);
     result[names[level]] = n;
     rest = rest.slice(1 + num[0].length);
-    if (level === 0) result.repetition = index("repetition", `${segment}.${n}[2]`);
-    else if (rest.startsWith("[")) {
+    if (level === 0) {
+      const repetition = index("repetition", `${segment}.${n}[2]`);
+      if (repetition !== undefined) result.repetition = repetition;
+    } else if (rest.startsWith("[")) {
       throw bad("only a segment or a field takes an index in brackets, e.g. PID.3[2].1");
     }
   }
-  return strip(result);
-}
-
-/** Drops undefined keys, so parsed paths compare equal with deepEqual. */
-function strip(p: Record<string, unknown>): Hl7Path {
-  for (const k of Object.keys(p)) if (p[k] === undefined) delete p[k];
-  return p as unknown as Hl7Path;
+  return result;
 }
 
 /**
