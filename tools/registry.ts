@@ -12,6 +12,9 @@ import { grepFilesTool } from "./files/grep_files.ts";
 import { globFilesTool } from "./files/glob_files.ts";
 import { listDirTool } from "./files/list_dir.ts";
 import { bashExecTool } from "./bash/bash_exec.ts";
+import { hl7FieldTool } from "./hl7/hl7_field.ts";
+import { hl7DiffTool } from "./hl7/hl7_diff.ts";
+import { hl7ShowTool } from "./hl7/hl7_show.ts";
 
 export const TOOLS: readonly ToolDef[] = [
   readFileTool,
@@ -19,6 +22,9 @@ export const TOOLS: readonly ToolDef[] = [
   globFilesTool,
   listDirTool,
   bashExecTool,
+  hl7FieldTool,
+  hl7DiffTool,
+  hl7ShowTool,
 ];
 
 /** The tool of that name, or undefined. */
