@@ -20,6 +20,23 @@ async function main(args: string[]): Promise<number> {
     const { runTools } = await import("./cli/manual.ts");
     return await runTools(args.slice(1));
   }
+  if (first === "-p" || first === "--print") {
+    const { runHeadless } = await import("./cli/headless.ts");
+    return await runHeadless(args);
+  }
+  if (first === "auth") {
+    const { runAuth } = await import("./cli/auth_command.ts");
+    return await runAuth(args.slice(1));
+  }
+  if (first === "ssh") {
+    const { runSsh } = await import("./cli/ssh_command.ts");
+    return await runSsh(args.slice(1));
+  }
+  if (first === "internal" && args[1] === "ssh-master" && args.length === 3) {
+    // Hidden: the background SSH master that `assist ssh setup` / `/ssh-setup` starts (ssh/spawn.ts).
+    const { runMaster } = await import("./ssh/master.ts");
+    return await runMaster(args[2]);
+  }
   const { usageFailure } = await import("./cli/manual.ts");
   return usageFailure(
     first === undefined

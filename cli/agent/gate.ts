@@ -2,7 +2,8 @@
  * What the agent loop needs from the PHI engine, as one interface: everything bound for the model
  * passes `userInput` or `toolResult` once, right before the request is built; tool inputs pass
  * `toolInput` (detokenized) before a tool runs; text shown to the operator passes a streaming
- * detokenizer. There is no other path to the model and no tool-name allow-list.
+ * detokenizer. There is no other path to the model and no tool-name allow-list. The review gate
+ * (Y/n/i before a large or HL7-shaped result is sent) lives inside `toolResult`, with the PHI engine.
  */
 
 export interface GateResult {
@@ -10,10 +11,10 @@ export interface GateResult {
   text: string;
   /** A `phi> auto-tokenized …` notice line for the operator, when something was tokenized. */
   notice?: string;
+  /** One-line warnings for the operator (never holding a value). */
+  warnings?: string[];
   /** Strict mode: the turn must stop, with this reason for the operator. */
   abort?: string;
-  /** The review gate must ask the operator before this result is sent. */
-  needsReview?: boolean;
 }
 
 export interface StreamDetokenizer {
@@ -30,9 +31,3 @@ export interface PhiGate {
   detokenize(text: string): string;
   displayStream(): StreamDetokenizer;
 }
-
-/** The JSON a withheld result is replaced by (review answer `n`). */
-export const WITHHELD_RESULT = JSON.stringify({
-  error: "withheld_by_operator",
-  message: "The operator reviewed this tool result and chose not to send it. Tell them it was withheld.",
-});

@@ -1,6 +1,6 @@
 /**
  * The agent loop: prompt → PHI gate → request → tool calls (several per turn) → inputs detokenized
- * → registry → results through the PHI gate and the review gate → fed back, until the model answers
+ * → registry → results through the PHI gate (review gate included) → fed back, until the model answers
  * with text only. Cancelling (Ctrl-C) leaves a valid history: every tool_use is answered and the
  * conversation ends with an assistant message. Usage and cost are metered per stream and session.
  */
@@ -16,12 +16,10 @@ import {
   type ToolResultBlock,
 } from "../model/types.ts";
 import { buildRequest, toolDefinitions } from "./request.ts";
-import { type PhiGate, WITHHELD_RESULT } from "./gate.ts";
+import type { GateResult, PhiGate } from "./gate.ts";
 import { validateInput } from "../../tools/args.ts";
 import type { ToolContext, ToolDef } from "../../tools/types.ts";
 import { AssistError } from "../../core/errors.ts";
-
-export type ReviewAnswer = "Y" | "n";
 
 export interface AgentIO {
   /** Detokenized model text, as it streams. */
@@ -30,8 +28,6 @@ export interface AgentIO {
   toolCall(name: string, input: Record<string, unknown>): void;
   /** One-line notices: `phi>`, `phi/rl>`, `model>`. */
   notice(line: string): void;
-  /** The review gate; absent when there is no terminal (then the gate is skipped). */
-  review?(tool: string, text: string): Promise<ReviewAnswer>;
 }
 
 export interface AgentOptions {
@@ -88,7 +84,7 @@ export class Agent {
   async turn(prompt: string, signal?: AbortSignal): Promise<TurnResult> {
     const o = this.#o;
     const gated = await o.gate.userInput(prompt);
-    if (gated.notice) o.io.notice(gated.notice);
+    this.#notices(gated);
     if (gated.abort) throw new AssistError(gated.abort, { level: "refused" });
     const start = this.messages.length;
     this.messages.push({ role: "user", content: gated.text });
@@ -194,13 +190,14 @@ export class Agent {
       };
     }
     const gated = await o.gate.toolResult(result.text, name);
-    if (gated.notice) o.io.notice(gated.notice);
+    this.#notices(gated);
     if (gated.abort) throw new AssistError(gated.abort, { level: "refused" });
-    if (gated.needsReview && o.io.review) {
-      const answer = await o.io.review(name, gated.text);
-      if (answer === "n") return { text: WITHHELD_RESULT, isError: true };
-    }
     return { text: gated.text, isError: result.isError ?? false };
+  }
+
+  #notices(g: GateResult): void {
+    if (g.notice) this.#o.io.notice(g.notice);
+    for (const w of g.warnings ?? []) this.#o.io.notice(w);
   }
 
   /**

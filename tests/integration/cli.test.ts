@@ -213,6 +213,15 @@ Deno.test("deno.json: one permission set, no -A, no FFI, scoped env/run/sys; eve
       assert(!/--allow-/.test(task), `${name} adds its own flags`);
     }
   }
+  // Every variable the program documents (and so reads) is readable under the set.
+  const { ENV_DOC } = await import("../../core/config.ts");
+  for (const [name] of ENV_DOC) {
+    assert(set.env.includes(name), `${name} is documented but not in the env list`);
+  }
+  const { CHILD_ENV_NAMES } = await import("../../tools/bash/child_env.ts");
+  for (const name of CHILD_ENV_NAMES) {
+    assert(set.env.includes(name), `${name} is passed to children but not readable`);
+  }
   const targets = Object.keys(json.tasks).filter((k) => k.startsWith("compile:")).map((k) =>
     json.tasks[k].match(/--target (\S+)/)[1]
   );

@@ -5,6 +5,7 @@
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
 import { Agent, type AgentIO, CANCELLED_RESULT } from "../../../cli/agent/loop.ts";
 import type { PhiGate } from "../../../cli/agent/gate.ts";
+import { createPhiGate } from "../../../cli/agent/phi_adapter.ts";
 import { systemBlocks, toolDefinitions } from "../../../cli/agent/request.ts";
 import type { AuthProvider } from "../../../cli/model/client.ts";
 import { loadConfig } from "../../../core/config.ts";
@@ -48,12 +49,12 @@ function io(): AgentIO & { texts: string[]; calls: string[]; notices: string[] }
   };
 }
 
-async function setup(tools: readonly ToolDef[] = TOOLS, extra: Partial<AgentIO> = {}) {
+async function setup(tools: readonly ToolDef[] = TOOLS) {
   const tmp = await tempDir();
   const fake = new FakeModelApi();
   const config = loadConfig((n) => (n === "ASSIST_HOME" ? `${tmp.path}/.assist` : undefined), Deno.build.os);
   const gate = recordingGate();
-  const sink = { ...io(), ...extra };
+  const sink = io();
   const agent = new Agent({
     model: "claude-sonnet-4-6",
     tools,
@@ -131,18 +132,40 @@ Deno.test("unknown tools and bad inputs come back to the model as structured err
   match(bad.content, /path must be a string/);
 });
 
-Deno.test("review gate: answer n sends the withheld refusal instead of the result", async () => {
-  await using s = await setup(TOOLS, { review: () => Promise.resolve("n" as const) });
-  s.fake.replies.push({ toolCalls: [{ name: "bash_exec", input: { command: "echo SECRET-OUTPUT" } }] });
-  s.fake.replies.push({ text: "It was withheld." });
-  await s.agent.turn("run it");
-  const msgs = s.fake.messageRequests[1].json!.messages as Array<
-    { content: Array<{ content: string; is_error?: boolean }> }
-  >;
-  const result = msgs[2].content[0];
-  assert(!result.content.includes("SECRET-OUTPUT"));
-  match(result.content, /withheld_by_operator/);
-  assertEquals(result.is_error, true);
+Deno.test("review gate (real PHI engine): answer n sends the refusal JSON instead of the result", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  const config = loadConfig(
+    (n) =>
+      ({ ASSIST_HOME: `${tmp.path}/.assist`, ASSIST_TOOL_RESULT_REVIEW: "always" } as Record<string, string>)[
+        n
+      ],
+    Deno.build.os,
+  );
+  const asked: string[] = [];
+  const gate = await createPhiGate(config, {
+    prompter: {
+      confirmValue: () => Promise.resolve(true),
+      reviewToolResult: (r) => (asked.push(r.toolName), Promise.resolve("n")),
+    },
+  });
+  const agent = new Agent({
+    model: "claude-sonnet-4-6",
+    tools: TOOLS,
+    gate,
+    io: io(),
+    client: { url: fake.url, auth, stream: true },
+    system: systemBlocks({ cwd: tmp.path, os: "linux", date: "2026-11-21" }),
+    toolContext: { config, cwd: tmp.path, caller: "model" },
+  });
+  fake.replies.push({ toolCalls: [{ name: "bash_exec", input: { command: "echo SECRET-OUTPUT" } }] });
+  fake.replies.push({ text: "It was withheld." });
+  await agent.turn("run it");
+  assertEquals(asked, ["bash_exec"]);
+  const msgs = fake.messageRequests[1].json!.messages as Array<{ content: Array<{ content: string }> }>;
+  const result = msgs[2].content[0].content;
+  assert(!result.includes("SECRET-OUTPUT"));
+  match(result, /withheld|refus/i);
 });
 
 Deno.test("cancel during a tool leaves a valid history, and the next turn is accepted by the API", async () => {

@@ -1,0 +1,109 @@
+/**
+ * Headless mode for scripts: `assist -p "<prompt>"` runs one agent turn to completion and prints the
+ * answer (detokenized) to stdout; notices and tool-call lines go to stderr; `--json` prints one JSON
+ * transcript instead. Exit codes: 0 answered, 1 the model call or a refusal failed, 2 usage, 130
+ * interrupted. There is no review gate here (no terminal to ask on), as the spec says.
+ */
+import { AssistError, EXIT } from "../core/errors.ts";
+import { loadConfig } from "../core/config.ts";
+import { ensureHome } from "../core/home.ts";
+import { ModelError } from "./model/errors.ts";
+import { createAgent, formatToolCall } from "./session.ts";
+import { createPhiGate } from "./agent/phi_adapter.ts";
+
+export interface HeadlessArgs {
+  prompt: string;
+  json: boolean;
+  model?: string;
+}
+
+/** Parses `-p <prompt> [--json] [--model <id>]` (the prompt may also be `-` for stdin). */
+export function parseHeadlessArgs(args: string[]): HeadlessArgs {
+  let prompt: string | undefined;
+  let json = false;
+  let model: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-p" || a === "--print") {
+      prompt = args[++i];
+      if (prompt === undefined) {
+        throw new AssistError("-p needs a prompt (or - for standard input)", { level: "usage" });
+      }
+    } else if (a === "--json") json = true;
+    else if (a === "--model") {
+      model = args[++i];
+      if (!model) throw new AssistError("--model needs a model id", { level: "usage" });
+    } else throw new AssistError(`unknown option for -p: ${a} (see \`assist --help\`)`, { level: "usage" });
+  }
+  if (prompt === undefined) throw new AssistError("-p needs a prompt", { level: "usage" });
+  return { prompt, json, model };
+}
+
+const enc = new TextEncoder();
+const out = (s: string) => Deno.stdout.writeSync(enc.encode(s));
+const err = (s: string) => Deno.stderr.writeSync(enc.encode(s));
+
+export async function runHeadless(argv: string[]): Promise<number> {
+  const args = parseHeadlessArgs(argv);
+  let prompt = args.prompt;
+  if (prompt === "-") prompt = await new Response(Deno.stdin.readable).text();
+  if (prompt.trim() === "") throw new AssistError("the prompt is empty", { level: "usage" });
+  const config = loadConfig();
+  await ensureHome(config.home);
+  const cwd = Deno.cwd();
+  const gate = await createPhiGate(config);
+  const agent = await createAgent({
+    config,
+    gate,
+    cwd,
+    model: args.model,
+    io: {
+      text: (t) => args.json || out(t),
+      toolCall: (name, input) => err(formatToolCall(name, input) + "\n"),
+      notice: (line) => err(line + "\n"),
+    },
+  });
+  const abort = new AbortController();
+  const onInt = () => abort.abort();
+  try {
+    Deno.addSignalListener("SIGINT", onInt);
+  } catch { /* no signals here */ }
+  try {
+    const r = await agent.turn(prompt, abort.signal);
+    if (r.cancelled) {
+      err("assist: cancelled\n");
+      return EXIT.interrupted;
+    }
+    const total = agent.meter.total;
+    if (args.json) {
+      out(
+        JSON.stringify({
+          model: agent.model,
+          answer: r.answer,
+          rounds: r.rounds,
+          tool_calls: r.toolCalls.map((c) => ({
+            name: c.name,
+            input: gate.toolInput(c.input),
+            is_error: c.isError,
+            result_bytes: c.result.length,
+          })),
+          usage: total.tokens,
+          cost_usd: Number(total.total.toFixed(6)),
+        }) + "\n",
+      );
+    } else if (!r.answer.endsWith("\n")) {
+      out("\n");
+    }
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof ModelError) {
+      err(`assist: ${e.message}\n`);
+      return EXIT.failure;
+    }
+    throw e;
+  } finally {
+    try {
+      Deno.removeSignalListener("SIGINT", onInt);
+    } catch { /* ignore */ }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Headless mode end to end: the program as a subprocess under the shipped permission set, talking
+ * to the fake model API on loopback, with the real PHI engine in the path.
+ */
+import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
+import { FakeModelApi } from "../support/fake_model_api.ts";
+import { runAssist, tempDir } from "../support/run_assist.ts";
+import { writeTokens } from "../../cli/auth/oauth_store.ts";
+
+const KEY = "sk-ant-test-key";
+const TOKEN_RE = /\[\[[^\[\]\s]{1,80}\]\]/g;
+
+function env(home: string, fake: FakeModelApi, extra: Record<string, string> = {}): Record<string, string> {
+  return { HOME: home, ASSIST_API_KEY: KEY, ASSIST_MODEL_API_URL: fake.url, ...extra };
+}
+
+Deno.test("PHI canary: no raw PHI reaches the model, the printed answer shows the real values", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  const adt = [
+    "MSH|^~\\&|EPIC|HOSP|CLOVER|HOSP|202611210830||ADT^A01|MSG00001|P|2.5.1",
+    "EVN|A01|202611210830",
+    "PID|1||48213377^^^HOSP^MR||QUIGLEY^ROSALIND^M||19610423|F|||77 Larkspur Lane^^Fairview^OH^44120||(216)555-0147|||||900112233^^^HOSP^AN|512-44-9087",
+    "PV1|1|I|W4^412^1^HOSP||||1234567^HOUSE^GREGORY^^^DR|||||||||||V44556677",
+    "",
+  ].join("\r");
+  await Deno.writeTextFile(`${tmp.path}/adt.hl7`, adt);
+  fake.replies.push({
+    text: "Reading the message.",
+    toolCalls: [{ name: "read_file", input: { path: `${tmp.path}/adt.hl7` } }],
+  });
+  // The model answers with the tokens it was given: the operator must see them restored.
+  fake.replies.push((req) => {
+    const seen = [...new Set(JSON.stringify(req.messages).match(TOKEN_RE) ?? [])];
+    return { text: `Tokens seen: ${seen.join(" ")}` };
+  });
+  const prompt = "Why did the ADT for patient @@QUIGLEY^ROSALIND@@ (MRN 48213377, SSN 512-44-9087, " +
+    "email rosalind.quigley@example.org, DOB 04/23/1961) fail? The file is adt.hl7.";
+  const r = await runAssist(["-p", prompt], { env: env(tmp.path, fake), cwd: tmp.path });
+  assertEquals(r.code, 0, r.stderr);
+  const sent = fake.messageRequests.map((q) => q.body).join("\n");
+  for (
+    const raw of [
+      "QUIGLEY",
+      "ROSALIND",
+      "48213377",
+      "512-44-9087",
+      "rosalind.quigley@example.org",
+      "19610423",
+      "(216)555-0147",
+      "Larkspur",
+      "900112233",
+    ]
+  ) {
+    assert(!sent.includes(raw), `raw PHI reached the model: ${raw}`);
+  }
+  assert((sent.match(TOKEN_RE) ?? []).length >= 5, "the values were replaced by tokens");
+  for (const real of ["QUIGLEY", "48213377", "512-44-9087"]) {
+    assert(r.stdout.includes(real), `answer lacks ${real}: ${r.stdout}`);
+  }
+  match(r.stderr, /^phi> auto-tokenized \d+ value\(s\) \[user_input\]:/m);
+  assert(!r.stdout.match(TOKEN_RE), `unrestored token in the answer: ${r.stdout}`);
+});
+
+Deno.test("multi-tool turn with --json transcript; the API key never appears anywhere", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  await Deno.writeTextFile(`${tmp.path}/notes.txt`, "thread ADT_IN feeds LAB_OUT\n");
+  fake.replies.push({
+    toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }, {
+      name: "grep_files",
+      input: { pattern: "LAB_OUT" },
+    }],
+  });
+  fake.replies.push({ text: "ADT_IN feeds LAB_OUT." });
+  const r = await runAssist(["-p", "what feeds LAB_OUT?", "--json"], {
+    env: env(tmp.path, fake),
+    cwd: tmp.path,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const t = JSON.parse(r.stdout);
+  assertEquals(t.answer, "ADT_IN feeds LAB_OUT.");
+  assertEquals(t.tool_calls.map((c: { name: string }) => c.name), ["read_file", "grep_files"]);
+  assertEquals(t.rounds, 2);
+  assert(t.usage.input_tokens > 0 && t.cost_usd > 0);
+  match(r.stderr, /^tool> read_file path=notes\.txt$/m);
+  const logs = await Array.fromAsync(Deno.readDir(`${tmp.path}/.assist/log`));
+  let all = r.stdout + r.stderr;
+  for (const f of logs) all += await Deno.readTextFile(`${tmp.path}/.assist/log/${f.name}`);
+  assert(!all.includes(KEY));
+});
+
+Deno.test("retry-after is honoured, then the answer", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "rate_limit_api_key", retryAfter: 1 });
+  fake.replies.push({ text: "after waiting" });
+  const started = Date.now();
+  const r = await runAssist(["-p", "hello"], { env: env(tmp.path, fake), cwd: tmp.path });
+  assertEquals(r.code, 0, r.stderr);
+  assert(Date.now() - started >= 1000, "did not wait for retry-after");
+  match(r.stdout, /after waiting/);
+  match(r.stderr, /^phi\/rl> 429 header block written to .*headers\.log/m);
+  match(r.stderr, /Retrying in 1 s/);
+});
+
+Deno.test("blocked API (an HTML proxy page): diagnosis pointing to manual tools mode, exit 1, one request", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "html" });
+  const r = await runAssist(["-p", "hello"], { env: env(tmp.path, fake), cwd: tmp.path });
+  assertEquals(r.code, 1);
+  match(r.stderr, /web-filtering proxy.*assist tools list.*allow-list/);
+  assertEquals(fake.messageRequests.length, 1);
+});
+
+Deno.test("malformed tool JSON is reported with the raw body", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "malformed_tool_json" });
+  fake.replies.push({ toolCalls: [{ name: "read_file", input: { path: "x" } }] });
+  const r = await runAssist(["-p", "hello"], {
+    env: { ...env(tmp.path, fake), ASSIST_NO_STREAM: "0" },
+    cwd: tmp.path,
+  });
+  assertEquals(r.code, 1);
+  match(r.stderr, /Tool returned malformed JSON; raw body: \{"path": "x", oops/);
+});
+
+Deno.test("OAuth rail: a 401 triggers one refresh, then the answer", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi({ refreshTokens: { "ort-1": "oat-fresh" }, strictTokenHeaders: true });
+  await Deno.mkdir(`${tmp.path}/.assist`, { recursive: true });
+  await writeTokens(`${tmp.path}/.assist/.oauth.json`, {
+    access_token: "oat-revoked",
+    refresh_token: "ort-1",
+    fetched_at: Math.floor(Date.now() / 1000),
+    expires_in: 3600,
+  });
+  fake.replies.push({ text: "signed in" });
+  const r = await runAssist(["-p", "hello"], {
+    env: {
+      HOME: tmp.path,
+      ASSIST_AUTH_MODE: "oauth",
+      ASSIST_OAUTH_URL: fake.base,
+      ASSIST_MODEL_API_URL: fake.url,
+    },
+    cwd: tmp.path,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  match(r.stdout, /signed in/);
+  assertEquals(fake.tokenRequests.length, 1);
+  assertEquals(fake.messageRequests.map((q) => q.headers["authorization"]), [
+    "Bearer oat-revoked",
+    "Bearer oat-fresh",
+  ]);
+  assert(!r.stdout.includes("oat-fresh") && !r.stderr.includes("oat-fresh"));
+});
+
+Deno.test("no API key: one clear line, exit 2", async () => {
+  await using tmp = await tempDir();
+  const r = await runAssist(["-p", "hello"], {
+    env: { HOME: tmp.path, ASSIST_MODEL_API_URL: "http://127.0.0.1:9/v1/messages" },
+    cwd: tmp.path,
+  });
+  assertEquals(r.code, 2);
+  match(r.stderr, /^assist: no API key: set ASSIST_API_KEY or store one with `assist auth set-api-key`\n$/);
+});
