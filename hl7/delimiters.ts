@@ -39,12 +39,21 @@ export const DEFAULT_DELIMITERS: Delimiters = Object.freeze({
   truncation: "",
 });
 
-/** Segment ids whose first two fields are the delimiters themselves. */
+/**
+ * Segment ids whose first two fields are the delimiters themselves.
+ *
+ * @example
+ * HEADER_IDS.includes("BHS"); // true
+ */
 export const HEADER_IDS: readonly string[] = ["MSH", "FHS", "BHS"];
 
 /**
  * True when `code` can be a field separator: anything but a letter, a digit, white space, or a
  * line or MLLP framing character.
+ *
+ * @example
+ * isSeparatorCode("|".charCodeAt(0)); // true
+ * isSeparatorCode("A".charCodeAt(0)); // false
  */
 export function isSeparatorCode(code: number): boolean {
   if (code >= 48 && code <= 57) return false; // 0-9
@@ -57,6 +66,9 @@ export function isSeparatorCode(code: number): boolean {
 /**
  * True when `text` at `start` opens a header segment (`MSH`, `FHS` or `BHS` followed by a field
  * separator) within `end`.
+ *
+ * @example
+ * isHeaderAt("x\rMSH#$*!%#A", 2, 13); // true
  */
 export function isHeaderAt(text: string, start: number, end: number): boolean {
   if (start + 3 >= end) return false;

@@ -22,7 +22,12 @@ import type { Message } from "./message.ts";
 import { formatPath, type Hl7Path, parsePath, pathCovers } from "./path.ts";
 import { type Segment, splitComponents, splitRepetitions, splitSubcomponents } from "./segment.ts";
 
-/** Paths ignored unless the caller says otherwise: they differ in every message. */
+/**
+ * Paths ignored unless the caller says otherwise: they differ in every message.
+ *
+ * @example
+ * diffMessages(a, b, { ignore: [...DEFAULT_IGNORE, "PV1.19"] });
+ */
 export const DEFAULT_IGNORE: readonly string[] = ["MSH.7", "MSH.10"];
 
 /** Options of the diff functions. */

@@ -54,7 +54,12 @@ export class Hl7PathError extends Error {
   }
 }
 
-/** 1-based line and column of `offset` in `text` (`\r\n` counts as one line end). */
+/**
+ * 1-based line and column of `offset` in `text` (`\r\n` counts as one line end).
+ *
+ * @example
+ * locate("MSH|x\r\nPID|1", 8); // { line: 2, column: 2 }
+ */
 export function locate(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
@@ -73,7 +78,12 @@ export function locate(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - lineStart + 1 };
 }
 
-/** An {@link Hl7ParseError} at `offset` of `text`. */
+/**
+ * An {@link Hl7ParseError} at `offset` of `text`.
+ *
+ * @example
+ * throw parseErrorAt(text, start + 4, "MSH-2 (encoding characters) is empty");
+ */
 export function parseErrorAt(text: string, offset: number, reason: string): Hl7ParseError {
   const { line, column } = locate(text, offset);
   return new Hl7ParseError(reason, offset, line, column);

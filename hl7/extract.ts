@@ -20,9 +20,19 @@ export interface ExtractOptions {
   index?: boolean;
 }
 
-/** Joins the repetitions of one field in a cell. */
+/**
+ * Joins the repetitions of one field in a cell.
+ *
+ * @example
+ * cell.split(REPETITION_JOINER); // the repetitions (values escape a literal ~ as \R\)
+ */
 export const REPETITION_JOINER = "~";
-/** Joins the occurrences of one segment in a cell. */
+/**
+ * Joins the occurrences of one segment in a cell.
+ *
+ * @example
+ * cell.split(OCCURRENCE_JOINER); // one entry per OBX when the path is OBX.5
+ */
 export const OCCURRENCE_JOINER = "|";
 
 /**

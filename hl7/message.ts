@@ -8,7 +8,13 @@
 import type { Delimiters } from "./delimiters.ts";
 import type { Segment } from "./segment.ts";
 
-/** One HL7 message. */
+/**
+ * One HL7 message.
+ *
+ * @example
+ * const m = parseMessage("MSH|^~\\&|A\rPID|1\rOBX|1\rOBX|2");
+ * m.segmentsById("OBX").length; // 2
+ */
 export class Message {
   readonly delimiters: Delimiters;
   /** The segments in order, the header (MSH) first unless `headless`. Replaceable in place. */

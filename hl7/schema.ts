@@ -13,10 +13,20 @@ import { COMPOSITE_TYPES, PRIMITIVE_TYPES } from "./_schema_types.ts";
 import { SEGMENT_TABLE } from "./_schema_segments.ts";
 import type { Hl7Path } from "./path.ts";
 
-/** The HL7 version the names and types come from. */
+/**
+ * The HL7 version the names and types come from.
+ *
+ * @example
+ * `HL7 v${SCHEMA_VERSION}`; // "HL7 v2.5.1"
+ */
 export const SCHEMA_VERSION = "2.5.1";
 
-/** The built-in segments, in the order the spec lists them. */
+/**
+ * The built-in segments, in the order the spec lists them.
+ *
+ * @example
+ * BUILTIN_SEGMENTS.length; // 18
+ */
 // deno-fmt-ignore
 export const BUILTIN_SEGMENTS: readonly string[] = [
   "MSH", "PID", "PV1", "PV2", "EVN", "MSA", "ERR", "NK1", "GT1",

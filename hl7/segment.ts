@@ -10,7 +10,13 @@
  */
 import type { Delimiters } from "./delimiters.ts";
 
-/** One segment: its text (without terminator), its terminator, and the delimiters it uses. */
+/**
+ * One segment: its text (without terminator), its terminator, and the delimiters it uses.
+ *
+ * @example
+ * const s = parseMessage("MSH|^~\\&|A\r\nPID|1||123\n").segments[1];
+ * [s.id, s.field(3), s.terminator]; // ["PID", "123", "\n"]
+ */
 export class Segment {
   /** The segment's text as read, without its terminator. */
   readonly raw: string;
@@ -91,7 +97,12 @@ export class Segment {
   }
 }
 
-/** Splits a segment's text into fields by HL7 numbering (see {@link Segment.fields}). */
+/**
+ * Splits a segment's text into fields by HL7 numbering (see {@link Segment.fields}).
+ *
+ * @example
+ * splitFields("MSH|^~\\&|A", DEFAULT_DELIMITERS, true); // ["MSH", "|", "^~\\&", "A"]
+ */
 export function splitFields(raw: string, d: Delimiters, header: boolean): string[] {
   if (!header) return raw.split(d.field);
   // "MSH" sep enc [sep rest...]: MSH-1 is the separator, MSH-2 runs to the next separator.
@@ -103,7 +114,12 @@ export function splitFields(raw: string, d: Delimiters, header: boolean): string
   return fields;
 }
 
-/** The inverse of {@link splitFields}. */
+/**
+ * The inverse of {@link splitFields}.
+ *
+ * @example
+ * joinFields(["PID", "1", "", "123"], DEFAULT_DELIMITERS, false); // "PID|1||123"
+ */
 export function joinFields(fields: readonly string[], d: Delimiters, header: boolean): string {
   if (!header) return fields.join(d.field);
   let text = fields[0] + d.field + (fields[2] ?? "");
@@ -111,17 +127,32 @@ export function joinFields(fields: readonly string[], d: Delimiters, header: boo
   return text;
 }
 
-/** The repetitions of a raw field (one when the message declares no repetition character). */
+/**
+ * The repetitions of a raw field (one when the message declares no repetition character).
+ *
+ * @example
+ * splitRepetitions("A~B", DEFAULT_DELIMITERS); // ["A", "B"]
+ */
 export function splitRepetitions(field: string, d: Delimiters): string[] {
   return d.repetition === "" ? [field] : field.split(d.repetition);
 }
 
-/** The components of one raw repetition. */
+/**
+ * The components of one raw repetition.
+ *
+ * @example
+ * splitComponents("DOE^JOHN", DEFAULT_DELIMITERS); // ["DOE", "JOHN"]
+ */
 export function splitComponents(repetition: string, d: Delimiters): string[] {
   return repetition.split(d.component);
 }
 
-/** The subcomponents of one raw component (one when the message declares no subcomponent character). */
+/**
+ * The subcomponents of one raw component (one when the message declares no subcomponent character).
+ *
+ * @example
+ * splitSubcomponents("SYN&1.2&ISO", DEFAULT_DELIMITERS); // ["SYN", "1.2", "ISO"]
+ */
 export function splitSubcomponents(component: string, d: Delimiters): string[] {
   return d.subcomponent === "" ? [component] : component.split(d.subcomponent);
 }

@@ -227,7 +227,13 @@ Deno.test("hl7 tools: protected paths, missing files and bad input are structure
   }
 });
 
-Deno.test("hl7 tools: tool modules keep the parser behind a dynamic import", async () => {
+Deno.test("hl7 tools: registered, and the modules keep the parser behind a dynamic import", async () => {
+  const { findTool } = await import("../../../tools/registry.ts");
+  eq([findTool("hl7_field"), findTool("hl7_diff"), findTool("hl7_show")], [
+    hl7FieldTool,
+    hl7DiffTool,
+    hl7ShowTool,
+  ]);
   for (const name of ["hl7_field", "hl7_diff", "hl7_show"]) {
     const source = await Deno.readTextFile(new URL(`../../../tools/hl7/${name}.ts`, import.meta.url));
     const staticImports = source.split("\n").filter((l) => /^import\s/.test(l));
