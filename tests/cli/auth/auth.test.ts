@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
 import { FileKeyStore, resolveApiKey, SecretToolKeyStore } from "../../../cli/auth/api_key.ts";
-import { oauthProvider, pkcePair, refreshTokens } from "../../../cli/auth/oauth.ts";
+import { exchangeCode, oauthProvider, pkcePair, refreshTokens } from "../../../cli/auth/oauth.ts";
 import { oauthDebugReport } from "../../../cli/auth/oauth_debug.ts";
 import { parseTokens, readTokens, refreshDecision, writeTokens } from "../../../cli/auth/oauth_store.ts";
 import { sendMessage } from "../../../cli/model/client.ts";
@@ -177,3 +177,29 @@ Deno.test(
     match(calls, /ARGV: store --label=assist API key service assist-api-key account \/h\/\.assist/);
   },
 );
+
+Deno.test("PKCE code exchange stores the tokens atomically at 0600; needs a client id", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi({ strictTokenHeaders: true });
+  const tokenFile = `${tmp.path}/.oauth.json`;
+  const { verifier } = await pkcePair();
+  await rejects(
+    () => exchangeCode({ tokenFile, baseUrl: fake.base }, "code-1", verifier, "http://127.0.0.1:1/cb"),
+    /ASSIST_OAUTH_CLIENT_ID/,
+  );
+  const t = await exchangeCode(
+    { tokenFile, baseUrl: fake.base, clientId: "client-123" },
+    "code-1",
+    verifier,
+    "http://127.0.0.1:1/cb",
+  );
+  const sent = fake.tokenRequests[0].json!;
+  assertEquals([sent.grant_type, sent.code, sent.code_verifier, sent.client_id], [
+    "authorization_code",
+    "code-1",
+    verifier,
+    "client-123",
+  ]);
+  assertEquals((await readTokens(tokenFile))?.access_token, t.access_token);
+  if (posix) assertEquals((await Deno.stat(tokenFile)).mode! & 0o777, 0o600);
+});
