@@ -10,7 +10,8 @@
  */
 import type { Span } from "./spans.ts";
 
-const RUN = /[A-Za-z0-9+\/=]{200,}/g;
+/** Shortest candidate run (spec: at least 200). */
+export const MIN_RUN = 200;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const enc = new TextEncoder();
 
@@ -21,10 +22,20 @@ const enc = new TextEncoder();
  * base64Runs("x " + "QUJD".repeat(60)).length; // 1
  */
 export function base64Runs(text: string): Span[] {
+  // A linear scan: a regex like /[A-Za-z0-9+\/=]{200,}/g retries at every position of a long word.
   const out: Span[] = [];
-  RUN.lastIndex = 0;
-  for (let m = RUN.exec(text); m; m = RUN.exec(text)) {
-    if (m[0].length % 4 === 0) out.push({ start: m.index, end: m.index + m[0].length });
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const b64 = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 ||
+      c === 47 ||
+      c === 61;
+    if (b64) {
+      if (start === -1) start = i;
+    } else if (start !== -1) {
+      if (i - start >= MIN_RUN && (i - start) % 4 === 0) out.push({ start, end: i });
+      start = -1;
+    }
   }
   return out;
 }

@@ -47,16 +47,41 @@ const TIER1: Array<{ re: RegExp; category: string; group?: number }> = [
   { re: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])/g, category: "SSN" },
   {
     re:
-      /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![\w-])/g,
-    category: "EMAIL",
-  },
-  {
-    re:
       /(?<![\w.+-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)[\s.-]?\d{3}[\s.-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4})(?![\w-]|\.\d)/g,
     category: "PHONE",
   },
   { re: /\bNPI\s*:\s*(\d{10})(?!\d)/gi, category: "NPI", group: 1 },
 ];
+
+const EMAIL_LOCAL = /[A-Za-z0-9._%+-]/;
+const EMAIL_HOST = /[A-Za-z0-9.-]/;
+const EMAIL_RE =
+  /^[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}$/;
+
+/** E-mail addresses, found from each `@` outwards (a plain regex scan is slow on large texts). */
+function findEmails(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  let at = text.indexOf("@");
+  let last = 0;
+  while (at !== -1) {
+    let s = at;
+    while (s > last && EMAIL_LOCAL.test(text[s - 1])) s--;
+    // The local part starts with a letter or digit.
+    while (s < at && !/[A-Za-z0-9]/.test(text[s])) s++;
+    let e = at + 1;
+    while (e < text.length && EMAIL_HOST.test(text[e])) e++;
+    // Trailing dots and hyphens end a sentence, not the address.
+    while (e > at + 1 && (text[e - 1] === "." || text[e - 1] === "-")) e--;
+    const next = e < text.length ? text[e] : "";
+    if (s < at && e > at + 1 && !/[\w@]/.test(next) && EMAIL_RE.test(text.slice(s, e))) {
+      const c = cand(text, s, e, "EMAIL", "definite");
+      if (c) out.push(c);
+      last = e;
+    }
+    at = text.indexOf("@", at + 1);
+  }
+  return out;
+}
 
 /**
  * Tier 1 (definite) candidates of a text, unfiltered.
@@ -65,7 +90,7 @@ const TIER1: Array<{ re: RegExp; category: string; group?: number }> = [
  * findDefinite("call 555-123-4567").map((c) => c.category); // ["PHONE"]
  */
 export function findDefinite(text: string): Candidate[] {
-  const out: Candidate[] = [];
+  const out: Candidate[] = findEmails(text);
   for (const { re, category, group } of TIER1) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -237,10 +262,6 @@ export function findHl7Lines(text: string): Candidate[] {
 
 const STANDARD = new Set(["NAME", "DOB", "DATE", "SSN", "PHONE", "EMAIL", "NPI", "MRN", "ADDRESS"]);
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 function permutations<T>(xs: T[]): T[][] {
   if (xs.length <= 1) return [xs];
   const out: T[][] = [];
@@ -251,10 +272,36 @@ function permutations<T>(xs: T[]): T[][] {
 }
 
 interface Needle {
-  re: RegExp;
+  /** Lowercased form; one space stands for any run of white space, ", " for a comma and any. */
+  lower: string;
   row: LookupRow;
   /** The match keeps the row's canonical value (false: canonicalize what matched). */
   exact: boolean;
+}
+
+const isSpace = (c: number) =>
+  c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 160;
+
+/** Length of the match of `needle` at `at` in `text`, or -1 (case-insensitive, flexible spaces). */
+function matchAt(text: string, at: number, needle: string): number {
+  let i = at;
+  for (let k = 0; k < needle.length; k++) {
+    const nc = needle.charCodeAt(k);
+    if (nc === 32) {
+      const comma = k > 0 && needle.charCodeAt(k - 1) === 44;
+      if (!comma && (i >= text.length || !isSpace(text.charCodeAt(i)))) return -1;
+      while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+      continue;
+    }
+    if (i >= text.length) return -1;
+    const tc = text.charCodeAt(i);
+    if (tc !== nc && (tc < 65 || tc > 90 || tc + 32 !== nc)) {
+      if (tc < 128 || text[i].toLowerCase() !== needle[k]) return -1;
+    }
+    i++;
+  }
+  if (i < text.length && /[\p{L}\p{N}_]/u.test(text[i])) return -1;
+  return i - at;
 }
 
 const WORD_RE = /[\p{L}\p{N}]+/gu;
@@ -266,8 +313,9 @@ function firstWord(s: string): string | undefined {
 }
 
 /**
- * The lookup table as a search index for tier 4, rebuilt when the table grows. Needles are indexed by
- * their first word, so a scan costs one pass over the text's words whatever the table size.
+ * The lookup table as a search index for tier 4, kept up to date as the table grows (rows are only
+ * ever appended, so only new rows are indexed). Needles are indexed by their first word, so a scan
+ * costs one pass over the text's words whatever the table size.
  *
  * @example
  * const known = new KnownIndex(table);
@@ -276,59 +324,74 @@ function firstWord(s: string): string | undefined {
 export class KnownIndex {
   readonly #table: LookupTable;
   #version = -1;
+  #generation = 0;
+  #indexed = 0;
   #byWord = new Map<string, Needle[]>();
+  #seen = new Set<string>();
 
   constructor(table: LookupTable) {
     this.#table = table;
   }
 
-  #needle(form: string, row: LookupRow, exact: boolean, seen: Set<string>): void {
+  #needle(form: string, row: LookupRow, exact: boolean): void {
     const f = form.trim();
     if (f.length < 4) return;
     const key = f.toLowerCase();
-    if (seen.has(key)) return;
+    if (this.#seen.has(key)) return;
     const w = firstWord(f);
     if (w === undefined || !/[\p{L}\p{N}]/u.test(f[0]) || !/[\p{L}\p{N}]/u.test(f[f.length - 1])) return;
     const single = /^\p{L}+$/u.test(f);
     if (single && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
-    seen.add(key);
-    const pattern = escapeRe(f).replace(/\s+/g, "\\s+").replace(/,\\s\+/g, ",\\s*");
-    const needle: Needle = { re: new RegExp(`${pattern}(?![\\p{L}\\p{N}_])`, "iuy"), row, exact };
+    this.#seen.add(key);
+    const lower = key.replace(/\s+/g, " ").replace(/,\s*/g, ", ");
+    const needle: Needle = { lower, row, exact };
     const list = this.#byWord.get(w);
-    if (list) list.push(needle);
-    else this.#byWord.set(w, [needle]);
+    if (!list) this.#byWord.set(w, [needle]);
+    else {
+      // Longest needles first, so "John A Smith" wins over "John Smith".
+      let i = 0;
+      while (i < list.length && list[i].lower.length >= lower.length) i++;
+      list.splice(i, 0, needle);
+    }
   }
 
-  #rebuild(): void {
-    this.#byWord = new Map();
-    const seen = new Set<string>();
-    for (const row of this.#table.rows()) {
-      if (row.original !== undefined) this.#needle(row.original, row, true, seen);
-      this.#needle(row.canonical, row, true, seen);
-      if (row.category === "NAME" || row.category === "presidio_PERSON") {
-        const words = normalizeName(row.canonical).split(" ");
-        const full = words.filter((w) => w.length > 1);
-        const sets = [words];
-        if (full.length >= 2 && full.length < words.length) sets.push(full);
-        for (const ws of sets) {
-          if (ws.length < 2 || ws.length > 3) continue;
-          const exact = ws === words;
-          for (const p of permutations(ws)) {
-            this.#needle(p.join(" "), row, exact, seen);
-            this.#needle(p.join("^"), row, exact, seen);
-            this.#needle(p.join(", "), row, exact, seen);
-          }
+  #index(row: LookupRow): void {
+    if (row.original !== undefined) this.#needle(row.original, row, true);
+    this.#needle(row.canonical, row, true);
+    if (row.category === "NAME" || row.category === "presidio_PERSON") {
+      const words = normalizeName(row.canonical).split(" ");
+      const full = words.filter((w) => w.length > 1);
+      const sets = [words];
+      if (full.length >= 2 && full.length < words.length) sets.push(full);
+      for (const ws of sets) {
+        if (ws.length < 2 || ws.length > 3) continue;
+        const exact = ws === words;
+        for (const p of permutations(ws)) {
+          this.#needle(p.join(" "), row, exact);
+          this.#needle(p.join("^"), row, exact);
+          this.#needle(p.join(", "), row, exact);
         }
       }
     }
-    // Longest needles first, so "John A Smith" wins over "John Smith".
-    for (const list of this.#byWord.values()) list.sort((a, b) => b.re.source.length - a.re.source.length);
+  }
+
+  #update(): void {
+    if (this.#version === this.#table.version) return;
+    const rows = this.#table.rows();
+    if (rows.length < this.#indexed || this.#generation !== this.#table.generation) {
+      this.#generation = this.#table.generation;
+      this.#byWord = new Map();
+      this.#seen = new Set();
+      this.#indexed = 0;
+    }
+    for (let i = this.#indexed; i < rows.length; i++) this.#index(rows[i]);
+    this.#indexed = rows.length;
     this.#version = this.#table.version;
   }
 
   /** Tier 4 (known) candidates of `text`. */
   find(text: string): Candidate[] {
-    if (this.#version !== this.#table.version) this.#rebuild();
+    this.#update();
     const out: Candidate[] = [];
     if (this.#byWord.size === 0) return out;
     WORD_RE.lastIndex = 0;
@@ -339,10 +402,9 @@ export class KnownIndex {
       const list = this.#byWord.get(m[0].toLowerCase());
       if (!list) continue;
       for (const n of list) {
-        n.re.lastIndex = m.index;
-        const hit = n.re.exec(text);
-        if (!hit) continue;
-        const value = hit[0];
+        const len = matchAt(text, m.index, n.lower);
+        if (len === -1) continue;
+        const value = text.slice(m.index, m.index + len);
         const canonical = n.exact ? n.row.canonical : canonicalize(n.row.category, value);
         if (canonical) {
           out.push({
@@ -373,6 +435,11 @@ export interface DetectOptions {
   taken?: SpanSet;
   /** Tiers to run. @default all four */
   tiers?: ReadonlySet<"definite" | "contextual" | "hl7" | "known">;
+  /**
+   * Where `text` starts in the whole text: returned candidates, `taken` and `accept` use whole-text
+   * positions; `protect` uses positions in `text`. @default 0
+   */
+  offset?: number;
   /** A last say over each candidate before it is taken (e.g. only tier 1 inside HL7 segments). */
   accept?: (c: Candidate) => boolean;
 }
@@ -386,6 +453,7 @@ export interface DetectOptions {
  */
 export function detectAuto(text: string, options: DetectOptions): Candidate[] {
   const tiers = options.tiers;
+  const off = options.offset ?? 0;
   const taken = options.taken ?? new SpanSet();
   const out: Candidate[] = [];
   const take = (list: Candidate[]) => {
@@ -395,6 +463,7 @@ export function detectAuto(text: string, options: DetectOptions): Candidate[] {
       if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
         continue;
       }
+      if (off !== 0) c.start += off, c.end += off;
       if (options.accept && !options.accept(c)) continue;
       if (taken.add(c.start, c.end)) out.push(c);
     }

@@ -65,7 +65,7 @@ export function createStreamDetokenizer(resolve: TokenResolver): StreamDetokeniz
   const restored: string[] = [];
   const run = (text: string) => {
     const d = detokenizeText(text, resolve);
-    restored.push(...d.restored);
+    for (const t of d.restored) restored.push(t);
     return d.text;
   };
   return {
@@ -103,7 +103,7 @@ export function detokenizeJson<T>(value: T, resolve: TokenResolver): { value: T;
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") {
       const d = detokenizeText(v, resolve);
-      restored.push(...d.restored);
+      for (const t of d.restored) restored.push(t);
       return d.text;
     }
     if (Array.isArray(v)) return v.map(walk);

@@ -10,7 +10,7 @@ import { atomicWrite } from "../core/atomic_write.ts";
 import { isHl7Shaped } from "./_hl7.ts";
 import { appendAudit, type AuditRecord, noticeLine, type Surface } from "./audit.ts";
 import { base64Runs, decodeBase64Text, encodeBase64Text, mapBase64Runs } from "./base64.ts";
-import { type Candidate, detectAuto, KnownIndex, type Tier } from "./detect.ts";
+import { type Candidate, detectAuto, findDefinite, KnownIndex, type Tier } from "./detect.ts";
 import {
   createStreamDetokenizer as makeStream,
   type Detokenized,
@@ -18,7 +18,7 @@ import {
   detokenizeText,
   type StreamDetokenizer,
 } from "./detokenize.ts";
-import { protectedSpans } from "./exclusions.ts";
+import { lineStart, protectedSpans } from "./exclusions.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
@@ -158,7 +158,6 @@ interface PassOut {
   warnings: string[];
 }
 
-const AUTO_TIERS_IN_SEGMENTS = new Set<Tier>(["definite"]);
 const CONFIRM_TIERS = new Set<Tier>(["hl7", "known", "sidecar"]);
 
 /**
@@ -373,8 +372,8 @@ export class PhiEngine {
     const out = mapBase64Runs(d.text, (decoded) => {
       if (decoded.indexOf("[[") === -1) return undefined;
       const inner = detokenizeText(decoded, resolve);
-      restored.push(...inner.restored);
-      unknown.push(...inner.unknown);
+      for (const t of inner.restored) restored.push(t);
+      for (const t of inner.unknown) unknown.push(t);
       return inner.text;
     });
     return { text: out, restored, unknown };
@@ -437,18 +436,15 @@ export class PhiEngine {
     if (!o.dryRun) await this.#assign(chosen, tokens, warnings);
 
     if (autoOn) {
-      const protect = protectedSpans(text);
-      const segs = scan ? SpanSet.union(scan.segments.map((s) => ({ ...s }))) : undefined;
-      const free = scan ? SpanSet.union(scan.free.map((s) => ({ ...s }))) : undefined;
-      const inFree = (c: Candidate) => free !== undefined && free.covers(c.start, c.end);
-      const accept = segs
-        ? (c: Candidate) => !segs.overlaps(c.start, c.end) || inFree(c) || AUTO_TIERS_IN_SEGMENTS.has(c.tier)
-        : undefined;
-      const auto = detectAuto(text, { protect, known: this.#known, taken, accept });
-      const fromSidecar = await this.#tier5(text, protect, taken, scan, warnings);
-      const found = [...auto, ...fromSidecar];
+      const found = scan ? this.#autoHl7(text, scan, taken) : detectAuto(text, {
+        protect: protectedSpans(text),
+        known: this.#known,
+        taken,
+      });
+      const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
+      for (const c of await this.#tier5(text, all, scan, warnings)) found.push(c);
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
-      chosen.push(...kept);
+      for (const c of kept) chosen.push(c);
       if (!o.dryRun) await this.#assign(kept, tokens, warnings);
     }
     chosen.sort((a, b) => a.start - b.start);
@@ -464,6 +460,45 @@ export class PhiEngine {
       }
     }
     return { text: outText, chosen, tokens, hl7Shaped, hl7Failure, warnings };
+  }
+
+  /**
+   * The automatic tiers on HL7-shaped text: all of tiers 1–4 on the text outside segments and on
+   * free-text fields; tier 1 alone on the rest of the segments (values the field policy does not
+   * name, e.g. an e-mail in an unexpected field).
+   */
+  #autoHl7(text: string, scan: Hl7Scan, taken: SpanSet): Candidate[] {
+    const found: Candidate[] = [];
+    // Regions are disjoint from each other and from the policy fields, so each gets its own small
+    // set of taken ranges (the markers inside it), which keeps insertion cheap on large texts.
+    for (const r of freeRegions(text, scan)) {
+      const sub = text.slice(r.start, r.end);
+      const local = taken.within(r.start, r.end);
+      const got = detectAuto(sub, {
+        protect: protectedSpans(sub),
+        known: this.#known,
+        taken: local,
+        offset: r.start,
+      });
+      for (const c of got) found.push(c);
+    }
+    const segs = SpanSet.union(scan.segments.map((s) => ({ ...s })));
+    const free = SpanSet.union(scan.free.map((s) => ({ ...s })));
+    const local = new SpanSet();
+    for (const c of findDefinite(text)) {
+      if (!segs.overlaps(c.start, c.end) || free.covers(c.start, c.end) || taken.overlaps(c.start, c.end)) {
+        continue;
+      }
+      // The never-tokenize list, checked on the candidate's own line.
+      const ls = lineStart(text, c.start);
+      let le = text.indexOf("\r", c.end);
+      const lf = text.indexOf("\n", c.end);
+      if (le === -1 || (lf !== -1 && lf < le)) le = lf;
+      if (le === -1) le = text.length;
+      if (protectedSpans(text.slice(ls, le)).overlaps(c.start - ls, c.end - ls)) continue;
+      if (local.add(c.start, c.end)) found.push(c);
+    }
+    return found.sort((a, b) => a.start - b.start);
   }
 
   /** Decoded HL7-shaped base64 runs are sanitized and re-encoded; others untouched. */
@@ -493,13 +528,12 @@ export class PhiEngine {
   /** Tier 5 over the free text of `text` (non-segment text and free-text fields), one request. */
   async #tier5(
     text: string,
-    protect: SpanSet,
     taken: SpanSet,
     scan: Hl7Scan | undefined,
     warnings: string[],
   ): Promise<Candidate[]> {
     if (!this.#sidecar) return [];
-    const regions = scan ? freeRegions(text.length, scan) : [{ start: 0, end: text.length }];
+    const regions = scan ? freeRegions(text, scan) : [{ start: 0, end: text.length }];
     const parts: string[] = [];
     const offsets: Array<[number, number, number]> = []; // [joinedStart, origStart, length]
     let joined = 0;
@@ -523,7 +557,9 @@ export class PhiEngine {
       return [];
     }
     const out: Candidate[] = [];
+    const protect = protectedSpans(parts.join("\n\n"));
     for (const e of entities) {
+      if (protect.overlaps(e.start, e.end)) continue;
       const seg = offsets.find(([js, , len]) => e.start >= js && e.end <= js + len);
       if (!seg) continue;
       const start = seg[1] + (e.start - seg[0]);
@@ -532,7 +568,7 @@ export class PhiEngine {
       let s = start, en = end;
       while (s < en && /\s/.test(text[s])) s++;
       while (en > s && /\s/.test(text[en - 1])) en--;
-      if (en <= s || protect.overlaps(s, en)) continue;
+      if (en <= s) continue;
       const category = `presidio_${e.type}`;
       const value = text.slice(s, en);
       const canonical = canonicalize(category, value);
@@ -654,17 +690,25 @@ export class PhiEngine {
   }
 }
 
-/** Non-segment text plus free-text fields, in order. */
-function freeRegions(length: number, scan: Hl7Scan): Span[] {
+/** Non-segment text (segment terminators and blank runs left out) plus free-text fields, in order. */
+function freeRegions(text: string, scan: Hl7Scan): Span[] {
   const segs = SpanSet.union(scan.segments.map((s) => ({ ...s })));
   const out: Span[] = [];
+  const gap = (start: number, end: number) => {
+    for (let i = start; i < end; i++) {
+      if (text.charCodeAt(i) > 32) {
+        out.push({ start, end });
+        return;
+      }
+    }
+  };
   let at = 0;
   for (let i = 0; i < segs.size; i++) {
-    if (segs.starts[i] > at) out.push({ start: at, end: segs.starts[i] });
+    if (segs.starts[i] > at) gap(at, segs.starts[i]);
     at = segs.ends[i];
   }
-  if (at < length) out.push({ start: at, end: length });
-  out.push(...scan.free);
+  if (at < text.length) gap(at, text.length);
+  for (const f of scan.free) out.push(f);
   return out.sort((a, b) => a.start - b.start);
 }
 

@@ -19,6 +19,7 @@
  * | base64 run | `[A-Za-z0-9+/=]` runs of 200+ characters, length divisible by 4 (the base64 pass owns them) |
  */
 import { type Span, SpanSet } from "./spans.ts";
+import { base64Runs, MIN_RUN } from "./base64.ts";
 
 export type ProtectedKind =
   | "fence"
@@ -169,7 +170,6 @@ const RULES: Rule[] = [
     re: /(?<![\w.@\/-])[\w.-]+(?:\/[\w.-]+)+\/?/g,
     keep: (_t, m) => /[A-Za-z]/.test(m[0]),
   },
-  { kind: "base64", re: /[A-Za-z0-9+\/=]{200,}/g, keep: (_t, m) => m[0].length % 4 === 0 },
 ];
 
 /** One protected range and its kind (what `phi_scan` reports, and tests check). */
@@ -202,6 +202,7 @@ function fencedBlocks(text: string, out: ProtectedSpan[]): void {
 export function protectedRanges(text: string): ProtectedSpan[] {
   const out: ProtectedSpan[] = [];
   fencedBlocks(text, out);
+  if (text.length >= MIN_RUN) { for (const r of base64Runs(text)) out.push({ ...r, kind: "base64" }); }
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {

@@ -140,18 +140,25 @@ export const HL7_FIELD_POLICY: Readonly<Record<string, Readonly<Record<number, F
 /** OBX-2 value types whose OBX-5 is free text. */
 export const OBX_TEXT_TYPES: ReadonlySet<string> = new Set(["TX", "FT", "ST"]);
 
-const Z_RULE: Record<number, FieldRule> = new Proxy({}, { get: () => free });
+/** Dense per-segment rule arrays (index = field number), built once. */
+const DENSE = new Map<string, readonly (FieldRule | undefined)[]>();
+const Z_RULES: readonly FieldRule[] = new Array(1000).fill(free);
 
 /**
- * The rules of a segment id, or undefined when it holds no PHI.
+ * The rules of a segment id by field number (a dense array), or undefined when it holds no PHI.
+ * Z-segments get `free` for every field.
  *
  * @example
  * policyFor("PID")?.[5]; // { kind: "name" }
  * policyFor("ZPI")?.[7]; // { kind: "free" }
  */
-export function policyFor(segmentId: string): Readonly<Record<number, FieldRule>> | undefined {
+export function policyFor(segmentId: string): readonly (FieldRule | undefined)[] | undefined {
+  let dense = DENSE.get(segmentId);
+  if (dense) return dense;
   const p = HL7_FIELD_POLICY[segmentId];
-  if (p) return p;
-  if (segmentId.length === 3 && segmentId[0] === "Z") return Z_RULE;
-  return undefined;
+  if (!p) return segmentId.length === 3 && segmentId[0] === "Z" ? Z_RULES : undefined;
+  const max = Math.max(...Object.keys(p).map(Number));
+  dense = Array.from({ length: max + 1 }, (_, i) => p[i]);
+  DENSE.set(segmentId, dense);
+  return dense;
 }

@@ -28,9 +28,38 @@ export interface Hl7Scan {
 interface Ctx {
   text: string;
   out: Hl7Scan;
+  /** Canonical values already computed in this scan, per category. */
+  canon: Map<string, Map<string, string>>;
 }
 
 const NULL = '""';
+
+/** The canonical value of a field value (delimiters as `^`, escapes decoded). */
+function canonOf(_ctx: Ctx, category: string, value: string, d: Delimiters): string {
+  {
+    let plain = value;
+    if (d.component !== "^" && d.component !== "" && plain.indexOf(d.component) !== -1) {
+      plain = plain.split(d.component).join("^");
+    }
+    if (d.subcomponent !== "" && d.subcomponent !== "^" && plain.indexOf(d.subcomponent) !== -1) {
+      plain = plain.split(d.subcomponent).join("^");
+    }
+    if (d.escape !== "" && plain.indexOf(d.escape) !== -1) plain = unescape(plain, d);
+    return plain.trim() === "" ? "" : canonicalize(category, plain);
+  }
+}
+
+// Context strings ("PID.3", "PID.3[2]", "PID.11.5", "OBR.32.1.2") are built once per distinct path.
+const PATHS = new Map<string, string[]>();
+
+function pathOf(field: string, rep: number, tail: string): string {
+  let list = PATHS.get(field);
+  if (!list) PATHS.set(field, list = []);
+  const key = rep * 16 + TAILS.indexOf(tail);
+  return list[key] ??= rep === 0 ? field + tail : `${field}[${rep + 1}]${tail}`;
+}
+
+const TAILS = ["", ".1", ".2", ".1.1", ".1.2", ".3", ".4", ".5", ".6", ".7", ".8", ".9", ".12"];
 
 function push(
   ctx: Ctx,
@@ -38,114 +67,155 @@ function push(
   end: number,
   category: string,
   d: Delimiters,
-  where: string,
+  field: string,
+  rep: number,
+  tail: string,
 ): void {
   if (end <= start) return;
   const value = ctx.text.slice(start, end);
-  if (value === NULL || value.trim() === "") return;
-  let plain = value;
-  if (d.component !== "^" && d.component !== "") plain = plain.split(d.component).join("^");
-  if (d.subcomponent !== "" && d.subcomponent !== "^") plain = plain.split(d.subcomponent).join("^");
-  plain = unescape(plain, d);
-  const canonical = canonicalize(category, plain);
+  if (value === NULL) return;
+  const canonical = canonOf(ctx, category, value, d);
   if (canonical === "") return;
-  ctx.out.structured.push({ start, end, value, category, canonical, tier: "hl7_pipeline", context: where });
+  ctx.out.structured.push({
+    start,
+    end,
+    value,
+    category,
+    canonical,
+    tier: "hl7_pipeline",
+    context: pathOf(field, rep, tail),
+  });
 }
 
-/** Start offsets of the parts of `[s, e)` split by `sep` (a one-character delimiter), plus `e`. */
-function cuts(text: string, s: number, e: number, sep: string): number[] {
-  const at = [s];
+// Scratch buffers for part offsets (two levels: components, subcomponents); the scan is synchronous.
+const C1: number[] = [];
+const C2: number[] = [];
+
+/**
+ * Fills `at` with the start offsets of the parts of `[s, e)` split by `sep`, plus `e + 1`; returns
+ * the number of parts.
+ */
+function cuts(at: number[], text: string, s: number, e: number, sep: string): number {
+  let n = 0;
+  at[n++] = s;
   if (sep !== "") {
     let p = text.indexOf(sep, s);
     while (p !== -1 && p < e) {
-      at.push(p + 1);
+      at[n++] = p + 1;
       p = text.indexOf(sep, p + 1);
     }
   }
-  at.push(e + 1);
-  return at;
+  at[n] = e + 1;
+  return n;
 }
 
-/** `[start, end)` of part `k` (0-based) given `cuts` output, or undefined when absent. */
-function part(c: number[], k: number): [number, number] | undefined {
-  if (k + 1 >= c.length) return undefined;
-  return [c[k], c[k + 1] - 1];
+/** Pushes part `k` (0-based) of a `cuts` result when present. */
+function pushPart(
+  ctx: Ctx,
+  at: number[],
+  n: number,
+  k: number,
+  category: string,
+  d: Delimiters,
+  field: string,
+  rep: number,
+  tail: string,
+): void {
+  if (k < n) push(ctx, at[k], at[k + 1] - 1, category, d, field, rep, tail);
 }
 
-/** The span from part `from` to the last non-empty part up to `to` (inclusive, 0-based). */
-function spanOf(c: number[], from: number, to: number): [number, number] | undefined {
+/** Pushes the span from part `from` to the last non-empty part up to `to` (inclusive, 0-based). */
+function pushSpan(
+  ctx: Ctx,
+  at: number[],
+  n: number,
+  from: number,
+  to: number,
+  category: string,
+  d: Delimiters,
+  field: string,
+  rep: number,
+  tail: string,
+): void {
   let last = -1;
-  for (let k = from; k <= to && k + 1 < c.length; k++) {
-    if (c[k + 1] - 1 > c[k]) last = k;
+  for (let k = from; k <= to && k < n; k++) {
+    if (at[k + 1] - 1 > at[k]) last = k;
   }
-  if (last === -1) return undefined;
-  return [c[from], c[last + 1] - 1];
+  if (last !== -1) push(ctx, at[from], at[last + 1] - 1, category, d, field, rep, tail);
 }
 
-function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimiters, where: string): void {
+const ADDR_PARTS = [0, 1, 2, 4, 7, 8];
+const ADDR_TAILS = [".1", ".2", ".3", ".5", ".8", ".9"];
+const PHONE_PARTS = [0, 3, 5, 6, 11];
+const PHONE_TAILS = [".1", ".4", ".6", ".7", ".12"];
+
+function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimiters, field: string): void {
   if (rule.kind === "free") {
     if (fe > fs) ctx.out.free.push({ start: fs, end: fe });
     return;
   }
   const text = ctx.text;
-  const reps = cuts(text, fs, fe, d.repetition);
-  for (let r = 0; r + 1 < reps.length; r++) {
-    const rs = reps[r], re = reps[r + 1] - 1;
-    if (re <= rs) continue;
-    const at = r === 0 ? where : `${where}[${r + 1}]`;
-    switch (rule.kind) {
-      case "whole":
-        push(ctx, rs, re, rule.category, d, at);
-        break;
-      case "id":
-      case "date": {
-        const c = cuts(text, rs, re, d.component);
-        const p = part(c, 0)!;
-        push(ctx, p[0], p[1], rule.category, d, at);
-        break;
-      }
-      case "name": {
-        const c = cuts(text, rs, re, d.component);
-        const s = spanOf(c, 0, 3);
-        if (s) push(ctx, s[0], s[1], "NAME", d, at);
-        break;
-      }
-      case "xcn": {
-        const c = cuts(text, rs, re, d.component);
-        const p = part(c, 0)!;
-        push(ctx, p[0], p[1], "NPI", d, `${at}.1`);
-        const s = spanOf(c, 1, 4);
-        if (s) push(ctx, s[0], s[1], "NAME", d, `${at}.2`);
-        break;
-      }
-      case "ndl": {
-        const c = cuts(text, rs, re, d.component);
-        const p = part(c, 0)!;
-        const sc = cuts(text, p[0], p[1], d.subcomponent);
-        const id = part(sc, 0)!;
-        push(ctx, id[0], id[1], "NPI", d, `${at}.1.1`);
-        const s = spanOf(sc, 1, 3);
-        if (s) push(ctx, s[0], s[1], "NAME", d, `${at}.1.2`);
-        break;
-      }
-      case "addr": {
-        const c = cuts(text, rs, re, d.component);
-        for (const k of [0, 1, 2, 4, 7, 8]) {
-          const p = part(c, k);
-          if (p) push(ctx, p[0], p[1], "ADDRESS", d, `${at}.${k + 1}`);
+  let rs = fs;
+  for (let r = 0; rs <= fe; r++) {
+    let re = d.repetition === "" ? -1 : text.indexOf(d.repetition, rs);
+    if (re === -1 || re > fe) re = fe;
+    if (re > rs) {
+      switch (rule.kind) {
+        case "whole":
+          push(ctx, rs, re, rule.category, d, field, r, "");
+          break;
+        case "id":
+        case "date": {
+          const cs = d.component === "" ? -1 : text.indexOf(d.component, rs);
+          push(ctx, rs, cs === -1 || cs > re ? re : cs, rule.category, d, field, r, "");
+          break;
         }
-        break;
-      }
-      case "phone": {
-        const c = cuts(text, rs, re, d.component);
-        for (const k of [0, 3, 5, 6, 11]) {
-          const p = part(c, k);
-          if (p) push(ctx, p[0], p[1], k === 3 ? "EMAIL" : "PHONE", d, `${at}.${k + 1}`);
+        case "name": {
+          const n = cuts(C1, text, rs, re, d.component);
+          pushSpan(ctx, C1, n, 0, 3, "NAME", d, field, r, "");
+          break;
         }
-        break;
+        case "xcn": {
+          const n = cuts(C1, text, rs, re, d.component);
+          pushPart(ctx, C1, n, 0, "NPI", d, field, r, ".1");
+          pushSpan(ctx, C1, n, 1, 4, "NAME", d, field, r, ".2");
+          break;
+        }
+        case "ndl": {
+          const n = cuts(C1, text, rs, re, d.component);
+          const m = cuts(C2, text, C1[0], C1[1] - 1, d.subcomponent);
+          if (n > 0) {
+            pushPart(ctx, C2, m, 0, "NPI", d, field, r, ".1.1");
+            pushSpan(ctx, C2, m, 1, 3, "NAME", d, field, r, ".1.2");
+          }
+          break;
+        }
+        case "addr": {
+          const n = cuts(C1, text, rs, re, d.component);
+          for (let i = 0; i < ADDR_PARTS.length; i++) {
+            pushPart(ctx, C1, n, ADDR_PARTS[i], "ADDRESS", d, field, r, ADDR_TAILS[i]);
+          }
+          break;
+        }
+        case "phone": {
+          const n = cuts(C1, text, rs, re, d.component);
+          for (let i = 0; i < PHONE_PARTS.length; i++) {
+            pushPart(ctx, C1, n, PHONE_PARTS[i], i === 1 ? "EMAIL" : "PHONE", d, field, r, PHONE_TAILS[i]);
+          }
+          break;
+        }
       }
     }
+    rs = re + 1;
   }
+}
+
+const FIELDS = new Map<string, string[]>();
+
+function fieldName(id: string, n: number): string {
+  let list = FIELDS.get(id);
+  if (!list) FIELDS.set(id, list = []);
+  return list[n] ??= `${id}.${n}`;
 }
 
 /** Applies the field policy to one segment `[s, e)` of the text. */
@@ -159,20 +229,21 @@ function segment(ctx: Ctx, s: number, e: number, d: Delimiters): void {
   const id = text.slice(s, idEnd);
   const rules = policyFor(id);
   if (!rules) return;
+  const last = rules.length - 1;
   let n = 1;
   let fs = idEnd + 1;
   let obxType = "";
   for (;;) {
     let fe = text.indexOf(sep, fs);
     if (fe === -1 || fe > e) fe = e;
-    if (id === "OBX" && n === 2) obxType = text.slice(fs, fe).split(d.component)[0].trim().toUpperCase();
+    if (n === 2 && id === "OBX") obxType = text.slice(fs, fe).split(d.component)[0].trim().toUpperCase();
     const rule = rules[n];
     if (
       rule && fe > fs && (rule.kind !== "free" || rule.when !== "obx_text" || OBX_TEXT_TYPES.has(obxType))
     ) {
-      applyRule(ctx, rule, fs, fe, d, `${id}.${n}`);
+      applyRule(ctx, rule, fs, fe, d, fieldName(id, n));
     }
-    if (fe >= e) break;
+    if (fe >= e || n >= last) break;
     fs = fe + 1;
     n++;
   }
@@ -243,7 +314,7 @@ function looseRegion(ctx: Ctx, start: number, end: number): void {
  * scan.structured.map((c) => [c.context, c.value]); // [["PID.3", "12345678"], ["PID.5", "DOE^JANE"]]
  */
 export function scanHl7(text: string): Hl7Scan {
-  const ctx: Ctx = { text, out: { structured: [], free: [], segments: [] } };
+  const ctx: Ctx = { text, out: { structured: [], free: [], segments: [] }, canon: new Map() };
   let doc: Hl7Document | undefined;
   try {
     doc = parseMessages(text);

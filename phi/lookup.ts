@@ -80,6 +80,8 @@ export class LookupTable {
   #dirReady = false;
   /** Bumped whenever rows are added; callers cache derived indexes against it. */
   version = 0;
+  /** Bumped when the rows are read again from the start (the file shrank); indexes must restart. */
+  generation = 0;
 
   private constructor(path: string) {
     this.path = path;
@@ -197,6 +199,7 @@ export class LookupTable {
     this.#byTokenLower.clear();
     this.#maxN.clear();
     this.#offset = 0;
+    this.generation++;
     for (const r of unsaved) this.#add(r);
   }
 

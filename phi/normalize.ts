@@ -30,8 +30,11 @@ const MONTHS: Record<string, number> = {
   dec: 12,
 };
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month === 2 && (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return 29;
+  return DAYS[month - 1];
 }
 
 function ymd(y: number, m: number, d: number): string | undefined {
@@ -100,13 +103,50 @@ const ALPHA_TOKEN = /^\p{L}[\p{L}'\u2019-]*$/u;
  * normalizeName("SMITH^JOHN^A"); // "a john smith"
  */
 export function normalizeName(value: string): string {
+  const fast = normalizeAsciiName(value);
+  if (fast !== undefined) return fast;
   const seen = new Set<string>();
-  for (const raw of value.toLowerCase().split(NAME_SPLIT)) {
-    const tok = raw.replace(/^[.'"(]+|[.'")]+$/g, "");
-    if (tok && ALPHA_TOKEN.test(tok)) seen.add(tok);
+  for (let tok of value.toLowerCase().split(NAME_SPLIT)) {
+    if (tok === "") continue;
+    if (!isAsciiLetters(tok)) {
+      tok = tok.replace(/^[.'"(]+|[.'")]+$/g, "");
+      if (!tok || !ALPHA_TOKEN.test(tok)) continue;
+    }
+    seen.add(tok);
   }
   if (seen.size === 0) return value.trim().toLowerCase();
   return [...seen].sort().join(" ");
+}
+
+/** The common case without regular expressions: ASCII letters and separators only. */
+function normalizeAsciiName(value: string): string | undefined {
+  const toks: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= value.length; i++) {
+    const c = i < value.length ? value.charCodeAt(i) : 32;
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      if (start === -1) start = i;
+    } else if (c === 32 || c === 44 || c === 94 || c === 47 || c === 9) {
+      if (start !== -1) {
+        const t = value.slice(start, i).toLowerCase();
+        if (!toks.includes(t)) toks.push(t);
+        start = -1;
+      }
+    } else {
+      return undefined;
+    }
+  }
+  if (toks.length === 0) return undefined;
+  return toks.length === 1 ? toks[0] : toks.sort().join(" ");
+}
+
+/** Fast path: a-z only. */
+function isAsciiLetters(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return s.length > 0;
 }
 
 const digits = (v: string) => v.replace(/\D+/g, "");

@@ -61,10 +61,26 @@ export class SpanSet {
     return i < this.starts.length && this.starts[i] <= start && end <= this.ends[i];
   }
 
+  /** A new set with the ranges of this one that overlap `[start, end)`. */
+  within(start: number, end: number): SpanSet {
+    const out = new SpanSet();
+    for (let i = this.#firstEndingAfter(start); i < this.starts.length && this.starts[i] < end; i++) {
+      out.starts.push(this.starts[i]);
+      out.ends.push(this.ends[i]);
+    }
+    return out;
+  }
+
   /** Adds a range that overlaps nothing in the set (returns false, adding nothing, if it does). */
   add(start: number, end: number): boolean {
+    const n = this.starts.length;
+    if (n === 0 || start >= this.ends[n - 1]) {
+      this.starts.push(start);
+      this.ends.push(end);
+      return true;
+    }
     const i = this.#firstEndingAfter(start);
-    if (i < this.starts.length && this.starts[i] < end) return false;
+    if (i < n && this.starts[i] < end) return false;
     this.starts.splice(i, 0, start);
     this.ends.splice(i, 0, end);
     return true;

@@ -1,0 +1,38 @@
+/** Shared helpers for the PHI tests: a throwaway home and an engine configured for it. */
+import type { AutoPhiMode } from "../../core/config.ts";
+import { createPhiEngine, type PhiEngine, type PhiEngineOptions } from "../../phi/mod.ts";
+import { tempDir } from "../support/run_assist.ts";
+
+export type TestConfig = PhiEngineOptions["config"];
+
+export function testConfig(home: string, overrides: Partial<TestConfig> = {}): TestConfig {
+  return {
+    home,
+    autoPhi: "on",
+    phiPort: 1, // never listened on; tests that want tier 5 inject a sidecar
+    toolResultReview: "auto",
+    toolResultReviewThreshold: 8192,
+    phiNotice: false,
+    ...overrides,
+  };
+}
+
+export interface EngineHandle {
+  home: string;
+  engine: PhiEngine;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** An engine over a fresh temporary home (tier 5 off unless `options.sidecar` is given). */
+export async function testEngine(
+  mode: AutoPhiMode = "on",
+  options: Partial<Omit<PhiEngineOptions, "config">> & { config?: Partial<TestConfig> } = {},
+): Promise<EngineHandle> {
+  const tmp = await tempDir("assist-phi-");
+  const engine = await createPhiEngine({
+    sidecar: false,
+    ...options,
+    config: testConfig(tmp.path, { autoPhi: mode, ...options.config }),
+  });
+  return { home: tmp.path, engine, [Symbol.asyncDispose]: () => tmp[Symbol.asyncDispose]() };
+}

@@ -1,0 +1,96 @@
+/**
+ * The issue's bar, measured on the synthetic corpora of bench/_gen_phi.ts: structured HL7 PHI recall
+ * 100%, tier-1/2 free-text recall at least 99%, no tokenization on the never-tokenize corpus, and
+ * detokenize(tokenize(x)) == x on all of it.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { hl7Corpus, notesCorpus, toolOutputCorpus } from "../../bench/_gen_phi.ts";
+import { testEngine } from "./_support.ts";
+
+Deno.test("corpus: structured HL7 PHI recall is 100% and the round trip is exact", async () => {
+  await using h = await testEngine("on");
+  const corpus = hl7Corpus(200);
+  let placed = 0, leaked = 0;
+  const misses: string[] = [];
+  for (const msg of corpus) {
+    const out = await h.engine.sanitizeToolResult(msg.text, "read_file");
+    for (const p of msg.phi) {
+      placed++;
+      if (out.text.includes(p.value)) {
+        leaked++;
+        if (misses.length < 10) misses.push(`${p.where} ${p.category}`);
+      }
+    }
+    assertEquals(h.engine.detokenize(out.text).text, msg.text);
+    assert(out.hl7Shaped);
+  }
+  assert(placed > 3000, `placed ${placed}`);
+  const structured = corpus.flatMap((m) => m.phi).filter((p) => !p.where.includes("tier"));
+  assert(structured.length > 2500);
+  assertEquals({ leaked, misses }, { leaked: 0, misses: [] });
+});
+
+Deno.test("corpus: HL7 with \\n segment ends, as one batch, and in a grep-like listing", async () => {
+  await using h = await testEngine("on");
+  const lf = hl7Corpus(40, 21, "\n");
+  const batch = lf.map((m) => m.text).join("\n");
+  const out = await h.engine.sanitizeToolResult(batch, "bash_exec");
+  for (const m of lf) for (const p of m.phi) assert(!out.text.includes(p.value), `${p.where} leaked`);
+  assertEquals(h.engine.detokenize(out.text).text, batch);
+  const grep = lf.slice(0, 8).flatMap((m, i) =>
+    m.text.trimEnd().split("\n").map((line, j) => `msgs/${i}.hl7:${j + 1}:${line}`)
+  ).join("\n");
+  const g = await h.engine.sanitizeToolResult(grep, "grep_files");
+  for (const m of lf.slice(0, 8)) {
+    for (const p of m.phi) assert(!g.text.includes(p.value), `${p.where} leaked`);
+  }
+  assertEquals(h.engine.detokenize(g.text).text, grep);
+});
+
+Deno.test("corpus: tier-1/2 free-text recall is at least 99%", async () => {
+  await using h = await testEngine("on");
+  const notes = notesCorpus(600);
+  let total = 0, found = 0;
+  const misses: string[] = [];
+  for (const n of notes) {
+    const out = await h.engine.tokenizeUserInput(n.text);
+    for (const p of n.phi) {
+      total++;
+      if (!out.text.includes(p.value)) found++;
+      else if (misses.length < 10) misses.push(`${p.category}: ${n.text}`);
+    }
+    assertEquals(h.engine.detokenize(out.text).text, n.text);
+  }
+  assert(total > 900, `total ${total}`);
+  const recall = found / total;
+  assert(recall >= 0.99, `recall ${(recall * 100).toFixed(2)}% misses: ${misses.join(" | ")}`);
+  // Also as tool results (same tiers).
+  const out = await h.engine.sanitizeToolResult(
+    notes.slice(0, 50).map((n) => n.text).join("\n"),
+    "bash_exec",
+  );
+  for (const n of notes.slice(0, 50)) for (const p of n.phi) assert(!out.text.includes(p.value));
+});
+
+Deno.test("corpus: nothing on the never-tokenize corpus is tokenized, as prompt or tool result", async () => {
+  await using h = await testEngine("on");
+  for (const text of toolOutputCorpus()) {
+    const a = await h.engine.sanitizeToolResult(text, "bash_exec");
+    assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
+    assertEquals(a.text, text);
+    // As a prompt the fenced block and everything else are left alone too.
+    const b = await h.engine.tokenizeUserInput(text);
+    assertEquals(b.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
+    assertEquals(h.engine.detokenize(b.text).text, text);
+  }
+});
+
+Deno.test("corpus: the never-tokenize corpus stays clean with a full lookup table (tier 4)", async () => {
+  await using h = await testEngine("on");
+  for (const m of hl7Corpus(40)) await h.engine.sanitizeToolResult(m.text, "read_file");
+  assert(h.engine.table.size > 500);
+  for (const text of toolOutputCorpus(9)) {
+    const a = await h.engine.sanitizeToolResult(text, "bash_exec");
+    assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
+  }
+});
