@@ -170,6 +170,8 @@ export function readKeyedList(
       issues.push({ offset: at, message: `keyed-list key ${key} has no value` });
       value = "";
     } else if (s.next(v.next, pe, extra)) {
+      // Read the rest too: a syntax error in it is one to Tcl as well.
+      for (let p = extra.next; s.next(p, pe, extra);) p = extra.next;
       issues.push({ offset: at, message: `keyed-list element ${key} has more than a key and a value` });
       value = s.text.slice(v.at, pe).trim();
     } else {

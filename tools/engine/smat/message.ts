@@ -1,0 +1,160 @@
+/**
+ * One saved message as the SMAT readers return it, whatever the archive format, and the filter the
+ * readers apply (time range, text, HL7 field values).
+ *
+ * @module
+ */
+import { getAll, type Message, parseMessages, parsePath, readableValue } from "../../../hl7/mod.ts";
+
+export interface SmatMessage {
+  /** The archive file it came from. */
+  file: string;
+  /** `domain.hub.number`, e.g. `0.0.123`. */
+  mid: string;
+  /** Epoch milliseconds (TimeIn / TIME), when known. */
+  time?: number;
+  source: string;
+  dest: string;
+  /** DATA or REPLY. */
+  type: string;
+  /** Save context (`inbound`, `outbound`, ...). */
+  context: string;
+  content: string;
+  /** Position in its file (rowid or record number): ties on time keep file order. */
+  seq: number;
+}
+
+/** One `PID.3.1=value` condition. */
+export interface Hl7Condition {
+  path: string;
+  op: "=" | "!=" | "~";
+  value: string;
+}
+
+export interface MessageFilter {
+  /** Inclusive bounds, epoch ms. */
+  since?: number;
+  until?: number;
+  /** Substring of the raw message. */
+  text?: string;
+  ignoreCase?: boolean;
+  /** Every condition must hold. */
+  hl7?: Hl7Condition[];
+}
+
+export class SmatQueryError extends Error {
+  readonly kind: string;
+  constructor(kind: string, message: string) {
+    super(message);
+    this.name = "SmatQueryError";
+    this.kind = kind;
+  }
+}
+
+/**
+ * Reads `PATH=value`, `PATH!=value` or `PATH~text` (contains, case-insensitive); the path in the
+ * HL7 path language (`PID.3.1`, `MSH.9.2`, `OBX[2].5`). Throws SmatQueryError on a bad condition.
+ *
+ * @example
+ * parseCondition("PID.3.1=700123"); // { path: "PID.3.1", op: "=", value: "700123" }
+ */
+export function parseCondition(text: string): Hl7Condition {
+  const m = text.match(/^\s*([^=!~\s]+)\s*(!=|=|~)\s?(.*)$/);
+  if (!m) {
+    throw new SmatQueryError(
+      "bad_hl7_filter",
+      `--hl7 ${text}: expected PATH=value, PATH!=value or PATH~text (PID.3.1=12345)`,
+    );
+  }
+  try {
+    parsePath(m[1]);
+  } catch (err) {
+    throw new SmatQueryError("bad_hl7_filter", `--hl7 ${text}: ${(err as Error).message}`);
+  }
+  return { path: m[1], op: m[2] as Hl7Condition["op"], value: m[3].trim() };
+}
+
+/** The first HL7 message of a text, or undefined when it holds none. */
+export function hl7Of(content: string): Message | undefined {
+  try {
+    return parseMessages(content).messages[0];
+  } catch {
+    return undefined;
+  }
+}
+
+function holds(m: Message, c: Hl7Condition): boolean {
+  const values = getAll(m, c.path).filter((v) => v.present).map((v) =>
+    readableValue(v.raw, v.segment.delimiters)
+  );
+  switch (c.op) {
+    case "=":
+      return values.some((v) => v === c.value);
+    case "!=":
+      return !values.some((v) => v === c.value);
+    case "~":
+      return values.some((v) => v.toLowerCase().includes(c.value.toLowerCase()));
+  }
+}
+
+/** Does the message content pass the text and HL7 conditions (the time range is checked by readers)? */
+export function contentMatches(content: string, f: MessageFilter): boolean {
+  if (f.text !== undefined && f.text !== "") {
+    if (f.ignoreCase ? !content.toLowerCase().includes(f.text.toLowerCase()) : !content.includes(f.text)) {
+      return false;
+    }
+  }
+  if (f.hl7 && f.hl7.length) {
+    const m = hl7Of(content);
+    if (!m) return false;
+    for (const c of f.hl7) if (!holds(m, c)) return false;
+  }
+  return true;
+}
+
+export function inRange(time: number | undefined, f: MessageFilter): boolean {
+  if (f.since === undefined && f.until === undefined) return true;
+  if (time === undefined) return false;
+  return (f.since === undefined || time >= f.since) && (f.until === undefined || time <= f.until);
+}
+
+/**
+ * A time bound: `2024-11-20`, `2024-11-20T08:05[:00][Z|+hh:mm]` (no zone: UTC), epoch seconds or
+ * milliseconds, or an age (`30m`, `2h`, `7d`) before `now`. `end` makes a bare date mean its last
+ * millisecond. Undefined when unreadable.
+ *
+ * @example
+ * parseTime("2024-11-20"); // 1732060800000
+ * parseTime("2h", false, Date.UTC(2024, 0, 1)); // 2023-12-31T22:00Z
+ */
+export function parseTime(text: string, end = false, now = Date.now()): number | undefined {
+  const t = text.trim();
+  let m = t.match(/^(\d+)\s*([smhd])$/i);
+  if (m) return now - Number(m[1]) * { s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 }[m[2].toLowerCase() as "s"];
+  if (/^\d{10}$/.test(t)) return Number(t) * 1000;
+  if (/^\d{13}$/.test(t)) return Number(t);
+  m = t.match(/^(\d{4})-(\d{1,2})-(\d{1,2})$/);
+  if (m) {
+    const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+    return Number.isNaN(start) ? undefined : end ? start + 86_399_999 : start;
+  }
+  m = t.match(/^(\d{4}-\d{1,2}-\d{1,2})[T ](\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})?$/i);
+  if (m) {
+    const [y, mo, d] = m[1].split("-").map(Number);
+    const iso =
+      `${String(y).padStart(4, "0")}-${String(mo).padStart(2, "0")}-${String(d).padStart(2, "0")}T` +
+      `${m[2].replace(/^(\d):/, "0$1:")}${
+        m[3] ? m[3].toUpperCase().replace(/^([+-]\d{2})(\d{2})$/, "$1:$2") : "Z"
+      }`;
+    const ms = Date.parse(iso);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  return undefined;
+}
+
+/** `2024-11-20T08:11:00Z` (or `?`). */
+export function isoTime(ms: number | undefined): string {
+  return ms === undefined || !Number.isFinite(ms)
+    ? "?"
+    : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}

@@ -1,0 +1,19 @@
+/**
+ * SMAT archives: the `.smatdb` and `.idx`/`.msg` readers, archive discovery, and the message filter.
+ *
+ * @module
+ */
+export { encryptedNote, isPlainSqlite, type ReadResult, readSmatDb } from "./smatdb.ts";
+export { type IdxRecord, parseIdx, readSmatFiles } from "./idx.ts";
+export { type Direction, namedSmatFile, siteSmatFiles, type SmatFile, threadSmatFiles } from "./locate.ts";
+export {
+  contentMatches,
+  type Hl7Condition,
+  hl7Of,
+  isoTime,
+  type MessageFilter,
+  parseCondition,
+  parseTime,
+  type SmatMessage,
+  SmatQueryError,
+} from "./message.ts";

@@ -1,0 +1,158 @@
+/**
+ * SMAT databases (`.smatdb`, research/cloverleaf.md 3.3): SQLite with the messages in table
+ * `smat_msgs` (`MessageContent`, `TimeIn`, `MidNum`; other columns are used when present, matched
+ * case-insensitively). Times are epoch milliseconds (seconds in 6.0 databases, recognised by their
+ * size). Newest first means save order, newest saved first (rowid descending): that is how the
+ * engine appends, it needs no index, and it lets a search stop as soon as it has enough messages.
+ *
+ * An encrypted database (SQLCipher; the key is the site name by default) has no `SQLite format 3`
+ * header; it is recognised from its first bytes and reported, never guessed at. node:sqlite opens a
+ * local file only: the seam's `localFile` gives one (a remote engine's file is pulled first).
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { EngineFs } from "../engine_fs.ts";
+import { contentMatches, inRange, type MessageFilter, type SmatMessage, SmatQueryError } from "./message.ts";
+
+const HEADER = "SQLite format 3\0";
+
+/** Is this the start of a plain (unencrypted) SQLite file? */
+export function isPlainSqlite(head: Uint8Array): boolean {
+  if (head.length < HEADER.length) return false;
+  for (let i = 0; i < HEADER.length; i++) if (head[i] !== HEADER.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The one line shown for an encrypted SMAT database. */
+export function encryptedNote(path: string, site?: string): string {
+  return `${path} is an encrypted SMAT database (SQLCipher; the key is the site name${
+    site ? ` "${site}"` : ""
+  } ` +
+    "unless the host server sets another): it cannot be read here; read it on the engine host or export it " +
+    "with hcismatconvert";
+}
+
+export interface ReadResult {
+  messages: SmatMessage[];
+  /** Set when the file was not read, with the one-line reason. */
+  skipped?: { kind: "encrypted" | "not_smat" | "empty"; message: string };
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Reads up to `limit` messages of one `.smatdb`, newest first, that pass `filter`.
+ *
+ * @example
+ * const { messages } = await readSmatDb(fs, `${procDir}/adt_in.smatdb`, { text: "DOE^JANE" }, 20);
+ */
+export async function readSmatDb(
+  fs: EngineFs,
+  path: string,
+  filter: MessageFilter,
+  limit: number,
+  site?: string,
+): Promise<ReadResult> {
+  const st = await fs.stat(path);
+  if (st && st.size === 0) return { messages: [], skipped: { kind: "empty", message: `${path} is empty` } };
+  const head = await fs.readRange(path, 0, 16);
+  if (!isPlainSqlite(head)) {
+    return { messages: [], skipped: { kind: "encrypted", message: encryptedNote(path, site) } };
+  }
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(await fs.localFile(path), { readOnly: true });
+  } catch (err) {
+    throw new SmatQueryError("smat_unreadable", `${path}: cannot open (${(err as Error).message})`);
+  }
+  try {
+    const cols = new Map<string, string>();
+    try {
+      for (const r of db.prepare("PRAGMA table_info(smat_msgs)").all() as Array<{ name: string }>) {
+        cols.set(String(r.name).toLowerCase(), String(r.name));
+      }
+    } catch (err) {
+      throw new SmatQueryError("smat_unreadable", `${path}: ${(err as Error).message}`);
+    }
+    if (!cols.has("messagecontent")) {
+      return {
+        messages: [],
+        skipped: { kind: "not_smat", message: `${path} has no smat_msgs table; not a SMAT database` },
+      };
+    }
+    const col = (name: string) => cols.get(name.toLowerCase());
+    const q = (c: string) => `"${c.replace(/"/g, '""')}"`;
+    const pick = (
+      name: string,
+      alias: string,
+    ) => (col(name) ? `${q(col(name)!)} AS ${alias}` : `NULL AS ${alias}`);
+    const timeCol = col("TimeIn");
+    // Seconds (6.0) or milliseconds: judged from the newest row.
+    let scale = 1;
+    if (timeCol) {
+      const last = db.prepare(`SELECT ${q(timeCol)} AS t FROM smat_msgs ORDER BY rowid DESC LIMIT 1`).get() as
+        | { t: unknown }
+        | undefined;
+      const t = Number(last?.t);
+      if (Number.isFinite(t) && t > 0 && t < 1e11) scale = 1000;
+    }
+    const where: string[] = [];
+    const args: Array<number | string | Uint8Array> = [];
+    if (timeCol && filter.since !== undefined) {
+      where.push(`${q(timeCol)} >= ?`), args.push(Math.floor(filter.since / scale));
+    }
+    if (timeCol && filter.until !== undefined) {
+      where.push(`${q(timeCol)} <= ?`), args.push(Math.floor(filter.until / scale));
+    }
+    if (!timeCol && (filter.since !== undefined || filter.until !== undefined)) where.push("0");
+    // The text filter runs in SQLite on the raw bytes (case-sensitive); ignoring case is done below.
+    if (filter.text && !filter.ignoreCase) {
+      where.push(`instr(CAST(${q(col("MessageContent")!)} AS BLOB), ?) > 0`);
+      args.push(new TextEncoder().encode(filter.text));
+    }
+    const needsJs = (filter.text !== undefined && filter.text !== "" && filter.ignoreCase) ||
+      (filter.hl7?.length ?? 0) > 0;
+    const sql =
+      `SELECT rowid AS seq, ${pick("MidDomain", "d")}, ${pick("MidHub", "h")}, ${pick("MidNum", "n")}, ` +
+      `${pick("TimeIn", "t")}, ${pick("SourceConn", "src")}, ${pick("DestConn", "dst")}, ${
+        pick("Type", "typ")
+      }, ` +
+      `${pick("SaveContext", "ctx")}, ${q(col("MessageContent")!)} AS body FROM smat_msgs` +
+      (where.length ? ` WHERE ${where.join(" AND ")}` : "") + " ORDER BY rowid DESC" +
+      (needsJs ? "" : ` LIMIT ${Math.max(0, Math.floor(limit))}`);
+    let stmt: StatementSync;
+    try {
+      stmt = db.prepare(sql);
+    } catch (err) {
+      throw new SmatQueryError("smat_unreadable", `${path}: ${(err as Error).message}`);
+    }
+    const messages: SmatMessage[] = [];
+    for (const r of stmt.iterate(...args) as Iterable<Record<string, unknown>>) {
+      const body = r.body;
+      const content = body instanceof Uint8Array ? decoder.decode(body) : body == null ? "" : String(body);
+      const time = r.t == null || r.t === "" ? undefined : Number(r.t) * scale;
+      if (!inRange(time, filter)) continue;
+      if (needsJs && !contentMatches(content, filter)) continue;
+      const n = r.n == null ? String(r.seq) : String(r.n);
+      messages.push({
+        file: path,
+        mid: `${r.d ?? 0}.${r.h ?? 0}.${n}`,
+        time: Number.isFinite(time) ? time : undefined,
+        source: r.src == null ? "" : String(r.src),
+        dest: r.dst == null ? "" : String(r.dst),
+        type: r.typ == null ? "" : String(r.typ),
+        context: r.ctx == null ? "" : String(r.ctx),
+        content,
+        seq: Number(r.seq),
+      });
+      if (messages.length >= limit) break;
+    }
+    return { messages };
+  } catch (err) {
+    if (err instanceof SmatQueryError) throw err;
+    throw new SmatQueryError("smat_unreadable", `${path}: ${(err as Error).message}`);
+  } finally {
+    db.close();
+  }
+}
