@@ -12,6 +12,21 @@ import { grepFilesTool } from "./files/grep_files.ts";
 import { globFilesTool } from "./files/glob_files.ts";
 import { listDirTool } from "./files/list_dir.ts";
 import { bashExecTool } from "./bash/bash_exec.ts";
+import { sshStatusTool } from "./ssh/ssh_status.ts";
+import { sshExecTool } from "./ssh/ssh_exec.ts";
+import { sshPullTool } from "./ssh/ssh_pull.ts";
+import { sshPushTool } from "./ssh/ssh_push.ts";
+import { sshPullSmatTool } from "./ssh/ssh_pull_smat.ts";
+import { listSitesTool } from "./engine/list_sites_tool.ts";
+import { ncThreadsTool } from "./engine/nc_threads_tool.ts";
+import { ncShowTool } from "./engine/nc_show_tool.ts";
+import { ncRoutesTool } from "./engine/nc_routes_tool.ts";
+import { ncPathsTool } from "./engine/nc_paths_tool.ts";
+import { ncRevisionsTool } from "./engine/nc_revisions_tool.ts";
+import { ncDiffInterfaceTool } from "./engine/nc_diff_interface_tool.ts";
+import { ncRefsTool } from "./engine/nc_refs_tool.ts";
+import { ncDocsTool } from "./engine/nc_docs_tool.ts";
+import { ncMsgsTool } from "./engine/nc_msgs_tool.ts";
 import { hl7FieldTool } from "./hl7/hl7_field.ts";
 import { hl7DiffTool } from "./hl7/hl7_diff.ts";
 import { hl7ShowTool } from "./hl7/hl7_show.ts";
@@ -22,6 +37,21 @@ export const TOOLS: readonly ToolDef[] = [
   globFilesTool,
   listDirTool,
   bashExecTool,
+  sshStatusTool,
+  sshExecTool,
+  sshPullTool,
+  sshPushTool,
+  sshPullSmatTool,
+  listSitesTool,
+  ncThreadsTool,
+  ncShowTool,
+  ncRoutesTool,
+  ncPathsTool,
+  ncRevisionsTool,
+  ncDiffInterfaceTool,
+  ncRefsTool,
+  ncDocsTool,
+  ncMsgsTool,
   hl7FieldTool,
   hl7DiffTool,
   hl7ShowTool,

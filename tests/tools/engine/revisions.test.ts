@@ -1,0 +1,88 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { folderTimeKey, listSnapshots, sinceKey } from "../../../tools/engine/revisions.ts";
+import { localEngineFs } from "../../../tools/engine/engine_fs.ts";
+import { tempDir } from "../../support/run_assist.ts";
+import { contextFor } from "../support.ts";
+import { writeFixtureRoot } from "./_fixture_root.ts";
+
+Deno.test("folderTimeKey: timestamps that are not zero-padded, epoch forms, nonsense", () => {
+  assertEquals(folderTimeKey("2024_3_5_9_4_2"), "2024-03-05T09:04:02");
+  assertEquals(folderTimeKey("2024-10-2-14.30.0"), "2024-10-02T14:30:00");
+  assertEquals(folderTimeKey("2024_3_5"), "2024-03-05T00:00:00");
+  assertEquals(folderTimeKey("20240305090402"), "2024-03-05T09:04:02");
+  assertEquals(folderTimeKey("1732089600"), "2024-11-20T08:00:00Z");
+  assertEquals(folderTimeKey("1732089600000"), "2024-11-20T08:00:00Z");
+  assertEquals(folderTimeKey("2024_13_5"), undefined);
+  assertEquals(folderTimeKey("backup"), undefined);
+  // Not zero-padded names do not sort by time as strings; their keys do.
+  const names = ["2024_3_5_9_4_2", "2024_10_2_14_30_0", "2024_11_19_8_0_15"];
+  assertEquals([...names].sort(), ["2024_10_2_14_30_0", "2024_11_19_8_0_15", "2024_3_5_9_4_2"]);
+  assertEquals(names.map((n) => folderTimeKey(n)!).sort(), names.map((n) => folderTimeKey(n)!));
+  assertEquals(sinceKey("2024-3-1"), "2024-03-01");
+  assertEquals(sinceKey("March 1, 2024 1:00:00 PM CST"), "2024-03-01T19:00:00Z");
+  assertEquals(sinceKey("soon"), undefined);
+});
+
+Deno.test("listSnapshots: ordered by prologue date, 1.10 after 1.9, identical texts merged, annotated", async () => {
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await writeFixtureRoot(root);
+  const fs = localEngineFs(contextFor(`${tmp.path}/home`, tmp.path));
+  const adt = await listSnapshots(fs, { name: "adt", dir: `${root}/adt`, hasNetConfig: true });
+  assertEquals(adt.notes, []);
+  assertEquals(adt.snapshots.map((s) => [s.aliases, s.who, s.when, s.sortKey, s.keyFrom]), [
+    [
+      ["revisions/NetConfig2024_3_5_9_4_2", "version 1.1"],
+      "jdoe",
+      "March 5, 2024 9:04:02 AM CST",
+      "2024-03-05T15:04:02Z",
+      "prologue",
+    ],
+    [
+      ["revisions/NetConfig2024_10_2_14_30_0"],
+      "jdoe",
+      "October 2, 2024 2:30:00 PM CDT",
+      "2024-10-02T19:30:00Z",
+      "prologue",
+    ],
+    [
+      ["revisions/NetConfig2024_11_19_8_0_15", "version 1.2"],
+      "Casey Integrator",
+      "November 19, 2024 8:00:15 AM CST",
+      "2024-11-19T14:00:15Z",
+      "prologue",
+    ],
+    [["current"], "Casey Integrator", "November 20, 2024 7:55:10 AM CST", "2024-11-20T13:55:10Z", "prologue"],
+  ]);
+  assertEquals(adt.snapshots[2].checkIn, {
+    operator: "cintegrator",
+    time: "2024-11-19T14:05:00Z",
+    comment: "Route ADT_A08 to the hub",
+  });
+  const lab = await listSnapshots(fs, { name: "lab", dir: `${root}/lab`, hasNetConfig: true });
+  assertEquals(lab.snapshots.map((s) => s.aliases.join("=")), [
+    ...Array.from({ length: 9 }, (_, i) => `version 1.${i + 1}`),
+    "version 1.10=current",
+  ]);
+});
+
+Deno.test("listSnapshots: without a prologue date, the check-in time, then the folder's timestamp", async () => {
+  await using tmp = await tempDir();
+  const site = `${tmp.path}/s`;
+  const nc = (who: string) =>
+    `prologue\n    who:\t${who}\n    type:\tnet\nend_prologue\nprocess ${who} {} \n`;
+  for (const [folder, who] of [["NetConfig2024_10_2_1_0_0", "b"], ["NetConfig2024_9_30_1_0_0", "a"]]) {
+    await Deno.mkdir(`${site}/revisions/${folder}`, { recursive: true });
+    await Deno.writeTextFile(`${site}/revisions/${folder}/NetConfig`, nc(who));
+  }
+  await Deno.writeTextFile(`${site}/revisions/NetConfig2024_9_1`, nc("plainfile"));
+  await Deno.mkdir(`${site}/revisions/NetConfigjunk`);
+  const fs = localEngineFs(contextFor(`${tmp.path}/home`, tmp.path));
+  const r = await listSnapshots(fs, { name: "s", dir: site, hasNetConfig: false });
+  assertEquals(r.snapshots.map((s) => [s.label, s.who, s.sortKey, s.keyFrom]), [
+    ["revisions/NetConfig2024_9_1", "plainfile", "2024-09-01T00:00:00", "folder name"],
+    ["revisions/NetConfig2024_9_30_1_0_0", "a", "2024-09-30T01:00:00", "folder name"],
+    ["revisions/NetConfig2024_10_2_1_0_0", "b", "2024-10-02T01:00:00", "folder name"],
+  ]);
+  assertEquals(r.notes, ["revisions/NetConfigjunk: no NetConfig inside"]);
+});

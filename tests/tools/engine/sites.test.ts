@@ -1,0 +1,134 @@
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import { listSites, parseEnvirons, parseSiteInfo, siteNameOf } from "../../../tools/engine/sites.ts";
+import { EngineFsError, localEngineFs } from "../../../tools/engine/engine_fs.ts";
+import { Engine, EngineInputError, engineRoot, failure, openEngine } from "../../../tools/engine/engine.ts";
+import { tempDir } from "../../support/run_assist.ts";
+import { contextFor } from "../support.ts";
+
+const NC = "prologue\n    type:\tnet\nend_prologue\nprocess p { { HUBNAME h } } \n";
+
+Deno.test("parseEnvirons, siteNameOf, parseSiteInfo", () => {
+  assertEquals(parseEnvirons("\n[exports]\r\nenvirons=/hci/i/adt; /hci/i/lab ;;\r\n"), [
+    "/hci/i/adt",
+    "/hci/i/lab",
+  ]);
+  assertEquals(parseEnvirons("[exports]\nother=1\n"), undefined);
+  assertEquals(parseEnvirons("ENVIRONS = C:\\cl\\integrator\\adt"), ["C:\\cl\\integrator\\adt"]);
+  assertEquals(siteNameOf("C:\\cl\\integrator\\adt\\"), "adt");
+  assertEquals(siteNameOf("/hci/i/lab/"), "lab");
+  const info = parseSiteInfo('# header\nreleasenum=20.1\r\nsitedescription="ADT feeds"\nmastersite=\n=bad\n');
+  assertEquals([...info], [["releasenum", "20.1"], ["sitedescription", "ADT feeds"], ["mastersite", ""]]);
+});
+
+Deno.test("listSites: environs, a folder listed elsewhere found under the root, a missing one noted", async () => {
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/integrator`;
+  for (const s of ["adt", "lab"]) {
+    await Deno.mkdir(`${root}/${s}`, { recursive: true });
+    await Deno.writeTextFile(`${root}/${s}/NetConfig`, NC);
+  }
+  await Deno.mkdir(`${root}/server`);
+  await Deno.writeTextFile(
+    `${root}/server/server.ini`,
+    `[exports]\nenvirons=${root}/adt;/hci/elsewhere/lab;/hci/elsewhere/gone\n`,
+  );
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const list = await listSites(localEngineFs(ctx), root);
+  assertEquals(list.source, "server.ini");
+  assertEquals(list.sites.map((s) => [s.name, s.dir, s.hasNetConfig]), [
+    ["adt", `${root}/adt`, true],
+    ["lab", `${root}/lab`, true],
+    ["gone", "/hci/elsewhere/gone", false],
+  ]);
+  assertEquals(list.notes, [
+    `site lab: /hci/elsewhere/lab not found; using ${root}/lab`,
+    "site gone: listed in server.ini as /hci/elsewhere/gone, but no such folder",
+  ]);
+});
+
+Deno.test("listSites: without server.ini, the folders that hold a NetConfig, sorted", async () => {
+  await using tmp = await tempDir();
+  const root = tmp.path;
+  for (const s of ["zeta", "alpha", "nonsite"]) await Deno.mkdir(`${root}/${s}`);
+  await Deno.writeTextFile(`${root}/zeta/NetConfig`, NC);
+  await Deno.writeTextFile(`${root}/alpha/NetConfig`, NC);
+  const list = await listSites(localEngineFs(contextFor(`${tmp.path}/.home`, tmp.path)), root);
+  assertEquals([list.source, list.sites.map((s) => s.name)], ["walk", ["alpha", "zeta"]]);
+});
+
+Deno.test("Engine: root from the argument or HCIROOT, site by name, HCISITE or the only one", async () => {
+  await using tmp = await tempDir();
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  assertEquals(engineRoot("rel/root", ctx), `${tmp.path}/rel/root`);
+  const saved = Deno.env.get("HCIROOT");
+  const savedSite = Deno.env.get("HCISITE");
+  try {
+    Deno.env.delete("HCIROOT");
+    Deno.env.delete("HCISITE");
+    let err: unknown;
+    try {
+      engineRoot(undefined, ctx);
+    } catch (e) {
+      err = e;
+    }
+    assert(
+      err instanceof EngineInputError &&
+        err.message === "no engine root: pass --hciroot <path> or set HCIROOT",
+    );
+    Deno.env.set("HCIROOT", tmp.path);
+    assertEquals(engineRoot(undefined, ctx), tmp.path);
+    for (const s of ["one", "two"]) {
+      await Deno.mkdir(`${tmp.path}/${s}`);
+      await Deno.writeTextFile(`${tmp.path}/${s}/NetConfig`, NC);
+    }
+    const engine = openEngine(undefined, ctx);
+    await rejects(engine.site(), /which site\? pass --site \(sites: one, two\)/);
+    assertEquals((await engine.site("TWO")).name, "two");
+    Deno.env.set("HCISITE", "one");
+    assertEquals((await new Engine(engine.fs, tmp.path).site()).name, "one");
+    await rejects(engine.site("three"), /no site "three" under .* \(sites: one, two\)/);
+    const { nc } = await engine.load("one");
+    assertEquals(nc.processes[0].name, "p");
+  } finally {
+    if (saved === undefined) Deno.env.delete("HCIROOT");
+    else Deno.env.set("HCIROOT", saved);
+    if (savedSite === undefined) Deno.env.delete("HCISITE");
+    else Deno.env.set("HCISITE", savedSite);
+  }
+});
+
+Deno.test("EngineFs (local): protected places under $ASSIST_HOME are refused, however reached", async () => {
+  await using tmp = await tempDir();
+  const home = `${tmp.path}/home`;
+  await Deno.mkdir(`${home}/log`, { recursive: true });
+  await Deno.writeTextFile(`${home}/log/NetConfig`, NC);
+  await Deno.mkdir(`${tmp.path}/root`);
+  await Deno.symlink(`${home}/log`, `${tmp.path}/root/site`);
+  const ctx = contextFor(home, tmp.path);
+  const fs = localEngineFs(ctx);
+  for (const path of [`${home}/log/NetConfig`, `${tmp.path}/root/site/NetConfig`]) {
+    await rejects(
+      fs.readText(path),
+      (e: unknown) => e instanceof EngineFsError && e.kind === "protected_path",
+    );
+    await rejects(
+      fs.localFile(path),
+      (e: unknown) => e instanceof EngineFsError && e.kind === "protected_path",
+    );
+  }
+  // Listing leaves the protected entry out; a site walk therefore never sees it.
+  assertEquals(await fs.list(`${tmp.path}/root`), []);
+  const engine = openEngine(`${tmp.path}/root`, ctx);
+  assertEquals((await engine.sites()).sites, []);
+  const r = failure(new EngineFsError("protected_path", "refused", "/x"));
+  assertEquals([r.isError, JSON.parse(r.text).error], [true, "protected_path"]);
+  // Plain files read, ranges read, a missing file is undefined for stat and not_found for reads.
+  await Deno.writeTextFile(`${tmp.path}/root/f.txt`, "0123456789");
+  assertEquals(new TextDecoder().decode(await fs.readRange(`${tmp.path}/root/f.txt`, 3, 4)), "3456");
+  assertEquals(new TextDecoder().decode(await fs.readRange(`${tmp.path}/root/f.txt`, 8, 10)), "89");
+  assertEquals(await fs.stat(`${tmp.path}/root/missing`), undefined);
+  await rejects(
+    fs.readText(`${tmp.path}/root/missing`),
+    (e: unknown) => e instanceof EngineFsError && e.kind === "not_found",
+  );
+});

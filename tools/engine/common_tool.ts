@@ -1,0 +1,41 @@
+/**
+ * Parameters the engine tools share, so each reads the same way everywhere. Small on purpose: the
+ * tool modules import this and nothing heavy.
+ *
+ * @module
+ */
+import type { ParamSpec } from "../types.ts";
+
+export const HCIROOT_PARAM: ParamSpec = {
+  name: "hciroot",
+  type: "string",
+  description: "engine root folder (default $HCIROOT)",
+  metavar: "PATH",
+};
+
+/** The site as the first positional (for tools that take one site). */
+export function siteParam(positional = true): ParamSpec {
+  return {
+    name: "site",
+    type: "string",
+    description: "site name (default $HCISITE, or the only site)",
+    positional,
+  };
+}
+
+export const THREAD_PARAM: ParamSpec = {
+  name: "thread",
+  type: "string",
+  description: "thread (protocol) name; case-insensitive",
+  positional: true,
+};
+
+export function formatParam(values: readonly string[] = ["text", "tsv", "json"]): ParamSpec {
+  return {
+    name: "format",
+    type: "string",
+    description: "output format",
+    enum: values,
+    default: values[0],
+  };
+}

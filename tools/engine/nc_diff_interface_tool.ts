@@ -1,0 +1,67 @@
+/** nc_diff_interface: one interface (thread) compared between two NetConfigs, sites or engine roots. */
+import type { ToolDef } from "../types.ts";
+import { HCIROOT_PARAM } from "./common_tool.ts";
+
+export const ncDiffInterfaceTool: ToolDef = {
+  name: "nc_diff_interface",
+  summary: "Compare one thread's configuration between NetConfigs, sites or engine roots",
+  description: "Compare one thread's configuration key by key between two places: another thread of " +
+    "the same site, the same thread in another site (--to-site), another engine root (--to-hciroot, " +
+    "e.g. a test and a production copy) or any NetConfig file (--netconfig, --to-netconfig). Lines: " +
+    "`~ KEY: old -> new`, `+ KEY: value` (only on the second side), `- KEY: value` (only on the " +
+    "first). Routes are matched by TRXID (DATAXLATE[ADT_A01].ROUTE_DETAILS[1].DEST). Cosmetic keys " +
+    "(COORDS, BITMAP) are ignored unless --cosmetic; SYMNAME when the thread names differ.",
+  params: [
+    {
+      name: "thread",
+      type: "string",
+      description: "the thread, <thread>[.<site>]",
+      required: true,
+      positional: true,
+      metavar: "THREAD[.SITE]",
+    },
+    {
+      name: "other",
+      type: "string",
+      description: "the thread to compare with, <thread>[.<site>] (default the same name)",
+      positional: true,
+      metavar: "THREAD[.SITE]",
+    },
+    {
+      name: "site",
+      type: "string",
+      description: "site of the first thread (default $HCISITE or the only site)",
+    },
+    { name: "to_site", type: "string", description: "site of the second thread (default the first's)" },
+    HCIROOT_PARAM,
+    {
+      name: "to_hciroot",
+      type: "string",
+      description: "engine root of the second thread (default the first's)",
+      metavar: "PATH",
+    },
+    {
+      name: "netconfig",
+      type: "string",
+      description: "read the first thread from this NetConfig file",
+      metavar: "FILE",
+    },
+    {
+      name: "to_netconfig",
+      type: "string",
+      description: "read the second thread from this NetConfig file",
+      metavar: "FILE",
+    },
+    { name: "cosmetic", type: "boolean", description: "include COORDS, BITMAP", default: false },
+    { name: "format", type: "string", description: "output format", enum: ["text", "json"], default: "text" },
+  ],
+  examples: [
+    "adt_in.adt --to-hciroot /hci/test/integrator",
+    "lab_in lab_from_hub --site lab",
+    "adt_in --site adt --to-netconfig /tmp/NetConfig.bak",
+  ],
+  async run(input, ctx) {
+    const { run } = await import("./run/nc_diff_interface.ts");
+    return run(input, ctx);
+  },
+};

@@ -1,0 +1,72 @@
+/** nc_msgs: messages in SMAT archives (.smatdb via SQLite, .idx/.msg), searched and listed newest first. */
+import type { ToolDef } from "../types.ts";
+import { HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
+
+export const ncMsgsTool: ToolDef = {
+  name: "nc_msgs",
+  summary: "List or search SMAT messages (.smatdb, .idx/.msg) by thread, time, text or HL7 field",
+  description: "Read saved messages from SMAT archives, newest first: SQLite .smatdb files (table " +
+    "smat_msgs) and the older .idx/.msg pairs. Choose them by site and thread (its SAVEMSGS files in " +
+    "exec/processes/<process>/; --direction in|out|both; --history adds SmatHistory copies), by site " +
+    "alone (every archive of the site), or by --file. Filter by time (--since, --until: a date, a " +
+    "date and time in UTC, or an age such as 2h), by text (case-sensitive unless --ignore-case) and by " +
+    "HL7 field (--hl7 PID.3.1=12345, != or ~ for contains; repeat for AND). --output summary (one " +
+    "line per message: time, MID, file, context, source, destination, MSH-9, MSH-10, size), raw (the " +
+    "messages, one segment per line) or json. An encrypted .smatdb (SQLCipher) is recognised and " +
+    "reported in one line, not read.",
+  params: [
+    siteParam(),
+    { ...THREAD_PARAM, description: "the thread whose archives to read (default every archive of the site)" },
+    {
+      name: "file",
+      type: "string",
+      description: "read this archive (.smatdb, .idx or .msg)",
+      metavar: "PATH",
+    },
+    {
+      name: "direction",
+      type: "string",
+      description: "which of the thread's archives",
+      enum: ["both", "in", "out"],
+      default: "both",
+    },
+    { name: "history", type: "boolean", description: "also read the SmatHistory copies", default: false },
+    { name: "since", type: "string", description: "messages at or after this time", metavar: "TIME" },
+    { name: "until", type: "string", description: "messages at or before this time", metavar: "TIME" },
+    { name: "text", type: "string", description: "messages containing this text" },
+    { name: "ignore_case", type: "boolean", description: "match --text in any case", default: false },
+    {
+      name: "hl7",
+      type: "string[]",
+      description: "HL7 condition PATH=value, PATH!=value or PATH~text",
+      metavar: "COND",
+    },
+    {
+      name: "limit",
+      type: "integer",
+      description: "most messages shown",
+      default: 20,
+      min: 1,
+      max: 1000,
+      metavar: "N",
+    },
+    {
+      name: "output",
+      type: "string",
+      description: "what to show",
+      enum: ["summary", "raw", "json"],
+      default: "summary",
+    },
+    HCIROOT_PARAM,
+  ],
+  examples: [
+    "adt adt_in",
+    "adt adt_in --hl7 MSH.9.2=A08 --limit 5 --output raw",
+    "lab --since 2024-11-20T08:30 --text ORU",
+    "--file /tmp/pulled/adt_in.smatdb --limit 100",
+  ],
+  async run(input, ctx) {
+    const { run } = await import("./run/nc_msgs.ts");
+    return run(input, ctx);
+  },
+};

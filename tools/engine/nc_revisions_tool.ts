@@ -1,0 +1,59 @@
+/** nc_revisions (spec): NetConfig revision timeline or diff, for a thread or the whole file. */
+import type { ToolDef } from "../types.ts";
+import { HCIROOT_PARAM } from "./common_tool.ts";
+
+export const ncRevisionsTool: ToolDef = {
+  name: "nc_revisions",
+  summary: "Revision timeline or diff of a thread's (or a site's whole) NetConfig",
+  description: "Show how a thread's configuration changed across the saved NetConfigs of its site: " +
+    "the revisions/NetConfig<TS> folders, the engine's version history (version/NetConfig/1.N with " +
+    "version/version.db) and the live file. Snapshots are ordered by the date in their own prologue, " +
+    "and each is annotated with who saved it and when (and the check-in comment). --format timeline " +
+    "(default) gives one line per change, newest first; --format diff the key-by-key changes " +
+    "(PROTOCOL.PORT, routes by TRXID). --system follows the whole NetConfig (threads added, removed, " +
+    "changed) of --site, or of every site.",
+  params: [
+    {
+      name: "thread",
+      type: "string",
+      description: "<thread>[.<site>]; without a site, the one site that has the thread",
+      positional: true,
+      metavar: "THREAD[.SITE]",
+    },
+    {
+      name: "system",
+      type: "boolean",
+      description: "the whole NetConfig rather than one thread",
+      default: false,
+    },
+    { name: "site", type: "string", description: "site (for --system, or instead of .<site>)" },
+    {
+      name: "format",
+      type: "string",
+      description: "output format",
+      enum: ["timeline", "diff"],
+      default: "timeline",
+    },
+    {
+      name: "limit",
+      type: "integer",
+      description: "newest changes shown",
+      default: 20,
+      min: 1,
+      max: 10000,
+      metavar: "N",
+    },
+    {
+      name: "since",
+      type: "string",
+      description: "only snapshots saved on or after this date (2024-10-01)",
+      metavar: "DATE",
+    },
+    HCIROOT_PARAM,
+  ],
+  examples: ["lab_in.lab", "lab_in --format diff --limit 2", "--system --site adt --since 2024-10-01"],
+  async run(input, ctx) {
+    const { run } = await import("./run/nc_revisions.ts");
+    return run(input, ctx);
+  },
+};

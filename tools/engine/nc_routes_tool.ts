@@ -1,0 +1,25 @@
+/** nc_routes: a thread's (or site's) routes, one row per route detail. */
+import type { ToolDef } from "../types.ts";
+import { formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
+
+export const ncRoutesTool: ToolDef = {
+  name: "nc_routes",
+  summary: "Routes of a thread or site: TRXID, detail type, destinations, xlate, procs, enabled",
+  description: "List the routes (DATAXLATE) of one thread, or of every thread of a site, one row per " +
+    "route detail: the TRXID (wildcard marked), whether the route is enabled, the detail's number and " +
+    "type (raw, xlate, xslt, generate), its destinations (an inter-site destination shown as " +
+    "name@HOST:PORT, a name defined nowhere as name(undefined)), the Xlate file, the TPS procs (pre:, " +
+    "post:, disabled ones marked) and whether the detail is enabled. --replies adds REPLYXLATE routes.",
+  params: [
+    siteParam(),
+    { ...THREAD_PARAM, description: "only this thread's routes" },
+    { name: "replies", type: "boolean", description: "include reply routes (REPLYXLATE)", default: false },
+    HCIROOT_PARAM,
+    formatParam(),
+  ],
+  examples: ["adt adt_in", "hub --replies --format tsv"],
+  async run(input, ctx) {
+    const { run } = await import("./run/nc_routes.ts");
+    return run(input, ctx);
+  },
+};

@@ -1,0 +1,37 @@
+/** nc_show: one thread's configuration, whole or at a dotted path (`PROTOCOL.PORT`). */
+import type { ToolDef } from "../types.ts";
+import { HCIROOT_PARAM, siteParam } from "./common_tool.ts";
+
+export const ncShowTool: ToolDef = {
+  name: "nc_show",
+  summary: "One thread's NetConfig configuration, or one dotted path of it (PROTOCOL.PORT)",
+  description: "Show the configuration of one thread (protocol record) of a site's NetConfig as an " +
+    "indented KEY value tree, or only the value at a dotted path such as PROTOCOL.PORT, " +
+    "SAVEMSGS.INFILE or DATAXLATE.1.ROUTE_DETAILS.2.DEST (list elements by 1-based number). Names and " +
+    "keys are case-insensitive; destination and process records can be shown too. --format tcl gives " +
+    "the record as written in the file; json a nested object.",
+  params: [
+    siteParam(),
+    {
+      name: "thread",
+      type: "string",
+      description: "thread, destination or process name",
+      required: true,
+      positional: true,
+    },
+    { name: "path", type: "string", description: "dotted key path, e.g. PROTOCOL.PORT", positional: true },
+    HCIROOT_PARAM,
+    {
+      name: "format",
+      type: "string",
+      description: "output format",
+      enum: ["text", "json", "tcl"],
+      default: "text",
+    },
+  ],
+  examples: ["adt adt_in", "adt adt_in PROTOCOL.PORT", "adt adt_in --format tcl"],
+  async run(input, ctx) {
+    const { run } = await import("./run/nc_show.ts");
+    return run(input, ctx);
+  },
+};

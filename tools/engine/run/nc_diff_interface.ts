@@ -1,0 +1,115 @@
+/** nc_diff_interface: one thread's configuration in two NetConfigs, sites or engine roots, key by key. */
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { EngineInputError, failure, loadNetConfig, openEngine } from "../engine.ts";
+import { localEngineFs } from "../engine_fs.ts";
+import { valueToJSON } from "../netconfig/mod.ts";
+import type { NcEntry } from "../netconfig/mod.ts";
+import { changeLine, diffConfig } from "../diff.ts";
+import { requireThread, threadAndSite } from "./_lookup.ts";
+
+interface Side {
+  label: string;
+  where: string;
+  entry: NcEntry;
+  identity: string;
+}
+
+async function side(
+  ctx: ToolContext,
+  thread: string,
+  site: string | undefined,
+  hciroot: string | undefined,
+  netconfig: string | undefined,
+): Promise<Side> {
+  if (netconfig) {
+    const fs = localEngineFs(ctx);
+    const nc = await loadNetConfig(fs, netconfig, netconfig);
+    const entry = requireThread(nc, thread, netconfig);
+    return {
+      label: `${entry.name}`,
+      where: netconfig,
+      entry,
+      identity: `file\0${netconfig}\0${entry.name.toLowerCase()}`,
+    };
+  }
+  const engine = openEngine(hciroot, ctx);
+  const { site: s, nc } = await engine.load(site);
+  const entry = requireThread(nc, thread, s.name);
+  return {
+    label: `${s.name}/${entry.name}`,
+    where: engine.root,
+    entry,
+    identity: `${engine.root}\0${s.name}\0${entry.name.toLowerCase()}`,
+  };
+}
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    const a = threadAndSite(input.thread as string, input.site as string | undefined);
+    const b = threadAndSite(
+      (input.other as string | undefined) ?? a.thread,
+      input.to_site as string | undefined,
+    );
+    const rootA = input.hciroot as string | undefined;
+    const rootB = (input.to_hciroot as string | undefined) ?? rootA;
+    const fileA = input.netconfig as string | undefined;
+    const fileB = input.to_netconfig as string | undefined;
+    const left = await side(ctx, a.thread, a.site, rootA, fileA);
+    const right = await side(
+      ctx,
+      b.thread,
+      b.site ?? (fileB ? undefined : a.site),
+      rootB,
+      fileB ?? (input.to_hciroot || b.site || input.to_site ? undefined : fileA),
+    );
+    if (left.identity === right.identity) {
+      throw new EngineInputError(
+        "same_sides",
+        "both sides are the same thread of the same NetConfig: give another thread, --to-site, --to-hciroot or --to-netconfig",
+      );
+    }
+    const namesDiffer = left.entry.name.toLowerCase() !== right.entry.name.toLowerCase();
+    const cosmetic = input.cosmetic as boolean;
+    const changes = diffConfig(left.entry.config, right.entry.config, {
+      cosmetic,
+      ignore: namesDiffer ? new Set(["SYMNAME"]) : undefined,
+    });
+    if (input.format === "json") {
+      return {
+        text: JSON.stringify(
+          {
+            a: { thread: left.label, where: left.where, line: left.entry.line },
+            b: { thread: right.label, where: right.where, line: right.entry.line },
+            changes,
+            cosmetic,
+            a_config: valueToJSON(left.entry.config),
+            b_config: valueToJSON(right.entry.config),
+          },
+          null,
+          2,
+        ),
+      };
+    }
+    const showWhere = left.where !== right.where;
+    const lines = [
+      `--- ${left.label}${showWhere ? ` (${left.where})` : ""}`,
+      `+++ ${right.label}${showWhere ? ` (${right.where})` : ""}`,
+      ...changes.map(changeLine),
+      "",
+    ];
+    const ignored = [
+      cosmetic ? "" : "COORDS and BITMAP ignored (--cosmetic shows them)",
+      namesDiffer ? "SYMNAME ignored" : "",
+    ]
+      .filter((x) => x !== "").join("; ");
+    lines.push(
+      `[nc_diff_interface: ${changes.length ? changes.length : "no"} difference${
+        changes.length === 1 ? "" : "s"
+      }` +
+        `${ignored ? `; ${ignored}` : ""}]`,
+    );
+    return { text: lines.join("\n") };
+  } catch (err) {
+    return failure(err);
+  }
+}

@@ -1,0 +1,57 @@
+/** nc_docs (spec, documentation helper): plain text, --onenote-table TSV rows, or --raw-tcl. */
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { EngineInputError, failure, openEngine } from "../engine.ts";
+import { type NcEntry, routeTargets } from "../netconfig/mod.ts";
+import { RouteGraph } from "../paths.ts";
+import { docThread, ONENOTE_COLUMNS, onenoteRow, threadText } from "../docs.ts";
+import { readSiteInfo } from "../sites.ts";
+import { requireThread } from "./_lookup.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    if (input.onenote_table && input.raw_tcl) {
+      throw new EngineInputError("usage", "choose one of --onenote-table and --raw-tcl");
+    }
+    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const { site, nc } = await engine.load(input.site as string | undefined);
+    const threads: NcEntry[] = input.thread
+      ? [requireThread(nc, input.thread as string, site.name)]
+      : nc.protocols;
+    if (input.raw_tcl) {
+      if (input.thread) return { text: nc.raw(threads[0]) };
+      return { text: nc.text.replace(/^\uFEFF/, "").replace(/\r/g, "").trimEnd() };
+    }
+    const { loaded } = await engine.loadAll();
+    if (!loaded.some((l) => l.site.name === site.name)) loaded.push({ site, nc });
+    const feeders = new RouteGraph(loaded).feeders();
+    const targets = routeTargets(nc);
+    const docs = threads.map((t) =>
+      docThread(t, targets, feeders.get(`${site.name}\0${t.name.toLowerCase()}`) ?? [])
+    );
+    if (input.onenote_table) {
+      return { text: [ONENOTE_COLUMNS.join("\t"), ...docs.map((d) => onenoteRow(nc, d))].join("\n") };
+    }
+    const parts: string[] = [];
+    if (!input.thread) {
+      const info = await readSiteInfo(engine.fs, site).catch(() => undefined);
+      const p = nc.prologue;
+      const head = [
+        `Site ${site.name}${info?.get("sitedescription") ? ` — ${info.get("sitedescription")}` : ""}`,
+      ];
+      if (info?.get("releasenum")) head.push(`  Release:      ${info.get("releasenum")}`);
+      head.push(`  NetConfig:    ${engine.netConfigPath(site)}`);
+      if (p) head.push(`  Saved:        ${p.date ?? "?"} by ${p.who ?? "?"}`);
+      head.push(
+        `  Contents:     ${nc.protocols.length} threads, ${nc.processes.length} processes ` +
+          `(${nc.processes.map((x) => x.name).join(", ")}), ${nc.destinations.length} inter-site destination${
+            nc.destinations.length === 1 ? "" : "s"
+          }`,
+      );
+      parts.push(head.join("\n"));
+    }
+    for (const d of docs) parts.push(threadText(nc, site.name, d));
+    return { text: parts.join("\n\n") };
+  } catch (err) {
+    return failure(err);
+  }
+}

@@ -1,0 +1,214 @@
+/** nc_msgs: list and search messages in SMAT archives (.smatdb and .idx/.msg), newest first. */
+import { posix, win32 } from "node:path";
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { toolError } from "../../types.ts";
+import { EngineInputError, failure, openEngine } from "../engine.ts";
+import { localEngineFs } from "../engine_fs.ts";
+import { getValue } from "../../../hl7/mod.ts";
+import {
+  type Direction,
+  hl7Of,
+  isoTime,
+  type MessageFilter,
+  namedSmatFile,
+  parseCondition,
+  parseTime,
+  readSmatDb,
+  readSmatFiles,
+  siteSmatFiles,
+  type SmatFile,
+  type SmatMessage,
+  SmatQueryError,
+  threadSmatFiles,
+} from "../smat/mod.ts";
+import { renderTable } from "../table.ts";
+import { requireThread } from "./_lookup.ts";
+
+function filterOf(input: ToolInput): MessageFilter {
+  const f: MessageFilter = {};
+  for (const [key, end] of [["since", false], ["until", true]] as const) {
+    const v = input[key] as string | undefined;
+    if (v === undefined) continue;
+    const t = parseTime(v, end);
+    if (t === undefined) {
+      throw new EngineInputError(
+        "bad_time",
+        `--${key} ${v}: expected a date (2024-11-20), a date and time (2024-11-20T08:05, UTC unless a zone is given), epoch seconds or an age (30m, 2h, 7d)`,
+      );
+    }
+    f[key] = t;
+  }
+  if (input.text !== undefined && input.text !== "") f.text = input.text as string;
+  f.ignoreCase = input.ignore_case as boolean;
+  const conds = (input.hl7 as string[] | undefined) ?? [];
+  if (conds.length) f.hl7 = conds.map(parseCondition);
+  return f;
+}
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    const filter = filterOf(input);
+    const limit = input.limit as number;
+    let files: SmatFile[];
+    let fs;
+    let siteName: string | undefined;
+    let siteDir: string | undefined;
+    let scope: string;
+    if (input.file) {
+      fs = localEngineFs(ctx);
+      const lib = Deno.build.os === "windows" ? win32 : posix;
+      const path = lib.resolve(ctx.cwd, input.file as string);
+      const f = await namedSmatFile(fs, path);
+      if (!f) {
+        return toolError("not_found", `no SMAT archive at ${input.file} (.smatdb, .idx/.msg)`, { path });
+      }
+      files = [f];
+      scope = path;
+    } else {
+      const engine = openEngine(input.hciroot as string | undefined, ctx);
+      fs = engine.fs;
+      const { site, nc } = await engine.load(input.site as string | undefined);
+      siteName = site.name;
+      siteDir = site.dir;
+      if (input.thread) {
+        const thread = requireThread(nc, input.thread as string, site.name);
+        const r = await threadSmatFiles(
+          fs,
+          site,
+          thread,
+          input.direction as Direction,
+          input.history as boolean,
+        );
+        files = r.files;
+        scope = `thread ${thread.name} of site ${site.name}`;
+        if (files.length === 0) {
+          const proc = (thread.config.str("PROCESSNAME") ?? "?").trim();
+          return toolError(
+            "no_smat",
+            r.names.length
+              ? `no SMAT archive for ${thread.name}: SAVEMSGS names ${
+                r.names.join(", ")
+              }, but no .smatdb or .idx of ` +
+                `that name is in ${fs.join(site.dir, "exec", "processes", proc)}`
+              : `${thread.name} saves no messages (SAVEMSGS has no INFILE or OUTFILE)`,
+            { thread: thread.name },
+          );
+        }
+      } else {
+        files = await siteSmatFiles(fs, site, input.history as boolean);
+        scope = `site ${site.name}`;
+        if (files.length === 0) {
+          return toolError("no_smat", `no SMAT archives in ${fs.join(site.dir, "exec", "processes")}`);
+        }
+      }
+    }
+    const notes: string[] = [];
+    const all: Array<SmatMessage & { order: number }> = [];
+    let read = 0;
+    for (const [order, f] of files.entries()) {
+      const r = f.format === "smatdb"
+        ? await readSmatDb(fs, f.path, filter, limit, siteName)
+        : await readSmatFiles(fs, f.path, filter, limit);
+      if (r.skipped) {
+        if (files.length === 1) {
+          return toolError(
+            r.skipped.kind === "encrypted" ? "smat_encrypted" : "smat_unreadable",
+            r.skipped.message,
+            { path: f.path },
+          );
+        }
+        notes.push(r.skipped.message);
+        continue;
+      }
+      if ("bad" in r && r.bad) {
+        notes.push(`${f.path}: ${r.bad} unreadable index record${r.bad === 1 ? "" : "s"} skipped`);
+      }
+      read++;
+      for (const m of r.messages) all.push({ ...m, order });
+    }
+    if (read === 0) return toolError("smat_unreadable", notes.join("; "));
+    all.sort((a, b) => (b.time ?? -Infinity) - (a.time ?? -Infinity) || a.order - b.order || b.seq - a.seq);
+    const shown = all.slice(0, limit);
+    const rel = (
+      p: string,
+    ) => (siteDir && p.startsWith(siteDir) ? p.slice(siteDir.length).replace(/^[\\/]+/, "") : p);
+    const output = input.output as "summary" | "raw" | "json";
+    if (output === "json") {
+      return {
+        text: JSON.stringify(
+          {
+            scope,
+            files: files.map((f) => f.path),
+            messages: shown.map((m) => ({
+              time: isoTime(m.time),
+              mid: m.mid,
+              file: m.file,
+              source: m.source,
+              dest: m.dest,
+              type: m.type,
+              context: m.context,
+              content: m.content,
+            })),
+            notes,
+          },
+          null,
+          2,
+        ),
+      };
+    }
+    const lines: string[] = [];
+    if (output === "raw") {
+      for (const m of shown) {
+        lines.push(
+          `=== ${isoTime(m.time)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${m.dest || "-"}  ` +
+            `(${m.context || m.type || "?"}, ${new TextEncoder().encode(m.content).length} bytes)`,
+          m.content.replace(/\r\n?/g, "\n").replace(/\n+$/, ""),
+          "",
+        );
+      }
+    } else if (shown.length) {
+      const rows = shown.map((m) => {
+        const h = hl7Of(m.content);
+        const msgType = h ? getValue(h, "MSH.9") ?? "" : "";
+        const control = h ? getValue(h, "MSH.10") ?? "" : "";
+        return [
+          isoTime(m.time),
+          m.mid,
+          rel(m.file),
+          m.context || m.type || "-",
+          m.source || "-",
+          m.dest || "-",
+          msgType || "-",
+          control || "-",
+          String(new TextEncoder().encode(m.content).length),
+        ];
+      });
+      lines.push(
+        renderTable(
+          ["TIME", "MID", "FILE", "CONTEXT", "SOURCE", "DEST", "MSGTYPE", "CONTROL", "BYTES"],
+          rows,
+          "text",
+        ),
+        "",
+      );
+    }
+    const conds = [
+      filter.since !== undefined ? `since ${isoTime(filter.since)}` : "",
+      filter.until !== undefined ? `until ${isoTime(filter.until)}` : "",
+      filter.text ? `text "${filter.text}"${filter.ignoreCase ? " (any case)" : ""}` : "",
+      ...(filter.hl7 ?? []).map((c) => `${c.path}${c.op}${c.value}`),
+    ].filter((x) => x !== "");
+    lines.push(
+      `[nc_msgs: ${shown.length} message${shown.length === 1 ? "" : "s"} from ${scope}, newest first` +
+        `${conds.length ? `, matching ${conds.join(", ")}` : ""}; ${read} archive${
+          read === 1 ? "" : "s"
+        } read` +
+        `${all.length > shown.length || shown.length === limit ? `; limit ${limit}` : ""}]`,
+    );
+    for (const n of notes) lines.push(`[note: ${n}]`);
+    return { text: lines.join("\n") };
+  } catch (err) {
+    if (err instanceof SmatQueryError) return toolError(err.kind, err.message);
+    return failure(err);
+  }
+}

@@ -1,0 +1,56 @@
+/** nc_refs: which threads use a given Xlate, Tcl proc or table. */
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { failure, type LoadedSite, openEngine } from "../engine.ts";
+import { findRefs, mentionsTable, type Ref, type RefKind } from "../refs.ts";
+import { renderTable, type TableFormat } from "../table.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const name = (input.name as string).trim();
+    const kind = input.kind as RefKind | "any";
+    const kinds = new Set<RefKind>(kind === "any" ? ["xlate", "proc", "table"] : [kind]);
+    const format = input.format as TableFormat;
+    let sites: LoadedSite[];
+    let skipped: Array<{ site: string; reason: string }> = [];
+    if (input.site) sites = [await engine.load(input.site as string)];
+    else ({ loaded: sites, skipped } = await engine.loadAll());
+    const rows: Array<Ref & { site: string }> = [];
+    for (const { site, nc } of sites) {
+      const mentions = async (xlate: string) => {
+        const file = engine.fs.join(site.dir, "Xlate", xlate);
+        try {
+          return mentionsTable(await engine.fs.readText(file), name);
+        } catch {
+          return false; // a missing Xlate file mentions nothing
+        }
+      };
+      for (const r of await findRefs(nc, name, kinds, mentions)) rows.push({ ...r, site: site.name });
+    }
+    if (format === "json") return { text: JSON.stringify({ name, kind, refs: rows, skipped }, null, 2) };
+    const table = renderTable(
+      ["SITE", "THREAD", "KIND", "WHERE"],
+      rows.map((r) => [
+        r.site,
+        r.type === "protocol" ? r.name : `${r.name} (${r.type})`,
+        r.kind,
+        r.via ? `${r.path} (${r.via} uses it)` : r.path,
+      ]),
+      format,
+    );
+    if (format === "tsv") return { text: table };
+    const threads = new Set(rows.map((r) => `${r.site}/${r.name}`)).size;
+    const scope = input.site
+      ? `site ${sites[0].site.name}`
+      : `${sites.length} site${sites.length === 1 ? "" : "s"}`;
+    const lines = rows.length ? [table, ""] : [];
+    lines.push(
+      `[nc_refs: ${rows.length} use${rows.length === 1 ? "" : "s"} of ${name} (${kind}) by ${threads} ` +
+        `record${threads === 1 ? "" : "s"} in ${scope}]`,
+    );
+    for (const s of skipped) lines.push(`[nc_refs: site ${s.site} left out: ${s.reason}]`);
+    return { text: lines.join("\n") };
+  } catch (err) {
+    return failure(err);
+  }
+}

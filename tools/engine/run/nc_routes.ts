@@ -1,0 +1,97 @@
+/** nc_routes: TRXID → route details → type, destinations, xlate, procs, enabled flags. */
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { failure, openEngine } from "../engine.ts";
+import { type NcEntry, type NetConfig, routesOf, type TpsProc } from "../netconfig/mod.ts";
+import { renderTable, type TableFormat } from "../table.ts";
+import { requireThread } from "./_lookup.ts";
+
+function procList(ps: TpsProc[]): string {
+  return ps.map((p) => (p.enabled ? p.name : `${p.name}(disabled)`)).join(" ");
+}
+
+/** Marks a destination that names nothing in the NetConfig, and an inter-site destination. */
+function destShown(nc: NetConfig, name: string): string {
+  if (nc.protocol(name)) return name;
+  const d = nc.destination(name);
+  if (d) return `${name}@${d.config.str("HOST") || "?"}:${d.config.str("PORT") || "?"}`;
+  return `${name}(undefined)`;
+}
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const { site, nc } = await engine.load(input.site as string | undefined);
+    const format = input.format as TableFormat;
+    const threads: NcEntry[] = input.thread
+      ? [requireThread(nc, input.thread as string, site.name)]
+      : nc.protocols;
+    const withReplies = input.replies as boolean;
+    const rows: string[][] = [];
+    const json: unknown[] = [];
+    let count = 0;
+    for (const t of threads) {
+      for (const r of routesOf(t, withReplies)) {
+        count++;
+        if (r.details.length === 0) {
+          rows.push([t.name, r.kind, r.trxid, r.enabled ? "on" : "off", "-", "-", "-", "-", "-", "-"]);
+        }
+        for (const d of r.details) {
+          const procs = [
+            ...(d.preprocs.length ? [`pre: ${procList(d.preprocs)}`] : []),
+            ...(d.procs.length ? [procList(d.procs)] : []),
+            ...(d.postprocs.length ? [`post: ${procList(d.postprocs)}`] : []),
+          ].join("; ");
+          rows.push([
+            t.name,
+            r.kind,
+            r.trxid + (r.wildcard ? " (wildcard)" : ""),
+            r.enabled ? "on" : "off",
+            String(d.index),
+            d.type || "?",
+            d.dests.map((x) => destShown(nc, x)).join(" ") || "-",
+            d.xlate ?? d.xslt ?? "-",
+            procs || "-",
+            d.enabled ? "on" : "off",
+          ]);
+        }
+        json.push({
+          thread: t.name,
+          kind: r.kind,
+          trxid: r.trxid,
+          enabled: r.enabled,
+          wildcard: r.wildcard,
+          line: nc.lineOf(r.offset),
+          details: r.details.map((d) => ({
+            index: d.index,
+            type: d.type,
+            dests: d.dests.map((x) => ({
+              name: x,
+              kind: nc.protocol(x) ? "thread" : nc.destination(x) ? "destination" : "undefined",
+            })),
+            xlate: d.xlate,
+            xslt: d.xslt,
+            procs: d.procs,
+            preprocs: d.preprocs,
+            postprocs: d.postprocs,
+            enabled: d.enabled,
+          })),
+        });
+      }
+    }
+    if (format === "json") return { text: JSON.stringify({ site: site.name, routes: json }, null, 2) };
+    const table = renderTable(
+      ["THREAD", "FOR", "TRXID", "ROUTE", "DETAIL", "TYPE", "DEST", "XLATE", "PROCS", "ENABLED"],
+      rows,
+      format,
+    );
+    if (format === "tsv") return { text: table };
+    const scope = input.thread ? `thread ${threads[0].name}` : `site ${site.name}`;
+    return {
+      text: `${rows.length ? table + "\n\n" : ""}[nc_routes: ${count} route${
+        count === 1 ? "" : "s"
+      } in ${scope}]`,
+    };
+  } catch (err) {
+    return failure(err);
+  }
+}

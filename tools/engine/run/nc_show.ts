@@ -1,0 +1,54 @@
+/** nc_show: one thread's (or destination's, or process's) configuration, or one dotted path of it. */
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { EngineInputError, failure, openEngine } from "../engine.ts";
+import { valueToJSON } from "../netconfig/mod.ts";
+import { renderTree, toTcl } from "../netconfig/render.ts";
+import { requireEntry } from "./_lookup.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const { site, nc } = await engine.load(input.site as string | undefined);
+    const entry = requireEntry(nc, input.thread as string, site.name);
+    const path = (input.path as string | undefined)?.trim();
+    const format = input.format as string;
+    const where = `${entry.type} ${entry.name} (site ${site.name}, NetConfig line ${entry.line})`;
+    if (!path) {
+      if (format === "json") {
+        return {
+          text: JSON.stringify(
+            {
+              site: site.name,
+              type: entry.type,
+              name: entry.name,
+              line: entry.line,
+              config: entry.config.toJSON(),
+            },
+            null,
+            2,
+          ),
+        };
+      }
+      if (format === "tcl") return { text: nc.raw(entry) };
+      return { text: `${where}\n${renderTree(entry.config)}` };
+    }
+    const value = entry.config.at(path);
+    if (value === undefined) {
+      const top = entry.config.fields.map((f) => f.key).join(" ");
+      throw new EngineInputError("no_such_key", `${entry.name} has no ${path} (its keys: ${top})`, {
+        thread: entry.name,
+        path,
+      });
+    }
+    if (format === "json") {
+      return {
+        text: JSON.stringify({ site: site.name, name: entry.name, path, value: valueToJSON(value) }, null, 2),
+      };
+    }
+    if (format === "tcl") return { text: toTcl(value) };
+    if (typeof value === "string") return { text: value.trim() === "" ? "{}" : value };
+    return { text: `${path} of ${where}\n${renderTree(value)}` };
+  } catch (err) {
+    return failure(err);
+  }
+}
