@@ -1,0 +1,123 @@
+/**
+ * Host keys, trust on first use: `$ASSIST_HOME/.ssh-known-hosts`, in OpenSSH's known_hosts line format
+ * (`host` or `[host]:port`, key type, base64 key), so an operator can read it, compare it with
+ * `ssh-keyscan`, or copy lines in. The first key a host presents is recorded; later a different key
+ * is refused with one line that says how to reset (`assist ssh forget-hostkey <alias>`). This module
+ * owns the file; it is rewritten atomically at mode 0600.
+ *
+ * @module
+ */
+import { atomicWrite } from "../core/atomic_write.ts";
+import { stripCr } from "../core/clean.ts";
+
+export function knownHostsPath(home: string): string {
+  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  return `${home.replace(/[\\/]+$/, "")}${sep}.ssh-known-hosts`;
+}
+
+/**
+ * The known_hosts name of a host: the bare name on port 22, else `[host]:port`.
+ *
+ * @example
+ * knownHostName("eng1", 22); // "eng1"
+ * knownHostName("127.0.0.1", 2222); // "[127.0.0.1]:2222"
+ */
+export function knownHostName(host: string, port: number): string {
+  return port === 22 ? host : `[${host}]:${port}`;
+}
+
+/** The key type named inside an SSH public key blob (its first length-prefixed string). */
+export function keyType(blob: Uint8Array): string {
+  if (blob.length < 4) return "unknown";
+  const len = new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(0);
+  if (len === 0 || len > 64 || 4 + len > blob.length) return "unknown";
+  return new TextDecoder().decode(blob.subarray(4, 4 + len));
+}
+
+/** OpenSSH's SHA256 fingerprint form: `SHA256:<base64 without padding>`. */
+export async function fingerprint(blob: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", blob as Uint8Array<ArrayBuffer>));
+  return `SHA256:${digest.toBase64().replace(/=+$/, "")}`;
+}
+
+interface Entry {
+  names: string[];
+  type: string;
+  key: string;
+  line: string;
+}
+
+function parse(text: string): { entries: Entry[]; lines: string[] } {
+  const lines = stripCr(text).split("\n").filter((l) => l !== "");
+  const entries: Entry[] = [];
+  for (const line of lines) {
+    const t = line.trim();
+    if (t === "" || t.startsWith("#") || t.startsWith("@") || t.startsWith("|")) continue;
+    const [names, type, key] = t.split(/\s+/);
+    if (!names || !type || !key) continue;
+    entries.push({ names: names.split(","), type, key, line });
+  }
+  return { entries, lines };
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return "";
+    throw err;
+  }
+}
+
+export type HostKeyVerdict =
+  | { status: "known"; fingerprint: string }
+  | { status: "new"; fingerprint: string }
+  | { status: "changed"; fingerprint: string; recorded: string[] };
+
+/**
+ * Checks a presented host key against the store. An unknown host is recorded ("new"); a host with
+ * a recorded key that differs from the presented one is "changed" and nothing is written.
+ */
+export async function checkHostKey(
+  home: string,
+  host: string,
+  port: number,
+  blob: Uint8Array,
+): Promise<HostKeyVerdict> {
+  const path = knownHostsPath(home);
+  const name = knownHostName(host, port);
+  const type = keyType(blob);
+  const key = blob.toBase64();
+  const fp = await fingerprint(blob);
+  const { entries, lines } = parse(await readText(path));
+  const mine = entries.filter((e) => e.names.includes(name));
+  if (mine.some((e) => e.type === type && e.key === key)) return { status: "known", fingerprint: fp };
+  if (mine.length > 0) {
+    const recorded: string[] = [];
+    for (const e of mine) {
+      try {
+        recorded.push(`${e.type} ${await fingerprint(Uint8Array.fromBase64(e.key))}`);
+      } catch {
+        recorded.push(`${e.type} (unreadable)`);
+      }
+    }
+    return { status: "changed", fingerprint: fp, recorded };
+  }
+  lines.push(`${name} ${type} ${key}`);
+  await atomicWrite(path, lines.join("\n") + "\n", { mode: 0o600 });
+  return { status: "new", fingerprint: fp };
+}
+
+/** Removes every recorded key of a host; returns how many lines went. */
+export async function forgetHostKey(home: string, host: string, port: number): Promise<number> {
+  const path = knownHostsPath(home);
+  const name = knownHostName(host, port);
+  const text = await readText(path);
+  if (text === "") return 0;
+  const { entries, lines } = parse(text);
+  const drop = new Set(entries.filter((e) => e.names.includes(name)).map((e) => e.line));
+  if (drop.size === 0) return 0;
+  const keep = lines.filter((l) => !drop.has(l));
+  await atomicWrite(path, keep.length ? keep.join("\n") + "\n" : "", { mode: 0o600 });
+  return drop.size;
+}

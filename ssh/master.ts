@@ -1,0 +1,406 @@
+/**
+ * The multiplexing master (DESIGN.md, "SSH"): `assist internal ssh-master <alias>`, started in the
+ * background by `/ssh-setup <alias>` (ssh/spawn.ts). It reads the stored password once, opens one
+ * ssh2 connection (keepalive on, host key checked against the trust-on-first-use store), and serves
+ * every other `assist` process on `.ssh-sockets/<alias>.sock` (protocol: ssh/protocol.ts) until it
+ * is closed, its connection is lost, its socket disappears, or it gets a signal. On a lost
+ * connection it leaves `.ssh-sockets/<alias>.lost` (reason and time) for the next caller and status.
+ *
+ * The master never prints after its one handshake line on stdout, and never logs: the password is
+ * in no output of it.
+ *
+ * @module
+ */
+import { atomicWrite } from "../core/atomic_write.ts";
+import { loadConfig } from "../core/config.ts";
+import { ensureHome } from "../core/home.ts";
+import { readCredential } from "./creds.ts";
+import { connect, type SshConnection } from "./connection.ts";
+import { SshError, toWire } from "./errors.ts";
+import { checkUnixPath, chooseTransport, socketPath, type Transport } from "./paths.ts";
+import {
+  FRAME_DATA,
+  FRAME_ERR,
+  FRAME_JSON,
+  FRAME_OUT,
+  FrameReader,
+  jsonFrame,
+  parseJson,
+  PROTOCOL_VERSION,
+  protocolError,
+  type Request,
+  sameToken,
+  writeAll,
+  writeFrame,
+} from "./protocol.ts";
+import type { Remote } from "./remote.ts";
+import { describeTarget, getHost } from "./registry.ts";
+import { lostNotePath, probeMaster } from "./client.ts";
+
+/** What a TCP-transport socket file holds. */
+export interface TcpAddress {
+  transport: "tcp";
+  port: number;
+  token: string;
+  pid: number;
+}
+
+export interface MasterServerOptions {
+  alias: string;
+  remote: Remote;
+  transport: Transport;
+  /** The control path: the Unix socket, or the TCP address file. */
+  path: string;
+  /** Facts for the `status` request. */
+  info: () => Record<string, unknown>;
+  /** A client asked the master to close. */
+  onCloseRequest: () => void;
+}
+
+const FIRST_FRAME_TIMEOUT_MS = 10_000;
+
+/** The listening half of the master: accepts clients and runs their requests on the remote. */
+export class MasterServer {
+  readonly #o: MasterServerOptions;
+  readonly #listener: Deno.Listener;
+  readonly #token: string | undefined;
+  readonly #identity: { ino: number | null; dev: number | null } | undefined;
+  readonly #conns = new Set<Deno.Conn>();
+  #served = 0;
+  #stopped = false;
+  /** Resolves when the accept loop has ended. */
+  readonly done: Promise<void>;
+
+  private constructor(
+    o: MasterServerOptions,
+    listener: Deno.Listener,
+    token: string | undefined,
+    identity: { ino: number | null; dev: number | null } | undefined,
+  ) {
+    this.#o = o;
+    this.#listener = listener;
+    this.#token = token;
+    this.#identity = identity;
+    this.done = this.#accept();
+  }
+
+  /**
+   * Binds the control path. A Unix socket is bound at its final path (binding fails if another
+   * master holds it, so two setups cannot both win) and set to 0600; the TCP transport listens on
+   * 127.0.0.1 and writes the address file (0600) with a fresh token.
+   */
+  static async start(o: MasterServerOptions): Promise<MasterServer> {
+    if (o.transport === "unix") {
+      checkUnixPath(o.path);
+      let listener: Deno.Listener;
+      try {
+        listener = Deno.listen({ transport: "unix", path: o.path });
+      } catch (err) {
+        if (err instanceof Deno.errors.AddrInUse) {
+          throw new SshError("io_error", `a master for ${o.alias} is already running (${o.path})`, {
+            alias: o.alias,
+          });
+        }
+        throw err;
+      }
+      await Deno.chmod(o.path, 0o600);
+      const info = await Deno.lstat(o.path);
+      return new MasterServer(o, listener, undefined, { ino: info.ino, dev: info.dev });
+    }
+    const listener = Deno.listen({ transport: "tcp", hostname: "127.0.0.1", port: 0 });
+    const token = crypto.getRandomValues(new Uint8Array(32)).toHex();
+    const address: TcpAddress = {
+      transport: "tcp",
+      port: (listener.addr as Deno.NetAddr).port,
+      token,
+      pid: Deno.pid,
+    };
+    await atomicWrite(o.path, JSON.stringify(address) + "\n", { mode: 0o600 });
+    return new MasterServer(o, listener, token, undefined);
+  }
+
+  get served(): number {
+    return this.#served;
+  }
+
+  /** Whether the control path still belongs to this master (a removed socket ends it). */
+  async ownsPath(): Promise<boolean> {
+    try {
+      if (this.#identity) {
+        const info = await Deno.lstat(this.#o.path);
+        return info.ino === this.#identity.ino && info.dev === this.#identity.dev;
+      }
+      const obj = JSON.parse(await Deno.readTextFile(this.#o.path)) as Partial<TcpAddress>;
+      return typeof obj.token === "string" && this.#token !== undefined && sameToken(obj.token, this.#token);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops accepting, cuts open clients, removes the control path if it is still ours. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    const mine = await this.ownsPath();
+    try {
+      this.#listener.close();
+    } catch { /* closed */ }
+    for (const c of this.#conns) {
+      try {
+        c.close();
+      } catch { /* closed */ }
+    }
+    if (mine) await Deno.remove(this.#o.path).catch(() => {});
+    await this.done;
+  }
+
+  async #accept(): Promise<void> {
+    try {
+      for await (const conn of this.#listener) {
+        if (this.#o.transport === "tcp") {
+          try {
+            (conn as Deno.TcpConn).setNoDelay(true);
+          } catch { /* not TCP */ }
+        }
+        this.#conns.add(conn);
+        this.#handle(conn).finally(() => {
+          this.#conns.delete(conn);
+          try {
+            conn.close();
+          } catch { /* closed */ }
+        });
+      }
+    } catch {
+      // the listener was closed
+    }
+  }
+
+  async #handle(conn: Deno.Conn): Promise<void> {
+    const reader = new FrameReader(conn);
+    const ac = new AbortController();
+    let req: Request;
+    try {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const first = await Promise.race([
+        reader.next(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(protocolError("no request within 10 s")), FIRST_FRAME_TIMEOUT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (!first) return;
+      req = parseJson(first) as unknown as Request;
+      if (req.t !== "req" || req.v !== PROTOCOL_VERSION) {
+        throw protocolError(`unsupported request (version ${String(req.v)}); update both assist processes`);
+      }
+      if (
+        this.#token !== undefined && (typeof req.token !== "string" || !sameToken(req.token, this.#token))
+      ) {
+        throw new SshError("permission_denied", "the SSH master refused a request without its token");
+      }
+    } catch (err) {
+      await writeAll(conn, jsonFrame({ t: "error", ...toWire(err) })).catch(() => {});
+      return;
+    }
+    this.#served++;
+    // A client that goes away cancels its request (not for push, which reads its own frames).
+    if (req.op !== "push") {
+      reader.next().then((f) => {
+        if (f === null) ac.abort();
+      }, () => ac.abort());
+    }
+    const remote = this.#o.remote;
+    try {
+      const path = typeof req.path === "string" ? req.path : "";
+      switch (req.op) {
+        case "status":
+          await writeAll(conn, jsonFrame({ t: "done", ...this.#o.info(), served: this.#served }));
+          return;
+        case "exec": {
+          if (typeof req.command !== "string") throw protocolError("exec without a command");
+          const r = await remote.exec(req.command, {
+            timeoutMs: typeof req.timeoutMs === "number" ? req.timeoutMs : undefined,
+            maxBytes: typeof req.maxBytes === "number" ? req.maxBytes : undefined,
+            signal: ac.signal,
+          });
+          if (r.stdout.length) await writeFrame(conn, FRAME_OUT, r.stdout);
+          if (r.stderr.length) await writeFrame(conn, FRAME_ERR, r.stderr);
+          await writeAll(
+            conn,
+            jsonFrame({
+              t: "done",
+              code: r.code,
+              exitSignal: r.exitSignal,
+              droppedStdout: r.droppedStdout,
+              droppedStderr: r.droppedStderr,
+              timedOut: r.timedOut,
+              banner: r.banner ?? "",
+            }),
+          );
+          return;
+        }
+        case "stat":
+          await writeAll(conn, jsonFrame({ t: "done", value: (await remote.stat(path)) ?? null }));
+          return;
+        case "list":
+          await writeAll(conn, jsonFrame({ t: "done", value: await remote.list(path) }));
+          return;
+        case "realpath":
+          await writeAll(conn, jsonFrame({ t: "done", value: await remote.realpath(path) }));
+          return;
+        case "read": {
+          const bytes = await remote.readRange(path, Number(req.offset ?? 0), Number(req.length ?? 0));
+          if (bytes.length) await writeFrame(conn, FRAME_DATA, bytes);
+          await writeAll(conn, jsonFrame({ t: "done", bytes: bytes.length }));
+          return;
+        }
+        case "pull": {
+          let started: Promise<void> | undefined;
+          const r = await remote.pull(path, async (chunk) => {
+            await started;
+            await writeFrame(conn, FRAME_DATA, chunk);
+          }, {
+            signal: ac.signal,
+            onStart: (size) => {
+              started = writeAll(conn, jsonFrame({ t: "start", size }));
+            },
+          });
+          await started;
+          await writeAll(conn, jsonFrame({ t: "done", size: r.size, bytes: r.bytes }));
+          return;
+        }
+        case "push": {
+          const size = Number(req.size);
+          if (!Number.isSafeInteger(size) || size < 0) throw protocolError("push without a size");
+          const chunks = (async function* () {
+            while (true) {
+              const f = await reader.next();
+              if (f === null) throw new SshError("cancelled", "the client went away during the push");
+              if (f.type === FRAME_DATA) yield f.payload;
+              else if (f.type === FRAME_JSON && parseJson(f).t === "eof") return;
+              else throw protocolError("unexpected frame during a push");
+            }
+          })();
+          const r = await remote.push({ size, chunks }, path, {
+            signal: ac.signal,
+            mode: typeof req.mode === "number" ? req.mode : undefined,
+          });
+          await writeAll(conn, jsonFrame({ t: "done", size: r.size, bytes: r.bytes }));
+          return;
+        }
+        case "close":
+          await writeAll(conn, jsonFrame({ t: "done" })).catch(() => {});
+          this.#o.onCloseRequest();
+          return;
+        default:
+          throw protocolError(`unknown request "${String((req as { op?: unknown }).op)}"`);
+      }
+    } catch (err) {
+      await writeAll(conn, jsonFrame({ t: "error", ...toWire(err) })).catch(() => {});
+    }
+  }
+}
+
+/** The handshake line the master prints once on stdout for the process that started it. */
+export type Handshake =
+  | { ok: true; pid: number; transport: Transport; hostKey?: { status: string; fingerprint: string } }
+  | { ok: false; error: { kind: string; message: string } };
+
+function say(h: Handshake): void {
+  try {
+    const bytes = new TextEncoder().encode(JSON.stringify(h) + "\n");
+    let off = 0;
+    while (off < bytes.length) off += Deno.stdout.writeSync(bytes.subarray(off));
+  } catch { /* the starter went away */ }
+}
+
+/** How often the master checks that its socket is still there. */
+const WATCH_MS = 2000;
+
+/**
+ * The master process: `assist internal ssh-master <alias>`. Returns its exit code when it ends.
+ */
+export async function runMaster(alias: string): Promise<number> {
+  let conn: SshConnection | undefined;
+  let server: MasterServer | undefined;
+  let home: string;
+  try {
+    const config = loadConfig();
+    home = config.home;
+    await ensureHome(home);
+    const host = await getHost(home, alias);
+    const path = socketPath(home, alias);
+    const transport = chooseTransport(Deno.build.os);
+    const running = await probeMaster(home, alias);
+    if (running) {
+      throw new SshError("io_error", `a master for ${alias} is already running (pid ${running.pid})`, {
+        alias,
+      });
+    }
+    // The password is read once, here, and used for this one authentication.
+    const password = await readCredential(home, alias);
+    let onLost: (reason: string) => void = () => {};
+    conn = await connect({ alias, host, password, home, mode: "master", onLost: (r) => onLost(r) });
+    const since = Date.now();
+    const c = conn;
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((r) => (finish = r));
+    let ending = false;
+    const end = async (lostReason?: string) => {
+      if (ending) return;
+      ending = true;
+      clearInterval(watch);
+      if (lostReason !== undefined) {
+        await atomicWrite(
+          lostNotePath(home, alias),
+          JSON.stringify({ reason: lostReason, at: new Date().toISOString() }) + "\n",
+          { mode: 0o600 },
+        ).catch(() => {});
+      }
+      await server?.stop().catch(() => {});
+      await c.close().catch(() => {});
+      finish();
+    };
+    onLost = (reason) => void end(reason);
+    server = await MasterServer.start({
+      alias,
+      remote: conn,
+      transport,
+      path,
+      info: () => ({
+        pid: Deno.pid,
+        alias,
+        target: describeTarget(host),
+        since: new Date(since).toISOString(),
+        transport,
+        fingerprint: c.hostKey?.fingerprint,
+      }),
+      onCloseRequest: () => void end(),
+    });
+    await Deno.remove(lostNotePath(home, alias)).catch(() => {});
+    const watch = setInterval(async () => {
+      if (!(await server!.ownsPath())) void end();
+    }, WATCH_MS);
+    for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+      try {
+        Deno.addSignalListener(sig, () => void end());
+      } catch { /* not on this platform */ }
+    }
+    say({
+      ok: true,
+      pid: Deno.pid,
+      transport,
+      hostKey: conn.hostKey
+        ? { status: conn.hostKey.status, fingerprint: conn.hostKey.fingerprint }
+        : undefined,
+    });
+    if (conn.lost !== undefined) await end(conn.lost);
+    await finished;
+    return 0;
+  } catch (err) {
+    await server?.stop().catch(() => {});
+    await conn?.close().catch(() => {});
+    const w = toWire(err);
+    say({ ok: false, error: { kind: w.kind, message: w.message } });
+    return 1;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Helpers of the SSH suites: run `assist` as a subprocess (tests/support/run_assist.ts's command and
+ * permission set) in a test home, and watch every process on the machine for the password in its
+ * argv or environment while the suite runs.
+ */
+import { assistCommandArgs, REPO_ROOT } from "../support/run_assist.ts";
+import { descendants } from "./_proc.ts";
+export { alive, SecretWatch } from "./_proc.ts";
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Both streams, for "nothing printed contains the password" checks. */
+  all: string;
+}
+
+/** The environment a test gives the program: a home, the module cache, and what the test adds. */
+export function envFor(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  const denoDir = Deno.env.get("DENO_DIR");
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    NO_COLOR: "1",
+    ASSIST_HOME: home,
+    TMPDIR: `${home}-tmp`,
+    ...(denoDir ? { DENO_DIR: denoDir } : {}),
+    ...extra,
+  };
+}
+
+/** Every pid the last runs started (the program and its descendants), for the /proc checks. */
+export const seenPids = new Set<number>();
+
+/**
+ * Runs `assist <args>` with the given environment (and optional stdin); while it runs, its pid and
+ * its descendants' are recorded and their argv/environment scanned by any active {@link SecretWatch}.
+ */
+export async function assist(args: string[], env: Record<string, string>, stdin?: string): Promise<Run> {
+  await Deno.mkdir(env.TMPDIR ?? "/tmp", { recursive: true }).catch(() => {});
+  const child = new Deno.Command(Deno.execPath(), {
+    args: assistCommandArgs(args),
+    cwd: REPO_ROOT,
+    clearEnv: true,
+    env,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  seenPids.add(child.pid);
+  let running = true;
+  const track = (async () => {
+    while (running) {
+      for (const p of await descendants(child.pid).catch(() => [])) seenPids.add(p);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  running = false;
+  await track;
+  const d = new TextDecoder();
+  const stdout = d.decode(out.stdout);
+  const stderr = d.decode(out.stderr);
+  return { code: out.code, stdout, stderr, all: stdout + stderr };
+}
+
+/** Every file under a folder (recursively) whose content includes the secret, except under `skip`. */
+export async function filesContaining(root: string, secret: string, skip: string[] = []): Promise<string[]> {
+  const hits: string[] = [];
+  const walk = async (dir: string) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = `${dir}/${e.name}`;
+      if (skip.some((s) => p === s || p.startsWith(`${s}/`))) continue;
+      if (e.isDirectory) await walk(p);
+      else if (e.isFile) {
+        const bytes = await Deno.readFile(p).catch(() => new Uint8Array());
+        if (new TextDecoder().decode(bytes).includes(secret)) hits.push(p);
+      }
+    }
+  };
+  await walk(root);
+  return hits;
+}
+
+/** The pid of the master from `ssh setup` output ("... pid N)"). */
+export function masterPid(setupOutput: string): number {
+  const m = setupOutput.match(/pid (\d+)\)/);
+  if (!m) throw new Error(`no pid in: ${setupOutput}`);
+  return Number(m[1]);
+}
+
+/** Kills a master we started (by pid) if it is still running; used in finally blocks. */
+export function killPid(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    Deno.kill(pid, "SIGKILL");
+  } catch { /* gone */ }
+}
+
+/** Waits until `fn` is true (polling), or throws after `ms`. */
+export async function until(
+  fn: () => boolean | Promise<boolean>,
+  ms = 10_000,
+  what = "condition",
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await fn()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

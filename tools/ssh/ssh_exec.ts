@@ -1,0 +1,44 @@
+/** ssh_exec: a command on an engine host, in its login shell, with a line cap, a timeout and an exit footer. */
+import type { ToolDef } from "../types.ts";
+
+export const sshExecTool: ToolDef = {
+  name: "ssh_exec",
+  summary: "Run a command on an engine host over SSH (login shell, line cap, exit footer)",
+  description: "Run a shell command on the engine host of an SSH alias and return its output: stdout, then " +
+    "stderr under a [stderr] line, at most max_lines lines, ending in [ssh_exec: exit rc=<n>]. The command " +
+    "runs in a login shell so the engine environment (HCIROOT, HCISITE, PATH) is set; prefix it with " +
+    "NOLOGIN to run it without the login profile. An alias with a pinned engine root skips the profile and " +
+    "exports that HCIROOT. The command is killed after timeout_seconds. If the result says to open the " +
+    "master, ask the operator to run /ssh-setup <alias>; never ask for a password.",
+  params: [
+    {
+      name: "alias",
+      type: "string",
+      description: "SSH alias (see ssh_status)",
+      required: true,
+      positional: true,
+    },
+    { name: "command", type: "string", description: "command line to run", required: true, positional: true },
+    {
+      name: "max_lines",
+      type: "integer",
+      description: "output lines to keep",
+      default: 500,
+      min: 1,
+      max: 100000,
+    },
+    {
+      name: "timeout_seconds",
+      type: "integer",
+      description: "kill the command after this long",
+      default: 120,
+      min: 1,
+      max: 3600,
+    },
+  ],
+  examples: ["eng1 'hcisitectl'", "eng1 'ls $HCIROOT' --max-lines 50", "eng1 'NOLOGIN uptime'"],
+  async run(input, ctx) {
+    const { runExec } = await import("./_impl.ts");
+    return await runExec(input, ctx);
+  },
+};
