@@ -188,8 +188,13 @@ const ALPHA_WORDS = /^\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,4}$/u;
  * findHl7Lines("PID.5 = SMITH^JOHN").map((c) => [c.value, c.category]); // [["SMITH^JOHN", "NAME"]]
  */
 export function findHl7Lines(text: string): Candidate[] {
-  const out: Candidate[] = [];
-  if (!/PID|NK1|GT1|IN1/.test(text)) return out;
+  const all: Candidate[] = [];
+  if (!/PID|NK1|GT1|IN1/.test(text)) return all;
+  const out = {
+    push(c: Candidate) {
+      if (!all.some((x) => x.start < c.end && c.start < x.end)) all.push(c);
+    },
+  };
   const lineRe = /[^\r\n]+/g;
   for (let lm = lineRe.exec(text); lm; lm = lineRe.exec(text)) {
     const line = lm[0];
@@ -197,6 +202,26 @@ export function findHl7Lines(text: string): Candidate[] {
     if (!ref) continue;
     const base = lm.index;
     const hint = HINTS[ref[1].replace("-", ".")];
+    // The value after `<ref>:` / `<ref> =`.
+    const after = new RegExp(
+      `${
+        ref[1].replace(/[.\-]/, "[.\\-]")
+      }(?:[.\\-]\\d{1,3})*(?:\\s*\\([^)]*\\))?\\s*[:=]\\s*("?)([^"\\r\\n|,;]+)\\1`,
+    )
+      .exec(line);
+    if (after) {
+      const raw = after[2];
+      const value = raw.trim();
+      const at = base + after.index + after[0].length - (after[1] ? 1 : 0) - raw.length + raw.indexOf(value);
+      if (value && hint === "ADDRESS") {
+        const c = cand(text, at, at + value.length, "ADDRESS", "hl7");
+        if (c) out.push(c);
+      } else if (value && ALPHA_WORDS.test(value)) {
+        const category = hint === "NAME" ? "NAME" : detectCategory(value);
+        const c = cand(text, at, at + value.length, category, "hl7");
+        if (c) out.push(c);
+      }
+    }
     // Caret values: an id first component, or the name components.
     CARET_RUN.lastIndex = 0;
     for (let m = CARET_RUN.exec(line); m; m = CARET_RUN.exec(line)) {
@@ -234,28 +259,8 @@ export function findHl7Lines(text: string): Candidate[] {
       const c = cand(text, base + m.index, base + m.index + m[0].length, category, "hl7");
       if (c) out.push(c);
     }
-    // The value after `<ref>:` / `<ref> =`.
-    const after = new RegExp(
-      `${
-        ref[1].replace(/[.\-]/, "[.\\-]")
-      }(?:[.\\-]\\d{1,3})*(?:\\s*\\([^)]*\\))?\\s*[:=]\\s*("?)([^"\\r\\n|,;]+)\\1`,
-    )
-      .exec(line);
-    if (after) {
-      const raw = after[2];
-      const value = raw.trim();
-      const at = base + after.index + after[0].length - (after[1] ? 1 : 0) - raw.length + raw.indexOf(value);
-      if (value && hint === "ADDRESS") {
-        const c = cand(text, at, at + value.length, "ADDRESS", "hl7");
-        if (c) out.push(c);
-      } else if (value && ALPHA_WORDS.test(value)) {
-        const category = hint === "NAME" ? "NAME" : detectCategory(value);
-        const c = cand(text, at, at + value.length, category, "hl7");
-        if (c) out.push(c);
-      }
-    }
   }
-  return out;
+  return all.sort((a, b) => a.start - b.start);
 }
 
 // ---- tier 4 ---------------------------------------------------------------------------------------

@@ -133,6 +133,8 @@ export interface PhiEngineOptions {
   sidecar?: SidecarDetector | false;
   /** For the once-per-session tier-5 notice (`.phi-notice-shown`). */
   sessionId?: string;
+  /** The HL7 sanitizer's scanner (tests inject a failing one). @default scanHl7 */
+  hl7Scanner?: (text: string) => Hl7Scan;
   /** @default () => new Date() */
   now?: () => Date;
 }
@@ -181,6 +183,7 @@ export class PhiEngine {
   readonly #known: KnownIndex;
   readonly #now: () => Date;
   readonly #sessionId?: string;
+  readonly #scanHl7: (text: string) => Hl7Scan;
   readonly #paths: ReturnType<typeof homePaths>;
   readonly #decisions = new Map<string, boolean>();
   #mode: AutoPhiMode;
@@ -200,6 +203,7 @@ export class PhiEngine {
     this.#known = new KnownIndex(table);
     this.#now = options.now ?? (() => new Date());
     this.#sessionId = options.sessionId;
+    this.#scanHl7 = options.hl7Scanner ?? scanHl7;
     this.#paths = homePaths(options.config.home);
     this.#mode = options.config.autoPhi;
   }
@@ -392,12 +396,23 @@ export class PhiEngine {
   // ---- the pass -----------------------------------------------------------------------------------
 
   async #pass(text: string, o: PassOptions): Promise<PassOut> {
-    await this.table.refresh();
     const mode = o.dryRun ? "on" : this.#mode;
+    const warnings: string[] = [];
+    try {
+      await this.table.refresh();
+    } catch (err) {
+      const why = (err as Error)?.name ?? "error";
+      if (mode === "strict") throw new PhiRefusedError(`the lookup table could not be read (${why})`);
+      if (!this.#tableWarned) {
+        this.#tableWarned = true;
+        warnings.push(
+          `phi> the lookup table ${this.table.path} could not be read (${why}); using what is in memory`,
+        );
+      }
+    }
     const autoOn = o.auto && mode !== "off";
     const chosen: Candidate[] = [];
     const taken = new SpanSet();
-    const warnings: string[] = [];
     const tokens = new Map<Candidate, string>();
 
     if (o.markers) {
@@ -422,7 +437,7 @@ export class PhiEngine {
     let hl7Failure: string | undefined;
     if (hl7Shaped) {
       try {
-        scan = scanHl7(text);
+        scan = this.#scanHl7(text);
         if (scan.segments.length === 0) {
           hl7Failure = "the HL7 sanitizer found no segment in HL7-shaped content";
         }

@@ -24,7 +24,7 @@ export interface Marker {
 }
 
 const CURLY = /\{\{phi:([^\r\n]*?)\}\}/g;
-const AT_BRACKETED = /(?<![\w@])@@(?!@)([^\r\n]+?)@@(?![\w@])/g;
+const AT_BRACKETED = /(?<![\w@])@@(?!@)((?:(?!@@)[^\r\n])+?)@@(?![\w@])/g;
 const AT_BARE = /(?<![\w@])@@(?!@)(\S+)/g;
 const TRAILING = /[.,;:!?)\]}'"]+$/;
 
@@ -49,8 +49,9 @@ export function findMarkers(text: string): Marker[] {
         raw = cut;
       }
       const value = raw.trim();
-      if (value === "") continue;
+      if (/^@*$/.test(value)) continue;
       if (taken.add(m.index, end)) out.push({ start: m.index, end, value });
+      else re.lastIndex = m.index + 1; // overlapped an earlier form: look again just after its start
     }
   };
   scan(CURLY, false);

@@ -1,0 +1,128 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { detectAuto, findContextual, findDefinite, findHl7Lines, KnownIndex } from "../../phi/detect.ts";
+import { protectedRanges, protectedSpans } from "../../phi/exclusions.ts";
+import { LookupTable } from "../../phi/lookup.ts";
+import { tempDir } from "../support/run_assist.ts";
+
+const auto = (text: string, known?: KnownIndex) =>
+  detectAuto(text, { protect: protectedSpans(text), known }).map((c) => [c.tier, c.category, c.value]);
+
+Deno.test("tier 1: SSN, e-mail, formatted phones, NPI after NPI:", () => {
+  const t = "ssn 123-45-6789 mail Jane.Doe+x@mail.example.org. ph (555) 123-4567, 555-234-5678, " +
+    "555.345.6789, +1 555-456-7890 and NPI: 1234567893; not 555 123 4567, not 1234-56-789";
+  assertEquals(findDefinite(t).map((c) => [c.category, c.value]).sort(), [
+    ["EMAIL", "Jane.Doe+x@mail.example.org"],
+    ["NPI", "1234567893"],
+    ["PHONE", "(555) 123-4567"],
+    ["PHONE", "+1 555-456-7890"],
+    ["PHONE", "555-234-5678"],
+    ["PHONE", "555.345.6789"],
+    ["SSN", "123-45-6789"],
+  ]);
+  assertEquals(
+    auto("NPI: 1234567893"),
+    [["definite", "NPI", "1234567893"]],
+    "NPI: label beats the epoch shape",
+  );
+});
+
+Deno.test("tier 2: a number with a keyword in the 20 characters before it, on its line", () => {
+  assertEquals(auto("MRN 1234567"), [["contextual", "MRN", "1234567"]]);
+  assertEquals(auto("Patient: E1234567"), [["contextual", "MRN", "E1234567"]]);
+  assertEquals(auto("acct#99887766"), [["contextual", "MRN", "99887766"]]);
+  assertEquals(auto("DOB 03/15/1980"), [["contextual", "DOB", "03/15/1980"]]);
+  assertEquals(auto("Date of Birth: 1980-03-15"), [["contextual", "DOB", "1980-03-15"]]);
+  const exactly20 = "Visit" + " ".repeat(15) + "7654321";
+  const past20 = "Visit" + " ".repeat(16) + "7654321";
+  assertEquals(auto(exactly20).length, 1, "keyword starting 20 characters before");
+  assertEquals(auto(past20).length, 0, "21 characters before: outside the window");
+  assertEquals(auto("MRN\n7654321").length, 0, "the window stays on the number's line");
+  assertEquals(auto("Patient 123").length, 0, "fewer than 4 digits");
+  assertEquals(auto("order 7654321").length, 0, "no keyword");
+  assertEquals(findContextual("record 123-45").length, 1);
+});
+
+Deno.test("tier 3: PHI-shaped values on lines that mention PHI fields", () => {
+  assertEquals(findHl7Lines("PID.5 = SMITH^JOHN^A").map((c) => [c.category, c.value]), [[
+    "NAME",
+    "SMITH^JOHN^A",
+  ]]);
+  assertEquals(findHl7Lines("PID.5.1: SMITH").map((c) => [c.category, c.value]), [["NAME", "SMITH"]]);
+  assertEquals(findHl7Lines("PID.3 12345678^^^HOSP^MR").map((c) => [c.category, c.value]), [[
+    "MRN",
+    "12345678",
+  ]]);
+  assertEquals(findHl7Lines("PID.7 value 19800315").map((c) => [c.category, c.value]), [["DOB", "19800315"]]);
+  assertEquals(findHl7Lines("PID-13: 5551234567").map((c) => [c.category, c.value]), [[
+    "PHONE",
+    "5551234567",
+  ]]);
+  assertEquals(findHl7Lines("NK1.4: 12 ELM ST^^SPRINGDALE").map((c) => [c.category, c.value]), [
+    ["ADDRESS", "12 ELM ST^^SPRINGDALE"],
+  ]);
+  assertEquals(findHl7Lines("IN1.17 = SEL 12345").length, 1, "IN1.16-20 only... 17 included");
+  assertEquals(findHl7Lines("IN1.21 = 12345678").length, 0, "IN1.21 is not in the tier-3 list");
+  assertEquals(findHl7Lines("PID.30 = 12345678").length, 0);
+  assertEquals(findHl7Lines("the 12345678 of PV1.19").length, 0);
+  assertEquals(
+    auto("PID.18: 12345678"),
+    [["hl7", "MRN", "12345678"]],
+    "the reference itself is never tokenized",
+  );
+});
+
+Deno.test("tier 4: values in the lookup table, in their other spellings", async () => {
+  await using tmp = await tempDir();
+  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
+  await table.assign([
+    { category: "NAME", canonical: "a jane doe", original: "DOE^JANE^A" },
+    { category: "MRN", canonical: "A7654321", original: "A7654321" },
+    { category: "ADDRESS", canonical: "springdale", original: "SPRINGDALE" },
+    { category: "MANUAL", canonical: "Fairhaven", original: "Fairhaven" },
+  ]);
+  const k = new KnownIndex(table);
+  assertEquals(auto("seen Jane A Doe and Doe, Jane and DOE^JANE^A today", k), [
+    ["known", "NAME", "Jane A Doe"],
+    ["known", "NAME", "Doe, Jane"],
+    ["known", "NAME", "DOE^JANE^A"],
+  ]);
+  assertEquals(auto("id a7654321 here, not A76543210", k), [["known", "MRN", "a7654321"]]);
+  assertEquals(auto("moved to Springdale, then Fairhaven", k), [["known", "MANUAL", "Fairhaven"]]);
+  await table.assign([{ category: "MRN", canonical: "1112223", original: "1112223" }]);
+  assertEquals(auto("late 1112223", k), [["known", "MRN", "1112223"]], "the index follows the table");
+});
+
+Deno.test("never tokenized: each kind of the spec's list, even on a tier match", () => {
+  const cases: Array<[string, string]> = [
+    ["Patient file /hci/prod/site1/data/12345678.hl7", "path"],
+    ["Patient file ./data/12345678.hl7", "path"],
+    ["Patient file C:\\hci\\Account\\12345678.tcl", "path"],
+    ["see https://example.org/mrn/12345678", "path"],
+    ["MRN index data/mrn/12345678/x", "path"],
+    ["Patient list PID.18 and PID-3.1 and OBX.5[2].1", "field_ref"],
+    ["Patient module v2.9.6 and 12.1.0.4", "version"],
+    ["MRN service version 12345678", "version"],
+    ["Patient admitted 2024-01-15T10:00:00Z", "iso_date"],
+    ["Patient feed port 41189", "port"],
+    ["Record service at engine01.example.org:41189", "port"],
+    ["Account sync error 40412", "status_code"],
+    ["Record HTTP/1.1 503 status=50321", "status_code"],
+    ['{"MRN 12345678": 1, "555-123-4567": 2}', "json_key"],
+    ["Patient ts 1700000000123 and 1700000000", "timestamp"],
+    ["Already [[MRN_1]] and [[NAME_2]]", "token"],
+    ["```\nMRN 12345678 SSN 123-45-6789\n```", "fence"],
+  ];
+  for (const [text, kind] of cases) {
+    assertEquals(auto(text), [], text);
+    const kinds = new Set(protectedRanges(text).map((r) => r.kind));
+    assertEquals(kinds.has(kind as never), true, `${text}: ${[...kinds]}`);
+  }
+  assertEquals(auto("DOB: 1980-03-15").length, 1, "ISO date with DOB context is tokenized");
+  assertEquals(auto("Birth 1980-03-15").length, 1, "ISO date with Birth context is tokenized");
+  assertEquals(auto("call 555.123.4567").length, 1, "a dotted phone is not a version");
+  assertEquals(
+    auto("```\nMRN 12345678\n"),
+    [["contextual", "MRN", "12345678"]],
+    "an unclosed fence protects nothing",
+  );
+});
