@@ -4,7 +4,7 @@
  * Protocol (JSON over HTTP on 127.0.0.1:`ASSIST_PHI_PORT`, default 41189; 5 s client timeout):
  *
  * - `GET /health` → 200 `{"status": "ok", "engine": "presidio" | "regex", "pid": <int>,
- *   "version": "<server version>", "entities": ["PERSON", ...]}`
+ *   "version": "<server version>", "python": "<interpreter path>", "entities": ["PERSON", ...]}`
  * - `POST /redact` with `{"text": "<text>", "language": "en"}` (optional `"entities": [...]`,
  *   `"score_threshold": <0..1>`) → 200 `{"entities": [{"entity_type": "PERSON", "start": 10,
  *   "end": 20, "score": 0.85}, ...]}`. Offsets are `[start, end)` in Unicode code points (Python
@@ -35,6 +35,7 @@ export interface SidecarHealth {
   engine?: string;
   pid?: number;
   version?: string;
+  python?: string;
   entities?: string[];
 }
 

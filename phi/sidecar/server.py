@@ -8,7 +8,7 @@ recognizers only ("engine": "regex").
 
 Protocol (JSON; offsets are [start, end) in Unicode code points):
   GET  /health    -> {"status": "ok", "engine": "presidio"|"regex", "pid": int, "version": str,
-                      "entities": [str, ...]}
+                      "python": str, "entities": [str, ...]}
   POST /redact    {"text": str, "language": "en", "entities"?: [str], "score_threshold"?: float}
                   -> {"entities": [{"entity_type": str, "start": int, "end": int, "score": float}]}
   POST /shutdown  -> {"status": "stopping"}
@@ -193,7 +193,7 @@ def make_handler(detector, server_ref):
         def do_GET(self):
             if self.path.split("?")[0] == "/health":
                 self.reply(200, {"status": "ok", "engine": detector.engine, "pid": os.getpid(),
-                                 "version": VERSION, "entities": detector.entities})
+                                 "version": VERSION, "python": sys.executable, "entities": detector.entities})
             else:
                 self.reply(404, {"error": "not found"})
 

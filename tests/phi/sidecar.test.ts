@@ -23,15 +23,32 @@ function standInEntities(text: string) {
   const out: Array<{ entity_type: string; start: number; end: number; score: number }> = [];
   const cpIndex = (utf16: number) => [...joined.slice(0, utf16)].length;
   for (const m of joined.matchAll(/\b[A-Z][a-z]+ [A-Z][a-z]+\b/g)) {
-    out.push({ entity_type: "PERSON", start: cpIndex(m.index!), end: cpIndex(m.index! + m[0].length), score: 0.85 });
+    out.push({
+      entity_type: "PERSON",
+      start: cpIndex(m.index!),
+      end: cpIndex(m.index! + m[0].length),
+      score: 0.85,
+    });
   }
   for (const m of joined.matchAll(/\b(?:MRN|ADT|SSN|Acme)\b/g)) {
-    out.push({ entity_type: "ORGANIZATION", start: cpIndex(m.index!), end: cpIndex(m.index! + m[0].length), score: 0.6 });
+    out.push({
+      entity_type: "ORGANIZATION",
+      start: cpIndex(m.index!),
+      end: cpIndex(m.index! + m[0].length),
+      score: 0.6,
+    });
   }
   // A span across a masked token must be dropped by the client.
   const sentinel = joined.indexOf("\uE000");
-  if (sentinel > 2) out.push({ entity_type: "PERSON", start: cpIndex(sentinel - 2), end: cpIndex(sentinel + 3), score: 0.9 });
-  out.push({ entity_type: "bad type!", start: 0, end: 1, score: 1 }, { entity_type: "PERSON", start: 5, end: 2, score: 1 });
+  if (sentinel > 2) {
+    out.push({ entity_type: "PERSON", start: cpIndex(sentinel - 2), end: cpIndex(sentinel + 3), score: 0.9 });
+  }
+  out.push({ entity_type: "bad type!", start: 0, end: 1, score: 1 }, {
+    entity_type: "PERSON",
+    start: 5,
+    end: 2,
+    score: 1,
+  });
   return out;
 }
 
@@ -73,7 +90,10 @@ Deno.test("sidecar client: tokens masked, code-point offsets converted, acronyms
     assertEquals(s.received.length, 1);
     assert(!s.received[0].includes("[["), "existing tokens never reach the sidecar");
     assertEquals(s.received[0].length, text.length, "masked with same-length sentinels");
-    assertEquals(got?.map((e) => [e.type, text.slice(e.start, e.end)]), [["PERSON", "Ann Lee"], ["ORGANIZATION", "Acme"]]);
+    assertEquals(got?.map((e) => [e.type, text.slice(e.start, e.end)]), [["PERSON", "Ann Lee"], [
+      "ORGANIZATION",
+      "Acme",
+    ]]);
   } finally {
     await s.close();
   }
@@ -119,7 +139,11 @@ Deno.test("engine with the stand-in: presidio_<TYPE> tokens, existing tokens int
 Deno.test("sidecar lifecycle with the real server (python3, regex-only): start, status, health, stop", async () => {
   await using tmp = await tempDir();
   const port = await freePort();
-  const options = { config: { phiVenv: `${tmp.path}/phi-venv`, phiPort: port }, regexOnly: true, startTimeoutMs: 20_000 };
+  const options = {
+    config: { phiVenv: `${tmp.path}/phi-venv`, phiPort: port },
+    regexOnly: true,
+    startTimeoutMs: 20_000,
+  };
   const before = await runSidecarCommand("status", options);
   assertEquals(before.ok, false);
   match(before.text, new RegExp(`not running on 127\\.0\\.0\\.1:${port}`));
@@ -146,7 +170,39 @@ Deno.test("sidecar lifecycle with the real server (python3, regex-only): start, 
   }
   assertEquals((await runSidecarCommand("status", options)).ok, false);
   assertEquals((await runSidecarCommand("stop", options)).text, `not running on 127.0.0.1:${port}`);
-  assertEquals((await runSidecarCommand("bogus", options)).text, "usage: /phi-sidecar start|stop|status|health|ensure");
+  assertEquals(
+    (await runSidecarCommand("bogus", options)).text,
+    "usage: /phi-sidecar start|stop|status|health|ensure",
+  );
+});
+
+Deno.test("sidecar ensure: builds the venv, reports an unreachable package index; start then uses the venv", async () => {
+  await using tmp = await tempDir();
+  const port = await freePort();
+  const venv = `${tmp.path}/phi-venv`;
+  const options = {
+    config: { phiVenv: venv, phiPort: port },
+    indexUrl: "http://127.0.0.1:9/simple",
+    startTimeoutMs: 20_000,
+  };
+  const r = await runSidecarCommand("ensure", options);
+  assertEquals(r.ok, false);
+  match(r.text, /^ensure failed \(exit \d+\); is the package index reachable\?\n/);
+  match(r.text, /presidio-analyzer/);
+  const py = Deno.build.os === "windows" ? `${venv}\\Scripts\\python.exe` : `${venv}/bin/python3`;
+  assert((await Deno.stat(py)).isFile, "the venv was created");
+  const started = await runSidecarCommand("start", options);
+  try {
+    assert(started.ok, started.text);
+    const health = JSON.parse((await runSidecarCommand("health", options)).text);
+    assert(
+      String(health.python).startsWith(venv),
+      `re-executed with the venv's interpreter: ${health.python}`,
+    );
+    assertEquals(health.engine, "regex", "no Presidio in the venv: regex recognizers only");
+  } finally {
+    await runSidecarCommand("stop", options);
+  }
 });
 
 Deno.test("sidecar server: its own recognizers, checked with python3", async () => {
@@ -170,7 +226,16 @@ Deno.test("sidecar lifecycle under the shipped permission set (-P=assist)", asyn
   await using tmp = await tempDir();
   const port = await freePort();
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", "-P=assist", "--config", CONFIG, `${REPO_ROOT}tests/phi/_sidecar_under_assist.ts`, `${tmp.path}/venv`, String(port)],
+    args: [
+      "run",
+      "-q",
+      "-P=assist",
+      "--config",
+      CONFIG,
+      `${REPO_ROOT}tests/phi/_sidecar_under_assist.ts`,
+      `${tmp.path}/venv`,
+      String(port),
+    ],
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
@@ -178,5 +243,11 @@ Deno.test("sidecar lifecycle under the shipped permission set (-P=assist)", asyn
   }).output();
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   const r = JSON.parse(new TextDecoder().decode(out.stdout));
-  assertEquals([r.status.ok, r.start.ok, r.health.ok, r.stop.ok, r.status2.ok], [false, true, true, true, false], JSON.stringify(r));
+  assertEquals([r.status.ok, r.start.ok, r.health.ok, r.stop.ok, r.status2.ok], [
+    false,
+    true,
+    true,
+    true,
+    false,
+  ], JSON.stringify(r));
 });
