@@ -73,7 +73,7 @@ function standIn(): StandIn {
   return s;
 }
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
@@ -116,7 +116,7 @@ Deno.test("sidecar client: errors, timeouts and a closed port give undefined and
   } finally {
     await s.close();
   }
-  const closed = new SidecarClient({ port: await freePort() });
+  const closed = new SidecarClient({ port: freePort() });
   assertEquals(await closed.detect("Ann Lee"), undefined);
   assert(closed.lastError && !closed.lastError.includes("Ann"));
 });
@@ -138,7 +138,7 @@ Deno.test("engine with the stand-in: presidio_<TYPE> tokens, existing tokens int
 
 Deno.test("sidecar lifecycle with the real server (python3, regex-only): start, status, health, stop", async () => {
   await using tmp = await tempDir();
-  const port = await freePort();
+  const port = freePort();
   const options = {
     config: { phiVenv: `${tmp.path}/phi-venv`, phiPort: port },
     regexOnly: true,
@@ -178,7 +178,7 @@ Deno.test("sidecar lifecycle with the real server (python3, regex-only): start, 
 
 Deno.test("sidecar ensure: builds the venv, reports an unreachable package index; start then uses the venv", async () => {
   await using tmp = await tempDir();
-  const port = await freePort();
+  const port = freePort();
   const venv = `${tmp.path}/phi-venv`;
   const options = {
     config: { phiVenv: venv, phiPort: port },
@@ -224,7 +224,7 @@ Deno.test("sidecar: the embedded server source is phi/sidecar/server.py byte for
 
 Deno.test("sidecar lifecycle under the shipped permission set (-P=assist)", async () => {
   await using tmp = await tempDir();
-  const port = await freePort();
+  const port = freePort();
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
