@@ -30,6 +30,8 @@ import { ncMsgsTool } from "./engine/nc_msgs_tool.ts";
 import { hl7FieldTool } from "./hl7/hl7_field.ts";
 import { hl7DiffTool } from "./hl7/hl7_diff.ts";
 import { hl7ShowTool } from "./hl7/hl7_show.ts";
+import { phiScanTool } from "./phi/phi_scan.ts";
+import { phiSanitizeTool } from "./phi/phi_sanitize.ts";
 
 export const TOOLS: readonly ToolDef[] = [
   readFileTool,
@@ -55,6 +57,8 @@ export const TOOLS: readonly ToolDef[] = [
   hl7FieldTool,
   hl7DiffTool,
   hl7ShowTool,
+  phiScanTool,
+  phiSanitizeTool,
 ];
 
 /** The tool of that name, or undefined. */

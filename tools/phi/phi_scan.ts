@@ -12,10 +12,12 @@ export function maskValue(value: string): string {
   return `${first}…(${[...value].length})`;
 }
 
+/** `line:column` (1-based); `\r`, `\n` and `\r\n` all end a line (HL7 segments are lines). */
 function lineCol(text: string, offset: number): string {
-  let line = 1, last = -1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++, last = i;
-  return `${line}:${offset - last}`;
+  let line = 1, start = 0;
+  const re = /\r\n|\r|\n/g;
+  for (let m = re.exec(text); m && m.index < offset; m = re.exec(text)) line++, start = m.index + m[0].length;
+  return `${line}:${offset - start + 1}`;
 }
 
 export const phiScanTool: ToolDef = {
