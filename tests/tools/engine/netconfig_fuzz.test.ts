@@ -4,7 +4,8 @@
  * (with a line and column inside the file), and everything built on the model (routes, thread
  * summaries, rendering, diffs, the route tracer) accepts what it returns. A file that parses is
  * also read a second way, by plain repeated Tcl list splitting, and must give the same values: the
- * in-place reader is an optimisation of that, not a different dialect.
+ * in-place reader is an optimisation of that, not a different dialect; and the one-pass reader
+ * (netconfig/_fast.ts) must give exactly what the general reader gives.
  */
 import { deepStrictEqual as assertEquals, fail, ok as assert } from "node:assert/strict";
 import {
@@ -154,10 +155,20 @@ function reference(text: string, shape: Shape): unknown | undefined {
   for (const el of splitList(text)) {
     const kv = splitList(el);
     if (kv.length !== 2) return undefined; // irregular: the reader keeps what it can, not compared
-    const sub = shape.fields[kv[0]] ?? shape.fields[kv[0].toUpperCase()] ?? { kind: "scalar" };
+    const f = shape.fields;
+    const sub = (Object.hasOwn(f, kv[0])
+      ? f[kv[0]]
+      : Object.hasOwn(f, kv[0].toUpperCase())
+      ? f[kv[0].toUpperCase()]
+      : undefined) ??
+      { kind: "scalar" as const };
     const v = reference(kv[1], sub);
-    if (v === undefined) return undefined;
-    if (kv[0] in out) return undefined; // a repeated key: JSON would keep the last, the reader both
+    if (v === undefined) {
+      return undefined;
+    }
+    if (kv[0] in out) {
+      return undefined; // a repeated key: JSON would keep the last, the reader both
+    }
     out[kv[0]] = v;
   }
   return out;
@@ -210,6 +221,14 @@ Deno.test(`NetConfig fuzz: ${CASES} mutated files, only NetConfigError escapes, 
       continue;
     }
     parsed++;
+    // The one-pass reader and the general one agree on every record, issue and line.
+    const exact = parseNetConfig(text, { source: `case ${i}`, exact: true });
+    const shape = (x: typeof nc) => ({
+      entries: x.entries.map((e) => [e.type, e.name, e.line, e.offset, e.end, valueToJSON(e.config)]),
+      issues: x.issues,
+      prologue: x.prologue && [...x.prologue.fields],
+    });
+    assertEquals(shape(nc), shape(exact), `case ${i}: fast and exact readings differ`);
     try {
       exercise(nc, parsedBases[which]);
     } catch (err) {

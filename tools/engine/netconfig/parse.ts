@@ -14,6 +14,7 @@
 import { type Elem, ElemKind, newElem, TclListError, TclSource } from "./tcl_list.ts";
 import { KeyedList, type KlIssue, readKeyedList } from "./keyed_list.ts";
 import { entryShape } from "./schema.ts";
+import { FAST_FAIL, fastClose, fastKeyedList } from "./_fast.ts";
 import { type Prologue, readPrologue } from "./prologue.ts";
 
 /** The parser's own error: the file is not readable as a NetConfig. */
@@ -56,6 +57,11 @@ export interface NcIssue {
 export interface ParseOptions {
   /** How errors and issues name the file (a path, `siteA/NetConfig`). */
   source?: string;
+  /**
+   * Read every record the general way (tcl_list.ts + keyed_list.ts) instead of trying the one-pass
+   * reader first; the result is the same, only slower. For tests and benchmarks. @default false
+   */
+  exact?: boolean;
 }
 
 /**
@@ -172,8 +178,10 @@ const KNOWN_TYPES = new Set(["process", "protocol", "destination"]);
  * nc.processes[0].name; // "p"
  */
 export function parseNetConfig(text: string, options: ParseOptions = {}): NetConfig {
-  const starts = lineStartsOf(text);
+  // Line starts are needed only for issues and errors; record lines are counted as records go by.
+  let lineStarts: Int32Array | undefined;
   const lineAt = (offset: number) => {
+    const starts = lineStarts ??= lineStartsOf(text);
     let lo = 0, hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
@@ -184,15 +192,25 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
   };
   const fail = (reason: string, offset: number): never => {
     const l = lineAt(offset);
-    throw new NetConfigError(reason, l + 1, offset - starts[l] + 1, options.source);
+    throw new NetConfigError(reason, l + 1, offset - lineStarts![l] + 1, options.source);
   };
   const issues: NcIssue[] = [];
   const warn = (offset: number, message: string, severity: NcIssue["severity"] = "warning") =>
     issues.push({ line: lineAt(offset) + 1, severity, message });
 
+  let countedTo = 0, countedLine = 1;
+  const recordLine = (offset: number) => {
+    for (let i = text.indexOf("\n", countedTo); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+      countedLine++;
+      countedTo = i + 1;
+    }
+    return countedLine;
+  };
+
   // Before the records: BOM, blank and `#` lines, the prologue.
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let prologue: Prologue | undefined;
+  let prologueAt = 0;
   for (;;) {
     let eol = text.indexOf("\n", pos);
     if (eol === -1) eol = text.length;
@@ -206,7 +224,8 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
       continue;
     }
     if (line === "prologue") {
-      const r = readPrologue(text, pos, lineAt(pos) + 1);
+      prologueAt = pos;
+      const r = readPrologue(text, pos, recordLine(pos));
       if (r.next === undefined) fail("the prologue has no end_prologue line", pos);
       prologue = r.prologue;
       pos = r.next!;
@@ -216,7 +235,7 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
     break;
   }
   if (prologue && prologue.type !== undefined && prologue.type.toLowerCase() !== "net") {
-    warn(starts[prologue.line - 1], `prologue type is "${prologue.type}", not "net"`);
+    warn(prologueAt, `prologue type is "${prologue.type}", not "net"`);
   }
 
   const src = new TclSource(text);
@@ -240,8 +259,39 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
       let n = 0;
       let p = pos;
       const recordStart = pos;
-      while (src.next(p, end, els[n < 3 ? n : 3], true)) {
-        p = els[n < 3 ? n : 3].next;
+      let fast: KeyedList | undefined;
+      for (;;) {
+        if (n === 2 && fast === undefined && !options.exact) {
+          // The configuration, in the writers' form, is read in one pass (netconfig/_fast.ts).
+          let q = p;
+          while (q < end && (text.charCodeAt(q) === 0x20 || text.charCodeAt(q) === 0x09)) q++;
+          const type0 = src.value(els[0]);
+          if (text.charCodeAt(q) === 0x7b && KNOWN_TYPES.has(type0)) {
+            try {
+              const kl = fastKeyedList(text, q, end, entryShape(type0));
+              const close = fastClose;
+              const after = close + 1 < end ? text.charCodeAt(close + 1) : 0x20;
+              if (after === 0x20 || (after >= 0x09 && after <= 0x0d)) {
+                const e = els[2];
+                e.kind = ElemKind.Braced;
+                e.at = q;
+                e.start = q + 1;
+                e.end = close;
+                e.next = close + 1;
+                e.subst = undefined;
+                fast = kl;
+                p = close + 1;
+                n++;
+                continue;
+              }
+            } catch (err) {
+              if (err !== FAST_FAIL) throw err;
+            }
+          }
+        }
+        const e = els[n < 3 ? n : 3];
+        if (!src.next(p, end, e, true)) break;
+        p = e.next;
         n++;
       }
       pos = p;
@@ -252,7 +302,7 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
         config: EMPTY,
         offset: recordStart,
         end: p,
-        line: lineAt(recordStart) + 1,
+        line: recordLine(recordStart),
       };
       if (!KNOWN_TYPES.has(type)) {
         warn(recordStart, `unknown record type "${clip(type)}" ignored`);
@@ -267,7 +317,9 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
           "error",
         );
       }
-      if (n >= 3) {
+      if (n >= 3 && fast) {
+        entry.config = fast;
+      } else if (n >= 3) {
         const c = els[2];
         const shape = entryShape(type);
         if (c.kind === ElemKind.Braced) {
@@ -288,7 +340,7 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
   for (const i of klIssues) warn(i.offset, i.message);
   check(entries, warn);
   issues.sort((a, b) => a.line - b.line);
-  return new NetConfig(text, options.source, prologue, entries, issues, starts);
+  return new NetConfig(text, options.source, prologue, entries, issues, lineStarts);
 }
 
 const EMPTY = new KeyedList();

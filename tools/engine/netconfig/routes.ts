@@ -92,7 +92,7 @@ function detailOf(d: KeyedList, index: number): RouteDetail {
     preprocs: tpsProcs(d.kl("PREPROCS")),
     postprocs: tpsProcs(d.kl("POSTPROCS")),
     enabled: flag(d.str("DETAILS_ENABLED"), true),
-    offset: d.fields[0]?.offset ?? 0,
+    offset: d.firstOffset ?? 0,
     config: d,
   };
 }
@@ -117,7 +117,7 @@ export function routesOf(entry: NcEntry, withReplies = false): Route[] {
         enabled: flag(r.str("ROUTE_ENABLED"), true),
         wildcard: (r.str("WILDCARD") ?? "").trim().toUpperCase() === "ON",
         details: r.list("ROUTE_DETAILS").map((d, j) => detailOf(d, j + 1)),
-        offset: r.fields[0]?.offset ?? entry.offset,
+        offset: r.firstOffset ?? entry.offset,
         config: r,
       });
     });

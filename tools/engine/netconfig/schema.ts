@@ -18,7 +18,8 @@ export const SCALAR: Shape = { kind: "scalar" };
 
 /** A keyed list whose named fields have shapes (others are scalars). */
 export function kl(fields: Record<string, Shape> = {}): Shape {
-  return { kind: "kl", fields };
+  // No prototype: a key such as "constructor" must not find anything.
+  return { kind: "kl", fields: Object.freeze(Object.assign(Object.create(null), fields)) };
 }
 
 /** A list of keyed lists. */

@@ -55,6 +55,10 @@ export interface Elem {
   subst: string | undefined;
 }
 
+// Work arrays of closeOf, reused (it never runs nested).
+const scratchStack: number[] = [];
+const scratchPairs: number[] = [];
+
 /** A fresh, reusable element record. */
 export function newElem(): Elem {
   return { kind: ElemKind.Bare, at: 0, start: 0, end: 0, next: 0, subst: undefined };
@@ -72,8 +76,14 @@ export class TclSource {
   readonly text: string;
   /** When set, offsets reported in errors are this one (the text came from a substituted element). */
   readonly origin: number | undefined;
-  /** `match[i] = j + 1` when the brace at i closes at j; 0 when not computed yet. */
-  #match: Int32Array | undefined;
+  /**
+   * Brace pairs of the last top-level braced element scanned: `win[i - winStart] = j + 1` when the
+   * brace at i closes at j. Elements are read left to right, so one window (one record's size) is
+   * all the memory this needs.
+   */
+  #win: Int32Array | undefined;
+  #winStart = 0;
+  #winEnd = -1;
 
   constructor(text: string, origin?: number) {
     this.text = text;
@@ -91,30 +101,51 @@ export class TclSource {
    * nested elements later cost nothing to find. Throws when the brace is never closed.
    */
   closeOf(open: number, limit: number): number {
-    let m = this.#match;
-    if (m === undefined) m = this.#match = new Int32Array(this.text.length);
-    const known = m[open];
-    if (known !== 0) {
-      if (known - 1 >= limit) throw new TclListError("unmatched open brace in list", this.where(open));
-      return known - 1;
+    if (open >= this.#winStart && open <= this.#winEnd) {
+      const known = this.#win![open - this.#winStart];
+      if (known !== 0) {
+        if (known - 1 >= limit) throw new TclListError("unmatched open brace in list", this.where(open));
+        return known - 1;
+      }
     }
     const t = this.text;
-    const stack: number[] = [open];
+    const stack = scratchStack;
+    const pairs = scratchPairs;
+    let depth = 0;
+    let npairs = 0;
+    stack.push(open);
+    depth = 1;
     let i = open + 1;
     while (i < limit) {
       const c = t.charCodeAt(i);
       if (c === LBRACE) {
         stack.push(i);
+        depth++;
       } else if (c === RBRACE) {
         const o = stack.pop()!;
-        m[o] = i + 1;
-        if (stack.length === 0) return i;
+        depth--;
+        pairs[npairs++] = o;
+        pairs[npairs++] = i;
+        if (depth === 0) break;
       } else if (c === BSL) {
         i++; // the escaped character does not count (\x7b and friends contain no braces)
       }
       i++;
     }
-    throw new TclListError("unmatched open brace in list", this.where(stack[0]));
+    if (depth !== 0) {
+      const first = stack[0];
+      stack.length = 0;
+      pairs.length = 0;
+      throw new TclListError("unmatched open brace in list", this.where(first));
+    }
+    const close = i;
+    const win = new Int32Array(close - open + 1);
+    for (let p = 0; p < npairs; p += 2) win[pairs[p] - open] = pairs[p + 1] + 1;
+    pairs.length = 0;
+    this.#win = win;
+    this.#winStart = open;
+    this.#winEnd = close;
+    return close;
   }
 
   /**
