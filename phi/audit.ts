@@ -2,8 +2,10 @@
  * The auto-PHI audit log, `$ASSIST_HOME/log/auto-phi.log` (spec, "Auto-PHI audit record"): one JSON
  * object per line with `ts`, `value`, `category`, `token`, `tier`, `surface`, `context`. It records
  * the detected values themselves, so it is a protected local file: mode 0600 in a 0700 folder, never
- * readable by model tools (tools/files/protect.ts), never uploaded. One record per distinct value per
- * pass; appended with one `O_APPEND` write per pass, so concurrent sessions interleave whole lines.
+ * readable by model tools (tools/files/protect.ts), never uploaded. The engine writes one record per
+ * value per session, surface and source (tool name or prompt), with the tier and field where it was
+ * first seen: a message seen again in a later turn does not grow the log. Records are appended with one `O_APPEND` write per pass, so concurrent
+ * sessions interleave whole lines.
  *
  * The notice line (spec, "Terminal notice lines") carries categories and counts only, never a value:
  *

@@ -32,6 +32,8 @@ export interface Candidate {
   tier: Tier;
   /** Where it was found, for the audit record (a field path, a tool name). */
   context?: string;
+  /** The token it gets, once assigned by the engine. */
+  token?: string;
 }
 
 function cand(text: string, start: number, end: number, category: string, tier: Tier): Candidate | undefined {

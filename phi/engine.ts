@@ -153,7 +153,6 @@ interface PassOptions {
 interface PassOut {
   text: string;
   chosen: Candidate[];
-  tokens: Map<Candidate, string>;
   hl7Shaped: boolean;
   /** Set when the text is HL7-shaped but the sanitizer failed or found no segment. */
   hl7Failure?: string;
@@ -186,6 +185,8 @@ export class PhiEngine {
   readonly #scanHl7: (text: string) => Hl7Scan;
   readonly #paths: ReturnType<typeof homePaths>;
   readonly #decisions = new Map<string, boolean>();
+  /** Tokens already in the audit log this session, per surface and source. */
+  readonly #audited = new Map<string, Set<string>>();
   #mode: AutoPhiMode;
   #turnAuto = true;
   #sidecarWarned = false;
@@ -413,7 +414,6 @@ export class PhiEngine {
     const autoOn = o.auto && mode !== "off";
     const chosen: Candidate[] = [];
     const taken = new SpanSet();
-    const tokens = new Map<Candidate, string>();
 
     if (o.markers) {
       for (const m of findMarkers(text)) {
@@ -448,7 +448,7 @@ export class PhiEngine {
       for (const c of scan?.structured ?? []) if (taken.add(c.start, c.end)) chosen.push(c);
     }
     // Tokens for markers and fields first, so the automatic tiers see them as known values.
-    if (!o.dryRun) await this.#assign(chosen, tokens, warnings);
+    if (!o.dryRun) await this.#assign(chosen, warnings);
 
     if (autoOn) {
       const found = scan ? this.#autoHl7(text, scan, taken) : detectAuto(text, {
@@ -456,25 +456,24 @@ export class PhiEngine {
         known: this.#known,
         taken,
       });
-      const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
-      for (const c of await this.#tier5(text, all, scan, warnings)) found.push(c);
+      if (this.#sidecar) {
+        const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
+        for (const c of await this.#tier5(text, all, scan, warnings)) found.push(c);
+      }
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
       for (const c of kept) chosen.push(c);
-      if (!o.dryRun) await this.#assign(kept, tokens, warnings);
+      if (!o.dryRun) await this.#assign(kept, warnings);
     }
     chosen.sort((a, b) => a.start - b.start);
 
-    let outText = o.dryRun ? text : substitute(text, chosen, tokens);
+    let outText = o.dryRun ? text : substitute(text, chosen);
 
     if (o.base64 && !o.dryRun) {
       const nested = await this.#base64Pass(outText, o, warnings);
       outText = nested.text;
-      for (const [c, t] of nested.tokens) {
-        chosen.push(c);
-        tokens.set(c, t);
-      }
+      for (const c of nested.chosen) chosen.push(c);
     }
-    return { text: outText, chosen, tokens, hl7Shaped, hl7Failure, warnings };
+    return { text: outText, chosen, hl7Shaped, hl7Failure, warnings };
   }
 
   /**
@@ -521,10 +520,10 @@ export class PhiEngine {
     text: string,
     o: PassOptions,
     warnings: string[],
-  ): Promise<{ text: string; tokens: Map<Candidate, string> }> {
-    const tokens = new Map<Candidate, string>();
+  ): Promise<{ text: string; chosen: Candidate[] }> {
+    const chosen: Candidate[] = [];
     const runs = base64Runs(text);
-    if (runs.length === 0) return { text, tokens };
+    if (runs.length === 0) return { text, chosen };
     let out = "";
     let at = 0;
     for (const r of runs) {
@@ -533,11 +532,13 @@ export class PhiEngine {
       const inner = await this.#pass(decoded, { ...o, base64: false, markers: false });
       if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);
       warnings.push(...inner.warnings);
-      for (const [c, t] of inner.tokens) tokens.set({ ...c, context: `base64 ${c.context ?? ""}`.trim() }, t);
+      for (const c of inner.chosen) {
+        if (c.token !== undefined) chosen.push({ ...c, context: `base64 ${c.context ?? ""}`.trim() });
+      }
       out += text.slice(at, r.start) + encodeBase64Text(inner.text);
       at = r.end;
     }
-    return { text: at === 0 ? text : out + text.slice(at), tokens };
+    return { text: at === 0 ? text : out + text.slice(at), chosen };
   }
 
   /** Tier 5 over the free text of `text` (non-segment text and free-text fields), one request. */
@@ -632,8 +633,17 @@ export class PhiEngine {
     return kept;
   }
 
-  async #assign(cands: Candidate[], tokens: Map<Candidate, string>, warnings: string[]): Promise<void> {
-    const todo = cands.filter((c) => !tokens.has(c));
+  /** Sets `token` (and the token's category) on each candidate, minting new rows as needed. */
+  async #assign(cands: Candidate[], warnings: string[]): Promise<void> {
+    const todo: Candidate[] = [];
+    for (const c of cands) {
+      if (c.token !== undefined) continue;
+      const row = this.table.get(c.canonical);
+      if (row) {
+        c.token = row.token;
+        c.category = row.category; // the token's category, whatever this tier guessed
+      } else todo.push(c);
+    }
     if (todo.length === 0) return;
     const requests: TokenRequest[] = todo.map((c) => ({
       category: c.category,
@@ -657,18 +667,30 @@ export class PhiEngine {
         );
       }
     }
-    todo.forEach((c, i) => tokens.set(c, got[i]));
+    todo.forEach((c, i) => {
+      c.token = got[i];
+      c.category = this.table.byToken(got[i])?.category ?? c.category;
+    });
   }
 
-  /** Distinct tokenizations, audit records, notice. */
+  /**
+   * Distinct tokenizations, notice, audit records. The audit log gets each value once per session,
+   * surface and source (tool name or prompt), with the tier and field of its first sighting, so a
+   * message seen again in a later turn does not grow the log; the notice always counts what this
+   * pass tokenized.
+   */
   async #finish(out: PassOut, surface: Surface, source: string): Promise<PhiTextResult> {
     const seen = new Map<string, Tokenization>();
     const records: AuditRecord[] = [];
+    const categories: string[] = [];
     const ts = this.#now().toISOString();
+    const placeKey = `${surface}\u0000${source}`;
+    let auditedHere = this.#audited.get(placeKey);
+    if (!auditedHere) this.#audited.set(placeKey, auditedHere = new Set());
     for (const c of out.chosen) {
-      const token = out.tokens.get(c);
+      const token = c.token;
       if (token === undefined || seen.has(token)) continue;
-      const category = this.table.byToken(token)?.category ?? c.category;
+      const category = c.category;
       seen.set(token, {
         token,
         category,
@@ -677,17 +699,12 @@ export class PhiEngine {
         tier: c.tier,
         context: c.context,
       });
-      if (c.tier !== "manual") {
-        records.push({
-          ts,
-          value: c.value,
-          category,
-          token,
-          tier: c.tier,
-          surface,
-          context: c.context ? `${source} ${c.context}` : source,
-        });
-      }
+      if (c.tier === "manual") continue;
+      categories.push(category);
+      if (auditedHere.has(token)) continue;
+      auditedHere.add(token);
+      const context = c.context ? `${source} ${c.context}` : source;
+      records.push({ ts, value: c.value, category, token, tier: c.tier, surface, context });
     }
     const warnings = [...out.warnings];
     try {
@@ -699,7 +716,7 @@ export class PhiEngine {
     return {
       text: out.text,
       tokenized,
-      notice: noticeLine(surface, records.map((r) => r.category)),
+      notice: noticeLine(surface, categories),
       warnings,
     };
   }
@@ -728,12 +745,12 @@ function freeRegions(text: string, scan: Hl7Scan): Span[] {
 }
 
 /** Replaces each chosen candidate (sorted, disjoint) by its token. */
-function substitute(text: string, chosen: Candidate[], tokens: Map<Candidate, string>): string {
+function substitute(text: string, chosen: Candidate[]): string {
   if (chosen.length === 0) return text;
   const parts: string[] = [];
   let at = 0;
   for (const c of chosen) {
-    const t = tokens.get(c);
+    const t = c.token;
     if (t === undefined || c.start < at) continue;
     parts.push(text.slice(at, c.start), t);
     at = c.end;

@@ -108,67 +108,85 @@ interface Rule {
   /** Which capture group is protected (default the whole match). */
   group?: number;
   keep?: (text: string, m: RegExpExecArray) => boolean;
+  /** A cheap test on the whole text: false means the rule cannot match (skips the scan). */
+  need?: (text: string) => boolean;
 }
+
+const has = (s: string) => (t: string) => t.indexOf(s) !== -1;
 
 const PHONE_DOTTED = /^(?:\+?1\.)?\d{3}\.\d{3}\.\d{4}$/;
 const DOTTED_DATE = /^\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})$/;
 
 const RULES: Rule[] = [
-  { kind: "token", re: /\[\[[^\[\]\s]{1,80}\]\]/g },
+  { kind: "token", re: /\[\[[^\[\]\s]{1,80}\]\]/g, need: has("[[") },
   {
     kind: "field_ref",
     re:
       /(?<![A-Za-z0-9])([A-Z][A-Z0-9]{2})([.-])\d{1,3}(?:\[\d{1,4}\])?(?:[.-]\d{1,3}(?:\[\d{1,4}\])?)*(?![A-Za-z0-9])/g,
     keep: (_t, m) => m[2] === "." || KNOWN_SEGMENTS.has(m[1]) || m[1][0] === "Z",
+    need: (t) => /[A-Z0-9][.-]\d/.test(t),
   },
   {
     kind: "version",
     re: /(?<![\w.])v\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.]+)?(?![\w])/gi,
+    need: (t) => /v\d/i.test(t),
   },
   {
     kind: "version",
     re: /(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)*(?:[-+][0-9A-Za-z.]+)?(?![\w]|\.\d)/g,
     keep: (t, m) => !PHONE_DOTTED.test(m[0]) && !(DOTTED_DATE.test(m[0]) && hasDobContext(t, m.index)),
+    need: (t) => /\d\.\d+\./.test(t),
   },
   {
     kind: "version",
     re: /\b(?:version|ver|release|build|rev)\b["']?\s*[:=]?\s*["']?(v?\d[\w.+-]*)/gi,
     group: 1,
+    need: (t) => /ver|release|build|rev/i.test(t),
   },
   {
     kind: "iso_date",
     re:
       /(?<![\w-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g,
     keep: (t, m) => !hasDobContext(t, m.index),
+    need: (t) => /\d-\d\d-\d/.test(t),
   },
-  { kind: "port", re: /\b(?:--?)?ports?\b["']?\s*[:=#]?\s*["']?(\d{1,5}(?:\s*[-,]\s*\d{1,5})*)/gi, group: 1 },
+  {
+    kind: "port",
+    re: /\b(?:--?)?ports?\b["']?\s*[:=#]?\s*["']?(\d{1,5}(?:\s*[-,]\s*\d{1,5})*)/gi,
+    group: 1,
+    need: (t) => /port/i.test(t),
+  },
   {
     kind: "port",
     re:
       /(?:\blocalhost|(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z][A-Za-z0-9-]*|\])\s?:(\d{1,5})(?![\d:])/g,
     group: 1,
+    need: (t) => /:\d/.test(t),
   },
   {
     kind: "status_code",
     re:
       /\b(?:error|err|errno|status|code|rc|exit|returned|HTTP\/\d(?:\.\d)?)\b["']?\s*(?:code\s*)?[:=#]?\s*["']?(-?\d+)/gi,
     group: 1,
+    need: (t) => /err|status|code|rc|exit|returned|http/i.test(t),
   },
-  { kind: "json_key", re: /"(?:[^"\\\n]|\\.){0,200}"(?=\s*:)/g },
+  { kind: "json_key", re: /"(?:[^"\\\n]|\\.){0,200}"(?=\s*:)/g, need: (t) => /"\s*:/.test(t) },
   {
     kind: "timestamp",
     re: /(?<![\w.])(?:\d{13,}|1\d{9})(?:\.\d+)?(?![\w])/g,
     // An explicit "NPI:" label wins over the epoch-seconds shape (NPIs are 10 digits starting with 1 or 2).
     keep: (t, m) => !/NPI\s*:\s*$/i.test(t.slice(Math.max(0, m.index - 12), m.index)),
+    need: (t) => /\d{10}/.test(t),
   },
-  { kind: "path", re: /(?<![\w@])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>]+/g },
-  { kind: "path", re: /(?<![\w.@\/-])(?:~|\.{1,2})?\/(?![\/\s])[^\s"'<>|,;()\[\]{}]*/g },
-  { kind: "path", re: /(?<![\w@])[A-Za-z]:[\\\/][^\s"'<>|,;]*/g },
-  { kind: "path", re: /(?<![\w\\])\\\\[^\s"'<>|,;]+/g },
+  { kind: "path", re: /(?<![\w@])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>]+/g, need: has("://") },
+  { kind: "path", re: /(?<![\w.@\/-])(?:~|\.{1,2})?\/(?![\/\s])[^\s"'<>|,;()\[\]{}]*/g, need: has("/") },
+  { kind: "path", re: /(?<![\w@])[A-Za-z]:[\\\/][^\s"'<>|,;]*/g, need: (t) => /:[\\/]/.test(t) },
+  { kind: "path", re: /(?<![\w\\])\\\\[^\s"'<>|,;]+/g, need: has("\\\\") },
   {
     kind: "path",
     re: /(?<![\w.@\/-])[\w.-]+(?:\/[\w.-]+)+\/?/g,
     keep: (_t, m) => /[A-Za-z]/.test(m[0]),
+    need: has("/"),
   },
 ];
 
@@ -204,6 +222,7 @@ export function protectedRanges(text: string): ProtectedSpan[] {
   fencedBlocks(text, out);
   if (text.length >= MIN_RUN) { for (const r of base64Runs(text)) out.push({ ...r, kind: "base64" }); }
   for (const rule of RULES) {
+    if (rule.need && !rule.need(text)) continue;
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
       if (m[0].length === 0) {
