@@ -7,7 +7,7 @@
  */
 import { posix, win32 } from "node:path";
 import { stripCr } from "../../core/clean.ts";
-import { type ToolContext, toolError, type ToolResult } from "../types.ts";
+import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../types.ts";
 import { type EngineFs, EngineFsError, localEngineFs } from "./engine_fs.ts";
 import { listSites, type Site, type SiteList } from "./sites.ts";
 import { type NetConfig, NetConfigError, parseNetConfig } from "./netconfig/mod.ts";
@@ -24,18 +24,31 @@ export class EngineInputError extends Error {
   }
 }
 
-function env(name: string): string | undefined {
+/** Reads an environment variable (HCIROOT, HCISITE); tests pass their own. */
+export type EnvReader = (name: string) => string | undefined;
+
+/** The process environment; a variable outside the permission set reads as unset. */
+export const processEnv: EnvReader = (name) => {
   try {
-    const v = Deno.env.get(name);
-    return v === undefined ? undefined : stripCr(v).trim() || undefined;
+    return Deno.env.get(name);
   } catch {
-    return undefined; // not readable under this permission set: unset
+    return undefined;
   }
+};
+
+function clean(v: string | undefined): string | undefined {
+  return v === undefined ? undefined : stripCr(v).trim() || undefined;
 }
 
 /** The engine root: the `hciroot` argument, else `$HCIROOT`; relative paths against the working folder. */
-export function engineRoot(hciroot: string | undefined, ctx: ToolContext): string {
-  const given = hciroot !== undefined && hciroot.trim() !== "" ? stripCr(hciroot).trim() : env("HCIROOT");
+export function engineRoot(
+  hciroot: string | undefined,
+  ctx: ToolContext,
+  env: EnvReader = processEnv,
+): string {
+  const given = hciroot !== undefined && hciroot.trim() !== ""
+    ? stripCr(hciroot).trim()
+    : clean(env("HCIROOT"));
   if (given === undefined) {
     throw new EngineInputError("no_engine_root", "no engine root: pass --hciroot <path> or set HCIROOT");
   }
@@ -93,11 +106,13 @@ export interface LoadedSite {
 export class Engine {
   readonly fs: EngineFs;
   readonly root: string;
+  readonly #env: EnvReader;
   #sites: Promise<SiteList> | undefined;
 
-  constructor(fs: EngineFs, root: string) {
+  constructor(fs: EngineFs, root: string, env: EnvReader = processEnv) {
     this.fs = fs;
     this.root = root;
+    this.#env = env;
   }
 
   sites(): Promise<SiteList> {
@@ -118,7 +133,7 @@ export class Engine {
   async site(name?: string): Promise<Site> {
     const list = await this.sites();
     const names = list.sites.map((s) => s.name);
-    const wanted = name !== undefined && name.trim() !== "" ? name.trim() : env("HCISITE");
+    const wanted = name !== undefined && name.trim() !== "" ? name.trim() : clean(this.#env("HCISITE"));
     if (wanted === undefined) {
       if (list.sites.length === 1) return list.sites[0];
       throw new EngineInputError(
@@ -175,9 +190,23 @@ export class Engine {
   }
 }
 
-/** The engine of a tool call: root from the input or HCIROOT, files through the local seam. */
-export function openEngine(hciroot: string | undefined, ctx: ToolContext, fs?: EngineFs): Engine {
-  return new Engine(fs ?? localEngineFs(ctx), engineRoot(hciroot, ctx));
+/** An engine root (the argument, else HCIROOT) read through `fs` (default: this machine's files). */
+export function openEngine(
+  hciroot: string | undefined,
+  ctx: ToolContext,
+  fs?: EngineFs,
+  env: EnvReader = processEnv,
+): Engine {
+  return new Engine(fs ?? localEngineFs(ctx), engineRoot(hciroot, ctx, env), env);
+}
+
+/**
+ * The engine a tool call addresses, from its input: `hciroot` (else HCIROOT), on this machine.
+ * This is where the SSH layer plugs in: an `alias` input selecting an EngineFs that works over the
+ * alias's SSH master (and its pinned engine root); no tool body changes.
+ */
+export function engineFor(input: ToolInput, ctx: ToolContext): Engine {
+  return openEngine(input.hciroot as string | undefined, ctx);
 }
 
 /**

@@ -14,8 +14,13 @@ import { writeFixtureRoot } from "./_fixture_root.ts";
 const GOLDEN = `${REPO_ROOT}tests/fixtures/engine/golden/`;
 const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
 
-/** [golden name, arguments after `assist tools`]; `$HCIROOT` in an argument is the fixture root. */
-const CASES: Array<[string, string[]]> = [
+/**
+ * [golden name, arguments after `assist tools`, environment changes]; `$HCIROOT` in an argument is
+ * the fixture root. The environment has HCIROOT set to the fixture root unless a case changes it.
+ */
+const CASES: Array<[string, string[], Record<string, string>?]> = [
+  ["list_sites_no_root", ["list_sites"], { HCIROOT: "" }],
+  ["nc_threads_hcisite", ["nc_threads", "--match", "*_in"], { HCISITE: "lab" }],
   ["list_sites", ["list_sites"]],
   ["list_sites_json", ["list_sites", "--format", "json"]],
   ["nc_threads_adt", ["nc_threads", "adt"]],
@@ -72,10 +77,10 @@ Deno.test("engine tools by hand against the fixture root: golden output", async 
   const root = `${tmp.path}/hci`;
   await writeFixtureRoot(root);
   const env = { ASSIST_HOME: `${tmp.path}/home`, HCIROOT: root };
-  for (const [name, args] of CASES) {
+  for (const [name, args, extra] of CASES) {
     await t.step(name, async () => {
       const argv = args.map((a) => a.replaceAll("$HCIROOT", root));
-      const r = await runAssist(["tools", ...argv], { env });
+      const r = await runAssist(["tools", ...argv], { env: { ...env, ...extra } });
       const norm = (s: string) => s.replaceAll(root, "$HCIROOT");
       const actual = [
         `$ assist tools ${args.join(" ")}`,

@@ -59,42 +59,29 @@ Deno.test("listSites: without server.ini, the folders that hold a NetConfig, sor
 Deno.test("Engine: root from the argument or HCIROOT, site by name, HCISITE or the only one", async () => {
   await using tmp = await tempDir();
   const ctx = contextFor(`${tmp.path}/home`, tmp.path);
-  assertEquals(engineRoot("rel/root", ctx), `${tmp.path}/rel/root`);
-  const saved = Deno.env.get("HCIROOT");
-  const savedSite = Deno.env.get("HCISITE");
+  const env = (vars: Record<string, string>) => (name: string) => vars[name];
+  assertEquals(engineRoot("rel/root", ctx, env({ HCIROOT: "/elsewhere" })), `${tmp.path}/rel/root`);
+  let err: unknown;
   try {
-    Deno.env.delete("HCIROOT");
-    Deno.env.delete("HCISITE");
-    let err: unknown;
-    try {
-      engineRoot(undefined, ctx);
-    } catch (e) {
-      err = e;
-    }
-    assert(
-      err instanceof EngineInputError &&
-        err.message === "no engine root: pass --hciroot <path> or set HCIROOT",
-    );
-    Deno.env.set("HCIROOT", tmp.path);
-    assertEquals(engineRoot(undefined, ctx), tmp.path);
-    for (const s of ["one", "two"]) {
-      await Deno.mkdir(`${tmp.path}/${s}`);
-      await Deno.writeTextFile(`${tmp.path}/${s}/NetConfig`, NC);
-    }
-    const engine = openEngine(undefined, ctx);
-    await rejects(engine.site(), /which site\? pass --site \(sites: one, two\)/);
-    assertEquals((await engine.site("TWO")).name, "two");
-    Deno.env.set("HCISITE", "one");
-    assertEquals((await new Engine(engine.fs, tmp.path).site()).name, "one");
-    await rejects(engine.site("three"), /no site "three" under .* \(sites: one, two\)/);
-    const { nc } = await engine.load("one");
-    assertEquals(nc.processes[0].name, "p");
-  } finally {
-    if (saved === undefined) Deno.env.delete("HCIROOT");
-    else Deno.env.set("HCIROOT", saved);
-    if (savedSite === undefined) Deno.env.delete("HCISITE");
-    else Deno.env.set("HCISITE", savedSite);
+    engineRoot(undefined, ctx, env({ HCIROOT: " \r" }));
+  } catch (e) {
+    err = e;
   }
+  assert(
+    err instanceof EngineInputError && err.message === "no engine root: pass --hciroot <path> or set HCIROOT",
+  );
+  assertEquals(engineRoot(undefined, ctx, env({ HCIROOT: `${tmp.path}\r` })), tmp.path);
+  for (const s of ["one", "two"]) {
+    await Deno.mkdir(`${tmp.path}/${s}`);
+    await Deno.writeTextFile(`${tmp.path}/${s}/NetConfig`, NC);
+  }
+  const engine = openEngine(undefined, ctx, undefined, env({ HCIROOT: tmp.path }));
+  await rejects(engine.site(), /which site\? pass --site \(sites: one, two\)/);
+  assertEquals((await engine.site("TWO")).name, "two");
+  assertEquals((await new Engine(engine.fs, tmp.path, env({ HCISITE: "one" })).site()).name, "one");
+  await rejects(engine.site("three"), /no site "three" under .* \(sites: one, two\)/);
+  const { nc } = await engine.load("one");
+  assertEquals(nc.processes[0].name, "p");
 });
 
 Deno.test("EngineFs (local): protected places under $ASSIST_HOME are refused, however reached", async () => {

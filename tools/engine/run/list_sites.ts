@@ -1,12 +1,12 @@
 /** list_sites: the sites of the engine root, with release and description from siteInfo. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { failure, openEngine } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
 import { readSiteInfo } from "../sites.ts";
 import { renderTable, type TableFormat } from "../table.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const engine = engineFor(input, ctx);
     const list = await engine.sites();
     const format = input.format as TableFormat;
     const rows = [];

@@ -1,6 +1,6 @@
 /** nc_docs (spec, documentation helper): plain text, --onenote-table TSV rows, or --raw-tcl. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { EngineInputError, failure, openEngine } from "../engine.ts";
+import { engineFor, EngineInputError, failure } from "../engine.ts";
 import { type NcEntry, routeTargets } from "../netconfig/mod.ts";
 import { RouteGraph } from "../paths.ts";
 import { docThread, ONENOTE_COLUMNS, onenoteRow, threadText } from "../docs.ts";
@@ -12,7 +12,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (input.onenote_table && input.raw_tcl) {
       throw new EngineInputError("usage", "choose one of --onenote-table and --raw-tcl");
     }
-    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const engine = engineFor(input, ctx);
     const { site, nc } = await engine.load(input.site as string | undefined);
     const threads: NcEntry[] = input.thread
       ? [requireThread(nc, input.thread as string, site.name)]

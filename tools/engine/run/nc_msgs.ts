@@ -2,7 +2,7 @@
 import { posix, win32 } from "node:path";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
-import { EngineInputError, failure, openEngine } from "../engine.ts";
+import { engineFor, EngineInputError, failure } from "../engine.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import { getValue } from "../../../hl7/mod.ts";
 import {
@@ -65,7 +65,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       files = [f];
       scope = path;
     } else {
-      const engine = openEngine(input.hciroot as string | undefined, ctx);
+      const engine = engineFor(input, ctx);
       fs = engine.fs;
       const { site, nc } = await engine.load(input.site as string | undefined);
       siteName = site.name;

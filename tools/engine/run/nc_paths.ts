@@ -1,13 +1,13 @@
 /** nc_paths: route chains from a thread (or a site's entry threads) across sites. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { failure, openEngine } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
 import { type Chain, chainText, type PathNode, RouteGraph } from "../paths.ts";
 import { renderTable, type TableFormat } from "../table.ts";
 import { requireThread, threadAndSite } from "./_lookup.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const engine = engineFor(input, ctx);
     const format = input.format as TableFormat;
     const allSites = input.all_sites as boolean;
     const { loaded, skipped } = await engine.loadAll();

@@ -1,12 +1,12 @@
 /** nc_refs: which threads use a given Xlate, Tcl proc or table. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { failure, type LoadedSite, openEngine } from "../engine.ts";
+import { engineFor, failure, type LoadedSite } from "../engine.ts";
 import { findRefs, mentionsTable, type Ref, type RefKind } from "../refs.ts";
 import { renderTable, type TableFormat } from "../table.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const engine = engineFor(input, ctx);
     const name = (input.name as string).trim();
     const kind = input.kind as RefKind | "any";
     const kinds = new Set<RefKind>(kind === "any" ? ["xlate", "proc", "table"] : [kind]);

@@ -1,6 +1,6 @@
 /** nc_revisions (spec): a thread's or a whole NetConfig's revision timeline, or the diffs between them. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { type Engine, EngineInputError, failure, openEngine } from "../engine.ts";
+import { type Engine, engineFor, EngineInputError, failure } from "../engine.ts";
 import { type NetConfig, NetConfigError, parseNetConfig } from "../netconfig/mod.ts";
 import { type Change, changeLine, diffConfig } from "../diff.ts";
 import { listSnapshots, sinceKey, type Snapshot } from "../revisions.ts";
@@ -159,7 +159,7 @@ async function findThreadSite(engine: Engine, thread: string): Promise<Site> {
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const engine = engineFor(input, ctx);
     const system = input.system as boolean;
     const spec = input.thread as string | undefined;
     if (!system && !spec) {

@@ -1,6 +1,6 @@
 /** nc_routes: TRXID → route details → type, destinations, xlate, procs, enabled flags. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { failure, openEngine } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
 import { type NcEntry, type NetConfig, routesOf, type TpsProc } from "../netconfig/mod.ts";
 import { renderTable, type TableFormat } from "../table.ts";
 import { requireThread } from "./_lookup.ts";
@@ -19,7 +19,7 @@ function destShown(nc: NetConfig, name: string): string {
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const engine = engineFor(input, ctx);
     const { site, nc } = await engine.load(input.site as string | undefined);
     const format = input.format as TableFormat;
     const threads: NcEntry[] = input.thread

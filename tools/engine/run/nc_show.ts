@@ -1,13 +1,13 @@
 /** nc_show: one thread's (or destination's, or process's) configuration, or one dotted path of it. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { EngineInputError, failure, openEngine } from "../engine.ts";
+import { engineFor, EngineInputError, failure } from "../engine.ts";
 import { valueToJSON } from "../netconfig/mod.ts";
 import { renderTree, toTcl } from "../netconfig/render.ts";
 import { requireEntry } from "./_lookup.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const engine = engineFor(input, ctx);
     const { site, nc } = await engine.load(input.site as string | undefined);
     const entry = requireEntry(nc, input.thread as string, site.name);
     const path = (input.path as string | undefined)?.trim();

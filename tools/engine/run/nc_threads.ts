@@ -1,12 +1,12 @@
 /** nc_threads: one site's threads, one row each. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { failure, openEngine } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
 import { routeTargets, threadInfo } from "../netconfig/mod.ts";
 import { renderTable, type TableFormat } from "../table.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = openEngine(input.hciroot as string | undefined, ctx);
+    const engine = engineFor(input, ctx);
     const { site, nc } = await engine.load(input.site as string | undefined);
     const format = input.format as TableFormat;
     const targets = routeTargets(nc);
