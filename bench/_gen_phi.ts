@@ -287,6 +287,69 @@ export function hl7Corpus(count: number, seed = 7, sep = "\r"): GeneratedText[] 
   return Array.from({ length: count }, (_, i) => hl7Message(f, kinds[i % 4], i + 1, sep));
 }
 
+const ANALYTES = [
+  "Sodium",
+  "Potassium",
+  "Chloride",
+  "CO2",
+  "BUN",
+  "Creatinine",
+  "Glucose",
+  "Calcium",
+  "WBC",
+  "RBC",
+];
+
+/**
+ * Messages with the bulk real feeds carry besides PHI: result panels (ORU with 8–30 OBX rows),
+ * allergies, diagnoses and vitals (ADT), charges (DFT). Same PHI as `hl7Corpus`, at a realistic
+ * density (about one value per 100–150 bytes instead of one per 30).
+ */
+export function hl7RealisticCorpus(count: number, seed = 17): GeneratedText[] {
+  const f = new PhiFactory(seed);
+  const kinds = ["ORU", "ADT", "ORU", "DFT", "ADT", "SIU", "ORU"] as const;
+  return Array.from({ length: count }, (_, i) => {
+    const kind = kinds[i % kinds.length];
+    const m = hl7Message(f, kind, i + 1);
+    const extra: string[] = [];
+    if (kind === "ORU") {
+      const rows = f.int(8, 30);
+      for (let k = 0; k < rows; k++) {
+        const a = f.pick(ANALYTES);
+        extra.push(
+          `OBX|${k + 3}|NM|${f.int(1000, 9999)}-${f.int(0, 9)}^${a}^LN||${
+            f.int(10, 999) / 10
+          }|mmol/L|1.0-99.0|N|||F|||20240115103000||`,
+        );
+      }
+    } else if (kind === "ADT") {
+      extra.push(`PV2|||^Chest pain||||||||||||||||||||N`);
+      extra.push(`AL1|1|DA|70618^Penicillin^RXNORM|MO|Hives`, `AL1|2|FA|256349002^Peanut^SNM|SV|Anaphylaxis`);
+      extra.push(
+        `DG1|1||R07.9^Chest pain, unspecified^I10||20240115|A`,
+        `DG1|2||I10^Essential hypertension^I10||20240115|W`,
+      );
+      extra.push(
+        `OBX|1|NM|8867-4^Heart rate^LN||${f.int(50, 120)}|/min|||||F`,
+        `OBX|2|NM|8480-6^Systolic BP^LN||${f.int(90, 180)}|mm[Hg]|||||F`,
+      );
+    } else if (kind === "DFT") {
+      for (let k = 0; k < 3; k++) {
+        extra.push(
+          `FT1|${k + 2}|||20240115|20240115|CG|G${f.int(1000, 9999)}^Lab panel^HCPCS|||1|${
+            f.int(10, 900)
+          }.00||||||||`,
+        );
+      }
+    }
+    const cut = m.text.lastIndexOf("ZPI|");
+    return {
+      text: m.text.slice(0, cut) + extra.map((x) => x + "\r").join("") + m.text.slice(cut),
+      phi: m.phi,
+    };
+  });
+}
+
 /** One message of about `bytes` bytes (ORU with extra OBX rows), for latency benchmarks. */
 export function hl7MessageOfSize(bytes: number, seed = 11): string {
   const f = new PhiFactory(seed);
@@ -328,7 +391,7 @@ const SLOTS: Array<[string, Slot]> = [
   ["Account number {} was merged.", (f) => ({ value: f.mrn(), category: "MRN", tier: "contextual" })],
   ["Visit {} closed at discharge.", (f) => ({ value: f.mrn(), category: "MRN", tier: "contextual" })],
   ["Medical Record: {}", (f) => ({ value: f.mrn(), category: "MRN", tier: "contextual" })],
-  ["patient id E{} in the ADT feed", (f) => ({ value: f.mrn(), category: "MRN", tier: "contextual" })],
+  ["patient id {} in the ADT feed", (f) => ({ value: `E${f.mrn()}`, category: "MRN", tier: "contextual" })],
   ["DOB {} per the registration clerk.", (f) => ({ value: fmtDob(f), category: "DOB", tier: "contextual" })],
   ["Date of Birth: {}", (f) => ({ value: fmtDob(f), category: "DOB", tier: "contextual" })],
   ["Birthdate {} confirmed.", (f) => ({ value: fmtDob(f), category: "DOB", tier: "contextual" })],

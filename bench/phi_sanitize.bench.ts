@@ -2,7 +2,7 @@
  * PHI gate throughput on HL7 (target: at least 20 MB/s on one core). MB/s = size / time per
  * iteration; the sizes are in the bench names. Run: deno bench -q -P=test bench/phi_sanitize.bench.ts
  */
-import { hl7Corpus, notesCorpus, toolOutputCorpus } from "./_gen_phi.ts";
+import { hl7Corpus, hl7RealisticCorpus, notesCorpus, toolOutputCorpus } from "./_gen_phi.ts";
 import { createPhiEngine } from "../phi/mod.ts";
 import { scanHl7 } from "../phi/hl7_sanitize.ts";
 
@@ -16,22 +16,39 @@ const config = (home: string) => ({
 });
 const mb = (s: string) => `${(new TextEncoder().encode(s).length / 1e6).toFixed(2)} MB`;
 
-// About 1 MB of HL7: ~850 messages of the four kinds, one per line (SMAT-like dump).
+// About 0.8 MB of HL7, one message per line (SMAT-like dump). Dense: the four kinds with little but
+// PHI in them (one value per ~35 bytes). Realistic: result panels, allergies, diagnoses, charges as
+// well (one value per ~63 bytes).
 const batch = hl7Corpus(850, 101).map((m) => m.text).join("\n");
+const mixed = hl7RealisticCorpus(500, 303).map((m) => m.text).join("\n");
 // Fresh batches with values not yet in the table, for the cold runs.
-const coldBatches = Array.from({ length: 6 }, (_, i) => hl7Corpus(850, 2000 + i).map((m) => m.text).join("\n"));
-const text = [...notesCorpus(2500, 5).map((n) => n.text), ...toolOutputCorpus(6)].join("\n").slice(0, 1_000_000);
+const coldBatches = Array.from(
+  { length: 6 },
+  (_, i) => hl7Corpus(850, 2000 + i).map((m) => m.text).join("\n"),
+);
+const text = [...notesCorpus(2500, 5).map((n) => n.text), ...toolOutputCorpus(6)].join("\n").slice(
+  0,
+  1_000_000,
+);
 
 const warmHome = await Deno.makeTempDir({ prefix: "assist-bench-" });
 const warm = await createPhiEngine({ config: config(warmHome), sidecar: false });
 await warm.sanitizeToolResult(batch, "bash_exec");
+await warm.sanitizeToolResult(mixed, "bash_exec");
 await warm.sanitizeToolResult(text, "bash_exec");
 
-Deno.bench(`HL7 field policy scan only, ${mb(batch)}`, { group: "hl7", n: 30 }, () => {
+Deno.bench(`HL7 field policy scan only (dense), ${mb(batch)}`, { group: "hl7", n: 30 }, () => {
   scanHl7(batch);
 });
 
-Deno.bench(`sanitizeToolResult HL7, values known (warm table), ${mb(batch)}`, {
+Deno.bench(`sanitizeToolResult realistic HL7, values known (warm table), ${mb(mixed)}`, {
+  group: "hl7",
+  n: 20,
+}, async () => {
+  await warm.sanitizeToolResult(mixed, "bash_exec");
+});
+
+Deno.bench(`sanitizeToolResult dense HL7, values known (warm table), ${mb(batch)}`, {
   group: "hl7",
   baseline: true,
   n: 20,
@@ -40,7 +57,7 @@ Deno.bench(`sanitizeToolResult HL7, values known (warm table), ${mb(batch)}`, {
 });
 
 let cold = 0;
-Deno.bench(`sanitizeToolResult HL7, all values new (cold table), ${mb(coldBatches[0])}`, {
+Deno.bench(`sanitizeToolResult dense HL7, all values new (cold table), ${mb(coldBatches[0])}`, {
   group: "hl7",
   n: 6,
   warmup: 0,
@@ -54,9 +71,13 @@ Deno.bench(`sanitizeToolResult HL7, all values new (cold table), ${mb(coldBatche
   await Deno.remove(home, { recursive: true });
 });
 
-Deno.bench(`sanitizeToolResult free text and tool output (not HL7), ${mb(text)}`, { group: "text", n: 20 }, async () => {
-  await warm.sanitizeToolResult(text, "bash_exec");
-});
+Deno.bench(
+  `sanitizeToolResult free text and tool output (not HL7), ${mb(text)}`,
+  { group: "text", n: 20 },
+  async () => {
+    await warm.sanitizeToolResult(text, "bash_exec");
+  },
+);
 
 globalThis.addEventListener("unload", () => {
   try {

@@ -36,3 +36,12 @@ export async function testEngine(
   });
   return { home: tmp.path, engine, [Symbol.asyncDispose]: () => tmp[Symbol.asyncDispose]() };
 }
+
+/**
+ * True when `value` still appears in `text` as a whole value (not inside a longer run of letters or
+ * digits: a 5-digit zip code inside a message timestamp is not a leak).
+ */
+export function leaks(text: string, value: string): boolean {
+  const esc = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![A-Za-z0-9])${esc}(?![A-Za-z0-9])`).test(text);
+}
