@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { coerceInt } from "../../core/clean.ts";
 import type { LoadedSite } from "./engine.ts";
 import { isOn, type NcEntry, type NetConfig, routesOf } from "./netconfig/mod.ts";
 
@@ -73,9 +74,9 @@ function key(site: string, name: string): string {
   return `${site}\0${name.toLowerCase()}`;
 }
 
+/** A port number from NetConfig text (CR-stripped and coerced, as every integer read from a file). */
 function portOf(v: string | undefined): number | undefined {
-  const t = (v ?? "").trim();
-  return /^\d{1,5}$/.test(t) ? Number(t) : undefined;
+  return coerceInt(v ?? "", { min: 1, max: 65535 });
 }
 
 /**

@@ -7,13 +7,15 @@
  *
  * @module
  */
+import { coerceInt } from "../../../core/clean.ts";
 import type { EngineFs } from "../engine_fs.ts";
 import { KeyedList, type KlIssue, readKeyedList } from "../netconfig/keyed_list.ts";
+import type { Shape } from "../netconfig/schema.ts";
 import { newElem, TclListError, TclSource } from "../netconfig/tcl_list.ts";
 import { contentMatches, inRange, type MessageFilter, type SmatMessage } from "./message.ts";
 import type { ReadResult } from "./smatdb.ts";
 
-const KL = { kind: "kl", fields: {} } as const;
+const KL: Shape = { kind: "kl", fields: Object.create(null) };
 
 export interface IdxRecord {
   fields: KeyedList;
@@ -75,9 +77,9 @@ function midOf(v: string | undefined, seq: number): string {
   return `?.?.${seq}`;
 }
 
+/** A non-negative integer field (CR-stripped and coerced; padded values are trimmed). */
 function num(v: string | undefined): number | undefined {
-  const t = (v ?? "").trim();
-  return /^\d+$/.test(t) ? Number(t) : undefined;
+  return coerceInt(v ?? "", { min: 0 });
 }
 
 const decoder = new TextDecoder();
