@@ -8,7 +8,7 @@
  * | 1 | definite | SSN `123-45-6789`; e-mail; formatted phone `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`; NPI digits after an explicit `NPI:` |
  * | 2 | contextual | a number (4+ digits; may be `E1234567`, `03/15/1980`, `1980-03-15`) with MRN, Patient, DOB, Account, Visit, Acct, Record or Birth in the 20 characters before it on its line |
  * | 3 | hl7 | on a line mentioning PID.3/5/7/11/13/18, NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits, dates, and the value after `<ref>:` or `<ref> =` |
- * | 4 | known | a value already in the lookup table (original or canonical form; names also as `Last, First`, `LAST^FIRST`, `First Last`); single alphabetic words only for MANUAL and custom categories |
+ * | 4 | known | a value already in the lookup table (original or canonical form; names also as `Last, First`, `LAST^FIRST`, `First Last`); single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits |
  *
  * Phones written with spaces only (`555 123 4567`) are not tier 1: too many tables of numbers look
  * like that. Tier-2 numbers get category DOB when date-shaped, else MRN.
@@ -286,6 +286,13 @@ interface Needle {
   exact: boolean;
 }
 
+/** A letter, digit or `_` at `i` (ASCII by char code, others by Unicode class). */
+function isWordChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  return /[\p{L}\p{N}]/u.test(text[i]);
+}
+
 const isSpace = (c: number) =>
   c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 160;
 
@@ -307,7 +314,7 @@ function matchAt(text: string, at: number, needle: string): number {
     }
     i++;
   }
-  if (i < text.length && /[\p{L}\p{N}_]/u.test(text[i])) return -1;
+  if (i < text.length && isWordChar(text, i)) return -1;
   return i - at;
 }
 
@@ -349,6 +356,8 @@ export class KnownIndex {
     if (w === undefined || !/[\p{L}\p{N}]/u.test(f[0]) || !/[\p{L}\p{N}]/u.test(f[f.length - 1])) return;
     const single = /^\p{L}+$/u.test(f);
     if (single && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
+    // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts.
+    if (/^\d+$/.test(f) && f.length < 6) return;
     this.#seen.add(key);
     const lower = key.replace(/\s+/g, " ").replace(/,\s*/g, ", ");
     const needle: Needle = { lower, row, exact };
@@ -405,7 +414,7 @@ export class KnownIndex {
     let after = 0;
     for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
       if (m.index < after) continue;
-      if (m.index > 0 && /[\p{L}\p{N}_]/u.test(text[m.index - 1])) continue;
+      if (m.index > 0 && isWordChar(text, m.index - 1)) continue;
       const list = this.#byWord.get(m[0].toLowerCase());
       if (!list) continue;
       for (const n of list) {

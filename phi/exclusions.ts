@@ -85,16 +85,27 @@ export const KNOWN_SEGMENTS = new Set([
 
 const DOB_CONTEXT = /(?<![A-Za-z])dob|birth/i;
 
-/** Start of the line holding `pos`. */
+/** Start of the line holding `pos` (a backward scan to the previous `\n` or `\r`). */
 export function lineStart(text: string, pos: number): number {
-  const n = text.lastIndexOf("\n", pos - 1);
-  const r = text.lastIndexOf("\r", pos - 1);
-  return Math.max(n, r) + 1;
+  let i = pos - 1;
+  while (i >= 0) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) break;
+    i--;
+  }
+  return i + 1;
 }
 
-/** The up to 20 characters before `pos` on its line (spec: the tier-2 context window). */
+/** The up to `width` (20) characters before `pos` on its line (spec: the tier-2 context window). */
 export function contextWindow(text: string, pos: number, width = 20): string {
-  return text.slice(Math.max(lineStart(text, pos), pos - width), pos);
+  let i = pos - 1;
+  const stop = Math.max(0, pos - width);
+  while (i >= stop) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) break;
+    i--;
+  }
+  return text.slice(i + 1, pos);
 }
 
 /** True when `DOB` or `Birth` occurs in the 20 characters before `pos` (same line). */

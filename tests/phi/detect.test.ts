@@ -88,6 +88,8 @@ Deno.test("tier 4: values in the lookup table, in their other spellings", async 
   ]);
   assertEquals(auto("id a7654321 here, not A76543210", k), [["known", "MRN", "a7654321"]]);
   assertEquals(auto("moved to Springdale, then Fairhaven", k), [["known", "MANUAL", "Fairhaven"]]);
+  await table.assign([{ category: "ADDRESS", canonical: "62704", original: "62704" }]);
+  assertEquals(auto("pid 62704 running", k), [], "short numbers are not searched (process ids, sizes)");
   await table.assign([{ category: "MRN", canonical: "1112223", original: "1112223" }]);
   assertEquals(auto("late 1112223", k), [["known", "MRN", "1112223"]], "the index follows the table");
 });
