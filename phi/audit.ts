@@ -31,7 +31,10 @@ export interface AuditRecord {
 const enc = new TextEncoder();
 const posix = Deno.build.os !== "windows";
 
+const ready = new Set<string>();
+
 async function ensurePrivateDir(path: string): Promise<void> {
+  if (ready.has(path)) return;
   const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   if (cut <= 0) return;
   const dir = path.slice(0, cut);
@@ -40,6 +43,7 @@ async function ensurePrivateDir(path: string): Promise<void> {
     const info = await Deno.stat(dir);
     if (info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(dir, 0o700);
   }
+  ready.add(path);
 }
 
 /**
@@ -63,7 +67,13 @@ export async function appendAudit(path: string, records: readonly AuditRecord[])
       context: r.context,
     }) + "\n"
   ).join("");
-  const file = await Deno.open(path, { append: true, create: true, mode: 0o600 });
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { append: true, create: true, mode: 0o600 });
+  } catch (err) {
+    ready.delete(path); // the folder may have gone: check it again next time
+    throw err;
+  }
   try {
     if (posix) {
       const info = await file.stat();

@@ -162,6 +162,13 @@ export class LookupTable {
    * shrank (replaced by hand) is read again from the start.
    */
   async refresh(): Promise<void> {
+    // The common case (nothing new) costs one stat.
+    try {
+      if (Deno.statSync(this.path).size === this.#offset) return;
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return;
+      throw err;
+    }
     let file: Deno.FsFile;
     try {
       file = await Deno.open(this.path, { read: true });
