@@ -30,6 +30,10 @@
  * print(shown.flush());
  * const args = phi.detokenizeToolInput({ pattern: "[[MRN_1]]" }).value; // { pattern: "12345678" }
  *
+ * // `/phi-auto <mode>` and `/phi-sidecar <sub>`.
+ * phi.mode = "confirm";
+ * const { ok, text } = await runSidecarCommand("start", { config });
+ *
  * @module
  */
 export {

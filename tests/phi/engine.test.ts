@@ -285,3 +285,15 @@ Deno.test("scan: a dry run reports tiers and existing tokens and writes nothing"
   assertEquals(h.engine.table.size, 1);
   await rejects(() => Deno.stat(`${h.home}/log/auto-phi.log`), Deno.errors.NotFound);
 });
+
+Deno.test("@file-style fenced HL7 in a prompt: the field policy still applies inside the fence", async () => {
+  await using h = await testEngine("on");
+  const text = "why does this fail?\n```hl7\n" + HL7.replace(/\r$/, "") + "\rNTE|1||call 555-123-4567\n```\nthanks";
+  const r = await h.engine.tokenizeUserInput(text);
+  for (const v of ["M7654321", "DOE^JANE", "19800315", "555-123-4567"]) assert(!r.text.includes(v), v);
+  assert(r.text.includes("```hl7\nMSH|^~\\&|"));
+  assertEquals(h.engine.detokenize(r.text).text, text);
+  // Plain text in a fence stays untouched (the never-tokenize list).
+  const plain = await h.engine.tokenizeUserInput("```\nMRN 1234567 call 555-123-4567\n```");
+  assertEquals(plain.tokenized, []);
+});
