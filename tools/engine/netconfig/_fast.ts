@@ -50,19 +50,17 @@ function checkAfter(t: string, i: number, end: number): void {
 }
 
 const NO_FIELDS: Readonly<Record<string, Shape>> = Object.create(null);
+const SCALAR: Shape = { kind: "scalar" };
 
 /**
  * Interned short strings: NetConfig repeats a few hundred keys and values (`PROCS`, `ARGS`, `0`,
  * `ASCII`, `localdomain`) hundreds of thousands of times; giving each occurrence its own string is
- * most of the garbage a parse makes. Buckets by length and first and last character; a candidate
- * is compared in place (`startsWith` at the offset), so a hit allocates nothing.
+ * most of the garbage a parse makes. A direct-mapped table (4,096 slots, keyed by length and four
+ * characters) is checked in place, so a hit allocates nothing; a miss takes the slot.
  */
-const interned = new Map<number, string[]>();
+const SLOTS = 4096;
+const table: Array<string | undefined> = new Array(SLOTS).fill(undefined);
 const INTERN_MAX = 24;
-const BUCKET_MAX = 24;
-/** At most this many strings are kept (a few hundred in real files; the cap bounds odd input). */
-const INTERNED_CAP = 20_000;
-let internedCount = 0;
 
 /** A copy that does not keep the whole file alive (a slice may be a view into it). */
 function own(s: string): string {
@@ -73,22 +71,22 @@ function sliceInterned(t: string, from: number, to: number): string {
   const len = to - from;
   if (len === 0) return "";
   if (len > INTERN_MAX) return t.slice(from, to);
-  const h = (len << 16) ^ (t.charCodeAt(from) << 8) ^ t.charCodeAt(to - 1);
-  const bucket = interned.get(h);
-  if (bucket !== undefined) {
-    for (let i = 0; i < bucket.length; i++) {
-      const c = bucket[i];
-      if (c.length === len && t.startsWith(c, from)) return c;
-    }
-    const s = t.slice(from, to);
-    if (bucket.length < BUCKET_MAX && internedCount < INTERNED_CAP) bucket.push(own(s)), internedCount++;
-    return s;
+  const h = (len * 31 + t.charCodeAt(from) * 7 + t.charCodeAt(from + (len >> 1)) * 13 +
+    t.charCodeAt(to - 1) * 17 + t.charCodeAt(from + (len > 1 ? 1 : 0)) * 3) & (SLOTS - 1);
+  const c = table[h];
+  if (c !== undefined && c.length === len) {
+    let j = 0;
+    while (j < len && c.charCodeAt(j) === t.charCodeAt(from + j)) j++;
+    if (j === len) return c;
   }
   const s = t.slice(from, to);
-  if (internedCount < INTERNED_CAP) interned.set(h, [own(s)]), internedCount++;
+  table[h] = own(s);
   return s;
 }
-const SCALAR: Shape = { kind: "scalar" };
+
+/** The field stack of fastKeyedList (see there); `top` is its height. */
+const stack: Array<string | number | KlValue> = [];
+let top = 0;
 
 /** Where the last list read by fastKeyedList or fastList closed (saves allocating a result pair). */
 export let fastClose = 0;
@@ -97,9 +95,11 @@ export let fastClose = 0;
  * Reads the keyed list whose opening brace is at `open`; returns it, with the index of its closing
  * brace in {@link fastClose}. Throws FAST_FAIL when the fast path does not apply.
  */
-export function fastKeyedList(t: string, open: number, end: number, shape: Shape): KeyedList {
+function fastKeyedList(t: string, open: number, end: number, shape: Shape): KeyedList {
   const shapes = shape.kind === "kl" ? shape.fields : NO_FIELDS;
-  const flat: Array<string | number | KlValue> = [];
+  // Fields collect on a shared stack (nested lists above ours) and are copied out at the end, so
+  // each keyed list gets one exactly-sized array and no growth garbage.
+  const base = top;
   let i = open + 1;
   for (;;) {
     i = skip(t, i, end);
@@ -107,6 +107,8 @@ export function fastKeyedList(t: string, open: number, end: number, shape: Shape
     let c = t.charCodeAt(i);
     if (c === RBRACE) {
       fastClose = i;
+      const flat = stack.slice(base, top);
+      top = base;
       return new KeyedList(undefined, flat);
     }
     if (c !== LBRACE) throw FAST_FAIL;
@@ -165,8 +167,29 @@ export function fastKeyedList(t: string, open: number, end: number, shape: Shape
     if (i >= end || t.charCodeAt(i) !== RBRACE) throw FAST_FAIL;
     i++;
     checkAfter(t, i, end);
-    flat.push(key, value, at);
+    stack[top++] = key;
+    stack[top++] = value;
+    stack[top++] = at;
   }
+}
+
+/**
+ * A record's configuration (a keyed list whose opening brace is at `open`), closing index in
+ * {@link fastClose}. Throws FAST_FAIL when the fast path does not apply.
+ */
+export function fastConfig(t: string, open: number, end: number, shape: Shape): KeyedList {
+  top = 0;
+  try {
+    return fastKeyedList(t, open, end, shape);
+  } finally {
+    top = 0;
+  }
+}
+
+/** Lets go of what the field stack still points at (call when a file is done). */
+export function fastRelease(): void {
+  stack.length = 0;
+  top = 0;
 }
 
 /** A list of keyed lists whose opening brace is at `open`. */

@@ -14,7 +14,7 @@
 import { type Elem, ElemKind, newElem, TclListError, TclSource } from "./tcl_list.ts";
 import { KeyedList, type KlIssue, readKeyedList } from "./keyed_list.ts";
 import { entryShape } from "./schema.ts";
-import { FAST_FAIL, fastClose, fastKeyedList } from "./_fast.ts";
+import { FAST_FAIL, fastClose, fastConfig, fastRelease } from "./_fast.ts";
 import { type Prologue, readPrologue } from "./prologue.ts";
 
 /** The parser's own error: the file is not readable as a NetConfig. */
@@ -268,7 +268,7 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
           const type0 = src.value(els[0]);
           if (text.charCodeAt(q) === 0x7b && KNOWN_TYPES.has(type0)) {
             try {
-              const kl = fastKeyedList(text, q, end, entryShape(type0));
+              const kl = fastConfig(text, q, end, entryShape(type0));
               const close = fastClose;
               const after = close + 1 < end ? text.charCodeAt(close + 1) : 0x20;
               if (after === 0x20 || (after >= 0x09 && after <= 0x0d)) {
@@ -336,6 +336,8 @@ export function parseNetConfig(text: string, options: ParseOptions = {}): NetCon
   } catch (err) {
     if (err instanceof TclListError) fail(err.reason, err.offset);
     throw err;
+  } finally {
+    fastRelease();
   }
   for (const i of klIssues) warn(i.offset, i.message);
   check(entries, warn);
