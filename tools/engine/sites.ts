@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { EngineFs } from "./engine_fs.ts";
+import type { EngineFs, EngineStat } from "./engine_fs.ts";
 import { stripCr } from "../../core/clean.ts";
 
 export interface Site {
@@ -69,6 +69,13 @@ export function parseSiteInfo(text: string): Map<string, string> {
   return out;
 }
 
+/** Is `path` the root or inside it (either separator, trailing separators ignored)? */
+export function isUnder(path: string, root: string): boolean {
+  const norm = (p: string) => p.replace(/\\/g, "/").replace(/\/+$/, "");
+  const p = norm(path), r = norm(root);
+  return p === r || p.startsWith(r + "/");
+}
+
 /** Lists the sites of an engine root. */
 export async function listSites(fs: EngineFs, root: string): Promise<SiteList> {
   const notes: string[] = [];
@@ -82,16 +89,30 @@ export async function listSites(fs: EngineFs, root: string): Promise<SiteList> {
       const name = siteNameOf(listed);
       if (seen.has(name)) continue;
       seen.add(name);
+      // A listed folder outside this root (a copied or mounted root whose server.ini still names the
+      // original) gives way to the root's own folder of that name, when there is one.
+      const local = fs.join(root, name);
       let dir = listed;
-      let st = await fs.stat(dir).catch(() => undefined);
-      if (!st?.isDirectory) {
-        const local = fs.join(root, name);
+      let st: EngineStat | undefined;
+      if (!isUnder(listed, root)) {
         const lst = await fs.stat(local).catch(() => undefined);
         if (lst?.isDirectory) {
-          notes.push(`site ${name}: ${listed} not found; using ${local}`);
+          notes.push(`site ${name}: server.ini lists ${listed}, outside ${root}; using ${local}`);
           dir = local;
           st = lst;
-        } else {
+        }
+      }
+      if (!st) {
+        st = await fs.stat(dir).catch(() => undefined);
+        if (!st?.isDirectory && dir !== local) {
+          const lst = await fs.stat(local).catch(() => undefined);
+          if (lst?.isDirectory) {
+            notes.push(`site ${name}: ${listed} not found; using ${local}`);
+            dir = local;
+            st = lst;
+          }
+        }
+        if (!st?.isDirectory) {
           notes.push(`site ${name}: listed in server.ini as ${listed}, but no such folder`);
         }
       }

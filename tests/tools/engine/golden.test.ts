@@ -50,6 +50,7 @@ const CASES: Array<[string, string[], Record<string, string>?]> = [
       "$HCIROOT/adt/revisions/NetConfig2024_3_5_9_4_2/NetConfig",
     ],
   ],
+  ["nc_diff_interface_roots", ["nc_diff_interface", "adt_in.adt", "--to-hciroot", "$OTHER", "--cosmetic"]],
   ["nc_refs_table", ["nc_refs", "sex_codes"]],
   ["nc_refs_proc", ["nc_refs", "tps_add_zpi", "--kind", "proc"]],
   ["nc_docs_adt", ["nc_docs", "adt"]],
@@ -76,12 +77,22 @@ Deno.test("engine tools by hand against the fixture root: golden output", async 
   await using tmp = await tempDir("assist-engine-golden-");
   const root = `${tmp.path}/hci`;
   await writeFixtureRoot(root);
+  // A second engine root: a copy (its server.ini still names the first root's sites) with changes.
+  const other = `${tmp.path}/other`;
+  await writeFixtureRoot(other);
+  await Deno.copyFile(`${root}/server/server.ini`, `${other}/server/server.ini`);
+  const nc = await Deno.readTextFile(`${other}/adt/NetConfig`);
+  await Deno.writeTextFile(
+    `${other}/adt/NetConfig`,
+    nc.replace("{ PORT 5001 }", "{ PORT 5002 }").replace("{ COORDS {40 60} }", "{ COORDS {44 60} }")
+      .replace("{ DEST adt_archive }", "{ DEST {adt_archive billing_out} }"),
+  );
   const env = { ASSIST_HOME: `${tmp.path}/home`, HCIROOT: root };
   for (const [name, args, extra] of CASES) {
     await t.step(name, async () => {
-      const argv = args.map((a) => a.replaceAll("$HCIROOT", root));
+      const argv = args.map((a) => a.replaceAll("$HCIROOT", root).replaceAll("$OTHER", other));
       const r = await runAssist(["tools", ...argv], { env: { ...env, ...extra } });
-      const norm = (s: string) => s.replaceAll(root, "$HCIROOT");
+      const norm = (s: string) => s.replaceAll(root, "$HCIROOT").replaceAll(other, "$OTHER");
       const actual = [
         `$ assist tools ${args.join(" ")}`,
         `exit ${r.code}`,

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
-import { listSites, parseEnvirons, parseSiteInfo, siteNameOf } from "../../../tools/engine/sites.ts";
+import { isUnder, listSites, parseEnvirons, parseSiteInfo, siteNameOf } from "../../../tools/engine/sites.ts";
 import { EngineFsError, localEngineFs } from "../../../tools/engine/engine_fs.ts";
 import { Engine, EngineInputError, engineRoot, failure, openEngine } from "../../../tools/engine/engine.ts";
 import { tempDir } from "../../support/run_assist.ts";
@@ -41,8 +41,34 @@ Deno.test("listSites: environs, a folder listed elsewhere found under the root, 
     ["gone", "/hci/elsewhere/gone", false],
   ]);
   assertEquals(list.notes, [
-    `site lab: /hci/elsewhere/lab not found; using ${root}/lab`,
+    `site lab: server.ini lists /hci/elsewhere/lab, outside ${root}; using ${root}/lab`,
     "site gone: listed in server.ini as /hci/elsewhere/gone, but no such folder",
+  ]);
+});
+
+Deno.test("listSites: a copied root whose server.ini names the original uses its own site folders", async () => {
+  await using tmp = await tempDir();
+  for (const r of ["orig", "copy"]) {
+    await Deno.mkdir(`${tmp.path}/${r}/adt`, { recursive: true });
+    await Deno.mkdir(`${tmp.path}/${r}/server`);
+    await Deno.writeTextFile(`${tmp.path}/${r}/adt/NetConfig`, NC);
+    await Deno.writeTextFile(
+      `${tmp.path}/${r}/server/server.ini`,
+      `environs=${tmp.path}/orig/adt;${tmp.path}/elsewhere/x\n`,
+    );
+  }
+  await Deno.mkdir(`${tmp.path}/elsewhere/x`, { recursive: true });
+  const fs = localEngineFs(contextFor(`${tmp.path}/home`, tmp.path));
+  const copy = await listSites(fs, `${tmp.path}/copy`);
+  // The root's own adt; a site that lives only outside the root is still found where it is listed.
+  assertEquals(copy.sites.map((s) => s.dir), [`${tmp.path}/copy/adt`, `${tmp.path}/elsewhere/x`]);
+  const orig = await listSites(fs, `${tmp.path}/orig/`);
+  assertEquals(orig.sites[0].dir, `${tmp.path}/orig/adt`);
+  assertEquals(orig.notes, []);
+  assertEquals([isUnder("C:\\cl\\adt", "C:\\cl\\"), isUnder("/a/bc", "/a/b"), isUnder("/a/b", "/a/b")], [
+    true,
+    false,
+    true,
   ]);
 });
 
