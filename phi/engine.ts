@@ -18,7 +18,7 @@ import {
   detokenizeText,
   type StreamDetokenizer,
 } from "./detokenize.ts";
-import { lineStart, protectedSpans } from "./exclusions.ts";
+import { lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
@@ -483,18 +483,54 @@ export class PhiEngine {
    */
   #autoHl7(text: string, scan: Hl7Scan, taken: SpanSet): Candidate[] {
     const found: Candidate[] = [];
-    // Regions are disjoint from each other and from the policy fields, so each gets its own small
-    // set of taken ranges (the markers inside it), which keeps insertion cheap on large texts.
-    for (const r of freeRegions(text, scan)) {
-      const sub = text.slice(r.start, r.end);
-      const local = taken.within(r.start, r.end);
-      const got = detectAuto(sub, {
-        protect: protectedSpans(sub),
-        known: this.#known,
-        taken: local,
-        offset: r.start,
+    // All regions in one text (joined by blank lines, so no line-based rule crosses them): one pass
+    // of each rule instead of one per field. Candidates are mapped back to their region.
+    const regions = freeRegions(text, scan);
+    if (regions.length > 0) {
+      const parts: string[] = [];
+      const at: number[] = []; // start of region k in the joined text
+      let j = 0;
+      for (const r of regions) {
+        at.push(j);
+        parts.push(text.slice(r.start, r.end));
+        j += r.end - r.start + 2;
+      }
+      const joined = parts.join("\n\n");
+      const local = new SpanSet();
+      regions.forEach((r, k) => {
+        const inside = taken.within(r.start, r.end);
+        for (let i = 0; i < inside.size; i++) {
+          const s0 = Math.max(inside.starts[i], r.start), e0 = Math.min(inside.ends[i], r.end);
+          local.add(at[k] + s0 - r.start, at[k] + e0 - r.start);
+        }
       });
-      for (const c of got) found.push(c);
+      const regionOf = (pos: number) => {
+        let lo = 0, hi = at.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (at[mid] <= pos) lo = mid;
+          else hi = mid - 1;
+        }
+        return lo;
+      };
+      const within = (start: number, end: number) => {
+        const k = regionOf(start);
+        return end <= at[k] + (regions[k].end - regions[k].start);
+      };
+      // A fence opened in one region and closed in another is not a fence of the original text.
+      const protect = SpanSet.union(
+        protectedRanges(joined).filter((p) => p.kind !== "fence" || within(p.start, p.end)),
+      );
+      const got = detectAuto(joined, { protect, known: this.#known, taken: local });
+      for (const c of got) {
+        if (!within(c.start, c.end)) continue; // would cross into the next region
+        const lo = regionOf(c.start);
+        const r = regions[lo];
+        const delta = r.start - at[lo];
+        c.start += delta;
+        c.end += delta;
+        found.push(c);
+      }
     }
     const segs = SpanSet.union(scan.segments.map((s) => ({ ...s })));
     const free = SpanSet.union(scan.free.map((s) => ({ ...s })));
@@ -505,10 +541,8 @@ export class PhiEngine {
       }
       // The never-tokenize list, checked on the candidate's own line.
       const ls = lineStart(text, c.start);
-      let le = text.indexOf("\r", c.end);
-      const lf = text.indexOf("\n", c.end);
-      if (le === -1 || (lf !== -1 && lf < le)) le = lf;
-      if (le === -1) le = text.length;
+      let le = c.end;
+      while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
       if (protectedSpans(text.slice(ls, le)).overlaps(c.start - ls, c.end - ls)) continue;
       if (local.add(c.start, c.end)) found.push(c);
     }

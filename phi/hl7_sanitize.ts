@@ -210,6 +210,17 @@ function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimit
   }
 }
 
+/** OBX-2 (value type) is TX, FT or ST (its first component, case-insensitive, spaces around allowed). */
+function isTextType(text: string, fs: number, fe: number, component: string): boolean {
+  const cs = component === "" ? -1 : text.indexOf(component, fs);
+  const end = cs === -1 || cs > fe ? fe : cs;
+  if (end - fs <= 4) {
+    const t = text.slice(fs, end).trim().toUpperCase();
+    return OBX_TEXT_TYPES.has(t);
+  }
+  return false;
+}
+
 const FIELDS = new Map<string, string[]>();
 
 function fieldName(id: string, n: number): string {
@@ -232,14 +243,14 @@ function segment(ctx: Ctx, s: number, e: number, d: Delimiters): void {
   const last = rules.length - 1;
   let n = 1;
   let fs = idEnd + 1;
-  let obxType = "";
+  let obxText = false;
   for (;;) {
     let fe = text.indexOf(sep, fs);
     if (fe === -1 || fe > e) fe = e;
-    if (n === 2 && id === "OBX") obxType = text.slice(fs, fe).split(d.component)[0].trim().toUpperCase();
+    if (n === 2 && id === "OBX") obxText = isTextType(text, fs, fe, d.component);
     const rule = rules[n];
     if (
-      rule && fe > fs && (rule.kind !== "free" || rule.when !== "obx_text" || OBX_TEXT_TYPES.has(obxType))
+      rule && fe > fs && (rule.kind !== "free" || rule.when !== "obx_text" || obxText)
     ) {
       applyRule(ctx, rule, fs, fe, d, fieldName(id, n));
     }

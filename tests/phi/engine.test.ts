@@ -288,7 +288,8 @@ Deno.test("scan: a dry run reports tiers and existing tokens and writes nothing"
 
 Deno.test("@file-style fenced HL7 in a prompt: the field policy still applies inside the fence", async () => {
   await using h = await testEngine("on");
-  const text = "why does this fail?\n```hl7\n" + HL7.replace(/\r$/, "") + "\rNTE|1||call 555-123-4567\n```\nthanks";
+  const text = "why does this fail?\n```hl7\n" + HL7.replace(/\r$/, "") +
+    "\rNTE|1||call 555-123-4567\n```\nthanks";
   const r = await h.engine.tokenizeUserInput(text);
   for (const v of ["M7654321", "DOE^JANE", "19800315", "555-123-4567"]) assert(!r.text.includes(v), v);
   assert(r.text.includes("```hl7\nMSH|^~\\&|"));
