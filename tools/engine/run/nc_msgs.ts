@@ -6,7 +6,6 @@ import { engineFor, EngineInputError, failure } from "../engine.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import { getValue } from "../../../hl7/mod.ts";
 import {
-  type Direction,
   hl7Of,
   isoTime,
   type MessageFilter,
@@ -16,6 +15,7 @@ import {
   readSmatDb,
   readSmatFiles,
   siteSmatFiles,
+  type SmatDirection,
   type SmatFile,
   type SmatMessage,
   SmatQueryError,
@@ -76,7 +76,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           fs,
           site,
           thread,
-          input.direction as Direction,
+          input.direction as SmatDirection,
           input.history as boolean,
         );
         files = r.files;

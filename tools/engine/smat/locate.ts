@@ -17,7 +17,7 @@ export interface SmatFile {
   role: string;
 }
 
-export type Direction = "in" | "out" | "both";
+export type SmatDirection = "in" | "out" | "both";
 
 function isSmat(name: string): SmatFile["format"] | undefined {
   if (/\.smatdb$/i.test(name)) return "smatdb";
@@ -38,7 +38,7 @@ export async function threadSmatFiles(
   fs: EngineFs,
   site: Site,
   thread: NcEntry,
-  direction: Direction,
+  direction: SmatDirection,
   history: boolean,
 ): Promise<{ files: SmatFile[]; names: string[] }> {
   const process = (thread.config.str("PROCESSNAME") ?? "").trim();

@@ -5,7 +5,13 @@
  */
 export { encryptedNote, isPlainSqlite, type ReadResult, readSmatDb } from "./smatdb.ts";
 export { type IdxRecord, parseIdx, readSmatFiles } from "./idx.ts";
-export { type Direction, namedSmatFile, siteSmatFiles, type SmatFile, threadSmatFiles } from "./locate.ts";
+export {
+  namedSmatFile,
+  siteSmatFiles,
+  type SmatDirection,
+  type SmatFile,
+  threadSmatFiles,
+} from "./locate.ts";
 export {
   contentMatches,
   type Hl7Condition,
