@@ -8,7 +8,7 @@
  */
 import { homePaths } from "../core/home.ts";
 import { fromWire, masterClosed, SshError } from "./errors.ts";
-import { chooseTransport, socketPath, type Transport } from "./paths.ts";
+import { socketPath, type Transport } from "./paths.ts";
 import {
   FRAME_DATA,
   FRAME_ERR,
@@ -62,23 +62,27 @@ interface Address {
   token?: string;
 }
 
-/** Where the alias's master listens, or undefined when there is no socket file. */
+/**
+ * Where the alias's master listens, or undefined when there is no socket file. The file says which
+ * transport the master chose (ssh/paths.ts chooseTransport): a socket is a Unix socket; a regular
+ * file holds the loopback port and token.
+ */
 async function address(home: string, alias: string): Promise<Address | undefined> {
   const path = socketPath(home, alias);
-  const transport = chooseTransport(Deno.build.os);
+  let info: Deno.FileInfo;
   try {
-    const info = await Deno.lstat(path);
-    if (transport === "unix") return info.isFile ? undefined : { transport, path };
+    info = await Deno.lstat(path);
   } catch {
     return undefined;
   }
+  if (!info.isFile) return { transport: "unix", path };
   try {
     const obj = JSON.parse(await Deno.readTextFile(path));
     if (obj?.transport === "tcp" && Number.isInteger(obj.port) && typeof obj.token === "string") {
-      return { transport, path, port: obj.port, token: obj.token };
+      return { transport: "tcp", path, port: obj.port, token: obj.token };
     }
   } catch { /* unreadable */ }
-  return { transport, path };
+  return { transport: "tcp", path };
 }
 
 /** Connects to the master; a dead socket file is removed and reported as a closed master. */

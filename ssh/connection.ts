@@ -14,10 +14,16 @@
 import { Buffer } from "node:buffer";
 import type { Secret } from "../core/secret.ts";
 import { concat } from "./_bytes.ts";
-import { newClient, type Ssh2Client, type Ssh2Sftp, type Ssh2Stats } from "./_ssh2.ts";
+import { newClient, type Ssh2Channel, type Ssh2Client, type Ssh2Sftp, type Ssh2Stats } from "./_ssh2.ts";
 import { ALGORITHMS } from "./algorithms.ts";
 import { SshError } from "./errors.ts";
-import { checkHostKey, type HostKeyVerdict } from "./known_hosts.ts";
+import {
+  type HostKeyVerdict,
+  type KnownHosts,
+  loadKnownHosts,
+  recordHostKey,
+  verdictFor,
+} from "./known_hosts.ts";
 import { describeTarget, type Host } from "./registry.ts";
 import {
   EXEC_CAPTURE_BYTES,
@@ -53,6 +59,8 @@ export const KEEPALIVE_MS = 15_000;
 export const KEEPALIVE_COUNT_MAX = 3;
 /** OpenSSH allows 10 sessions per connection (MaxSessions); we keep one for SFTP and a margin. */
 const MAX_CHANNELS = 8;
+/** How long a killed command's channel may take to close before we stop waiting for it. */
+const KILL_GRACE_MS = 2000;
 /** Pipelined SFTP reads: 16 requests of 256 KiB in flight (measured best on loopback). */
 const READ_CHUNK = 256 * 1024;
 const READ_DEPTH = 16;
@@ -88,6 +96,13 @@ export async function connect(options: ConnectOptions): Promise<SshConnection> {
   const { host, alias } = options;
   const target = describeTarget(host);
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  let store: KnownHosts;
+  try {
+    store = await loadKnownHosts(options.home);
+  } catch (err) {
+    throw new SshError("io_error", `cannot read the host-key store: ${(err as Error).message}`, { alias });
+  }
+  let recording: Promise<void> | undefined;
   const client = newClient();
   let verdict: HostKeyVerdict | undefined;
   let verifyError: unknown;
@@ -198,14 +213,19 @@ export async function connect(options: ConnectOptions): Promise<SshConnection> {
     keepaliveInterval: options.keepaliveMs ?? (options.mode === "master" ? KEEPALIVE_MS : 0),
     keepaliveCountMax: KEEPALIVE_COUNT_MAX,
     algorithms: { ...ALGORITHMS },
+    // Answered synchronously (see ssh/known_hosts.ts for why); a new key is recorded right after.
     hostVerifier: (key, verify) => {
-      checkHostKey(options.home, host.host, host.port, new Uint8Array(key)).then((v) => {
-        verdict = v;
-        verify(v.status !== "changed");
-      }, (err) => {
+      try {
+        const blob = new Uint8Array(key);
+        verdict = verdictFor(store, host.host, host.port, blob);
+        if (verdict.status === "new") {
+          recording = recordHostKey(options.home, host.host, host.port, blob);
+          recording.catch(() => {});
+        }
+      } catch (err) {
         verifyError = err;
-        verify(false);
-      });
+      }
+      verify(verifyError === undefined && verdict?.status !== "changed");
     },
     authHandler: (methodsLeft, _partial, next) => {
       if (!triedPassword) {
@@ -232,7 +252,34 @@ export async function connect(options: ConnectOptions): Promise<SshConnection> {
   // The socket exists once connect() has returned; delayed ACKs otherwise stall every round trip.
   client.setNoDelay(true);
   await ready;
+  if (recording) {
+    try {
+      await recording;
+    } catch (err) {
+      client.destroy();
+      throw new SshError("io_error", `cannot record the host key of ${target}: ${(err as Error).message}`, {
+        alias,
+      });
+    }
+  }
   return new SshConnection(client, options, banner, verdict);
+}
+
+/**
+ * Sends a signal to a session's process group (OpenSSH: killpg). ssh2's own `signal()` only sends
+ * while the channel is writable, and ours is not: stdin got its EOF at once. So the request goes
+ * through the channel's protocol object directly (ssh2 1.17, pinned; Channel.signal does the same
+ * call).
+ */
+function sendSignal(ch: Ssh2Channel, name: string): void {
+  const c = ch as unknown as {
+    outgoing?: { id: number; state: string };
+    _client?: { _protocol?: { signal(id: number, name: string): void } };
+  };
+  try {
+    if (c.outgoing?.state === "open" && c._client?._protocol) c._client._protocol.signal(c.outgoing.id, name);
+    else ch.signal(name);
+  } catch { /* the channel is gone */ }
 }
 
 /** Maps an SFTP error to an SshError naming the path. */
@@ -374,13 +421,16 @@ export class SshConnection implements Remote {
         let exited = false;
         let timedOut = false;
         let cancelled = false;
+        let settled = false;
+        let grace: ReturnType<typeof setTimeout> | undefined;
         const kill = () => {
-          try {
-            ch.signal("KILL");
-          } catch { /* not supported */ }
+          sendSignal(ch, "KILL");
           try {
             ch.close();
           } catch { /* closed */ }
+          // A server that ignores the signal keeps the channel open while the command runs: do not
+          // wait for it.
+          grace = setTimeout(() => finish(), KILL_GRACE_MS);
         };
         const timer = options.timeoutMs
           ? setTimeout(() => (timedOut = true, kill()), options.timeoutMs)
@@ -398,8 +448,11 @@ export class SshConnection implements Remote {
           if (sig) exitSignal = sig;
         });
         ch.on("error", () => {/* reported by close */});
-        ch.on("close", () => {
+        const finish = () => {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
+          clearTimeout(grace);
           options.signal?.removeEventListener("abort", onAbort);
           if (cancelled) {
             reject(new SshError("cancelled", "cancelled"));
@@ -433,7 +486,8 @@ export class SshConnection implements Remote {
             timedOut,
             banner: this.banner,
           });
-        });
+        };
+        ch.on("close", finish);
         // The command reads no input: EOF at once, so nothing on the host waits for a keyboard.
         ch.end();
       });

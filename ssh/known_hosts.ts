@@ -5,8 +5,14 @@
  * is refused with one line that says how to reset (`assist ssh forget-hostkey <alias>`). This module
  * owns the file; it is rewritten atomically at mode 0600.
  *
+ * The verdict is synchronous on purpose: the store is read before connecting and ssh2's host
+ * verifier answers at once. With an asynchronous answer, ssh2 1.17 under Deno stalls the handshake
+ * whenever the server's NEWKEYS and EXT_INFO arrive before the answer (measured: about 4 in 10
+ * fresh processes hung until the ready timeout). A new key is written after the verdict.
+ *
  * @module
  */
+import { createHash } from "node:crypto";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { stripCr } from "../core/clean.ts";
 
@@ -34,9 +40,9 @@ export function keyType(blob: Uint8Array): string {
   return new TextDecoder().decode(blob.subarray(4, 4 + len));
 }
 
-/** OpenSSH's SHA256 fingerprint form: `SHA256:<base64 without padding>`. */
-export async function fingerprint(blob: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", blob as Uint8Array<ArrayBuffer>));
+/** OpenSSH's SHA256 fingerprint form: `SHA256:<base64 without padding>`. Synchronous (see below). */
+export function fingerprint(blob: Uint8Array): string {
+  const digest = new Uint8Array(createHash("sha256").update(blob).digest());
   return `SHA256:${digest.toBase64().replace(/=+$/, "")}`;
 }
 
@@ -74,9 +80,58 @@ export type HostKeyVerdict =
   | { status: "new"; fingerprint: string }
   | { status: "changed"; fingerprint: string; recorded: string[] };
 
+/** The parsed store, read once before a connection. */
+export interface KnownHosts {
+  entries: Entry[];
+}
+
+export async function loadKnownHosts(home: string): Promise<KnownHosts> {
+  return { entries: parse(await readText(knownHostsPath(home))).entries };
+}
+
 /**
- * Checks a presented host key against the store. An unknown host is recorded ("new"); a host with
- * a recorded key that differs from the presented one is "changed" and nothing is written.
+ * The verdict on a presented key, synchronously: "known", "new" (no key recorded for this host and
+ * port), or "changed" (a recorded key differs). Nothing is written here.
+ */
+export function verdictFor(store: KnownHosts, host: string, port: number, blob: Uint8Array): HostKeyVerdict {
+  const name = knownHostName(host, port);
+  const type = keyType(blob);
+  const key = blob.toBase64();
+  const fp = fingerprint(blob);
+  const mine = store.entries.filter((e) => e.names.includes(name));
+  if (mine.some((e) => e.type === type && e.key === key)) return { status: "known", fingerprint: fp };
+  if (mine.length === 0) return { status: "new", fingerprint: fp };
+  const recorded = mine.map((e) => {
+    try {
+      return `${e.type} ${fingerprint(Uint8Array.fromBase64(e.key))}`;
+    } catch {
+      return `${e.type} (unreadable)`;
+    }
+  });
+  return { status: "changed", fingerprint: fp, recorded };
+}
+
+/** Records a host's key (first use). The store is re-read, so a concurrent record is not lost. */
+export async function recordHostKey(
+  home: string,
+  host: string,
+  port: number,
+  blob: Uint8Array,
+): Promise<void> {
+  const path = knownHostsPath(home);
+  const name = knownHostName(host, port);
+  const { entries, lines } = parse(await readText(path));
+  const type = keyType(blob);
+  const key = blob.toBase64();
+  if (entries.some((e) => e.names.includes(name) && e.type === type && e.key === key)) return;
+  lines.push(`${name} ${type} ${key}`);
+  await atomicWrite(path, lines.join("\n") + "\n", { mode: 0o600 });
+}
+
+/**
+ * Checks a presented host key against the store, recording it when the host is new. (The
+ * connection uses {@link loadKnownHosts} + {@link verdictFor} + {@link recordHostKey} instead, to
+ * answer ssh2 synchronously.)
  */
 export async function checkHostKey(
   home: string,
@@ -84,28 +139,9 @@ export async function checkHostKey(
   port: number,
   blob: Uint8Array,
 ): Promise<HostKeyVerdict> {
-  const path = knownHostsPath(home);
-  const name = knownHostName(host, port);
-  const type = keyType(blob);
-  const key = blob.toBase64();
-  const fp = await fingerprint(blob);
-  const { entries, lines } = parse(await readText(path));
-  const mine = entries.filter((e) => e.names.includes(name));
-  if (mine.some((e) => e.type === type && e.key === key)) return { status: "known", fingerprint: fp };
-  if (mine.length > 0) {
-    const recorded: string[] = [];
-    for (const e of mine) {
-      try {
-        recorded.push(`${e.type} ${await fingerprint(Uint8Array.fromBase64(e.key))}`);
-      } catch {
-        recorded.push(`${e.type} (unreadable)`);
-      }
-    }
-    return { status: "changed", fingerprint: fp, recorded };
-  }
-  lines.push(`${name} ${type} ${key}`);
-  await atomicWrite(path, lines.join("\n") + "\n", { mode: 0o600 });
-  return { status: "new", fingerprint: fp };
+  const v = verdictFor(await loadKnownHosts(home), host, port, blob);
+  if (v.status === "new") await recordHostKey(home, host, port, blob);
+  return v;
 }
 
 /** Removes every recorded key of a host; returns how many lines went. */

@@ -59,6 +59,17 @@ export interface MasterServerOptions {
 
 const FIRST_FRAME_TIMEOUT_MS = 10_000;
 
+/** Whether something accepts connections on a Unix socket path. */
+async function listening(path: string): Promise<boolean> {
+  try {
+    const c = await Deno.connect({ transport: "unix", path });
+    c.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The listening half of the master: accepts clients and runs their requests on the remote. */
 export class MasterServer {
   readonly #o: MasterServerOptions;
@@ -85,25 +96,44 @@ export class MasterServer {
   }
 
   /**
-   * Binds the control path. A Unix socket is bound at its final path (binding fails if another
-   * master holds it, so two setups cannot both win) and set to 0600; the TCP transport listens on
-   * 127.0.0.1 and writes the address file (0600) with a fresh token.
+   * Binds the control path. A Unix socket is bound under a private temporary name, set to 0600, then
+   * published under its final name with a hard link, which fails if the name exists: two masters
+   * cannot both win, and a dead master's socket is replaced. (Publishing by link also matters
+   * because Deno unlinks a Unix listener's bind path when it closes: the bind path is gone by then,
+   * so closing can never remove a newer master's socket.) The TCP transport listens on 127.0.0.1
+   * and writes the address file (0600) with a fresh token.
    */
   static async start(o: MasterServerOptions): Promise<MasterServer> {
     if (o.transport === "unix") {
       checkUnixPath(o.path);
-      let listener: Deno.Listener;
+      const slash = o.path.lastIndexOf("/");
+      const tmp = `${o.path.slice(0, slash + 1)}.${o.alias}.${
+        crypto.getRandomValues(new Uint8Array(4)).toHex()
+      }`;
+      checkUnixPath(tmp);
+      const listener = Deno.listen({ transport: "unix", path: tmp });
       try {
-        listener = Deno.listen({ transport: "unix", path: o.path });
-      } catch (err) {
-        if (err instanceof Deno.errors.AddrInUse) {
-          throw new SshError("io_error", `a master for ${o.alias} is already running (${o.path})`, {
-            alias: o.alias,
-          });
+        await Deno.chmod(tmp, 0o600);
+        for (let attempt = 0;; attempt++) {
+          try {
+            await Deno.link(tmp, o.path);
+            break;
+          } catch (err) {
+            if (!(err instanceof Deno.errors.AlreadyExists) || attempt > 0) throw err;
+            if (await listening(o.path)) {
+              throw new SshError("io_error", `a master for ${o.alias} is already running (${o.path})`, {
+                alias: o.alias,
+              });
+            }
+            await Deno.remove(o.path).catch(() => {}); // a dead master's socket
+          }
         }
+        await Deno.remove(tmp);
+      } catch (err) {
+        listener.close();
+        await Deno.remove(tmp).catch(() => {});
         throw err;
       }
-      await Deno.chmod(o.path, 0o600);
       const info = await Deno.lstat(o.path);
       return new MasterServer(o, listener, undefined, { ino: info.ino, dev: info.dev });
     }

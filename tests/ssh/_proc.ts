@@ -74,6 +74,7 @@ elif mode == 'watch':
             break
         time.sleep(0.02)
     sys.stdout.write('SCANS %d PIDS %d\n' % (scans, len(seen)))
+    sys.stdout.write('SEEN %s\n' % ' '.join(map(str, sorted(seen))))
 `;
 
 async function helper(args: string[]): Promise<string> {
@@ -124,12 +125,14 @@ export class SecretWatch {
     this.#output = new Response(this.#child.stdout).text();
   }
   /** Stops the watch: the hit lines, the number of scans and distinct pids looked at. */
-  async stop(): Promise<{ hits: string[]; scans: number; pids: number }> {
+  async stop(): Promise<{ hits: string[]; scans: number; pids: number; seen: Set<number> }> {
     await this.#writer.close().catch(() => {});
     const text = await this.#output;
     await this.#child.status;
     const hits = text.split("\n").filter((l) => l.startsWith("HIT "));
     const m = text.match(/SCANS (\d+) PIDS (\d+)/);
-    return { hits, scans: m ? Number(m[1]) : 0, pids: m ? Number(m[2]) : 0 };
+    const seenLine = text.split("\n").find((l) => l.startsWith("SEEN ")) ?? "SEEN ";
+    const seen = new Set(seenLine.slice(5).split(" ").filter((x) => x !== "").map(Number));
+    return { hits, scans: m ? Number(m[1]) : 0, pids: m ? Number(m[2]) : 0, seen };
   }
 }
