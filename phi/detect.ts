@@ -7,7 +7,7 @@
  * |---|---|---|
  * | 1 | definite | SSN `123-45-6789`; e-mail; formatted phone `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`; NPI digits after an explicit `NPI:` |
  * | 2 | contextual | a number (4+ digits; may be `E1234567`, `03/15/1980`, `1980-03-15`) with MRN, Patient, DOB, Account, Visit, Acct, Record or Birth in the 20 characters before it on its line |
- * | 3 | hl7 | on a line mentioning PID.3/5/7/11/13/18, NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits, dates, and the value after `<ref>:` or `<ref> =` |
+ * | 3 | hl7 | field listings (a value printed after its path, phi/hl7_listing.ts) by the HL7 field policy; and on a line mentioning PID.3/5/7/11/13/18, NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits, dates, and the value after `<ref>:` or `<ref> =` |
  * | 4 | known | a value already in the lookup table (original or canonical form; names also as `Last, First`, `LAST^FIRST`, `First Last`); single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits |
  *
  * Phones written with spaces only (`555 123 4567`) are not tier 1: too many tables of numbers look
@@ -16,6 +16,7 @@
 import { canonicalize, detectCategory, isDateShaped, normalizeName } from "./normalize.ts";
 import { hasDobContext } from "./exclusions.ts";
 import { SpanSet } from "./spans.ts";
+import { findFieldListings } from "./hl7_listing.ts";
 import type { LookupRow, LookupTable } from "./lookup.ts";
 
 /** Audit tiers (spec, "Auto-PHI audit record"), plus `sidecar` for tier 5 and `manual` for markers. */
@@ -34,6 +35,11 @@ export interface Candidate {
   context?: string;
   /** The token it gets, once assigned by the engine. */
   token?: string;
+  /**
+   * An exact field-policy decision (an HL7 field listing): the never-tokenize heuristics do not
+   * apply, only "never inside an existing token".
+   */
+  exact?: boolean;
 }
 
 function cand(text: string, start: number, end: number, category: string, tier: Tier): Candidate | undefined {
@@ -190,7 +196,7 @@ const ALPHA_WORDS = /^\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,4}$/u;
  * findHl7Lines("PID.5 = SMITH^JOHN").map((c) => [c.value, c.category]); // [["SMITH^JOHN", "NAME"]]
  */
 export function findHl7Lines(text: string): Candidate[] {
-  const all: Candidate[] = [];
+  const all: Candidate[] = findFieldListings(text);
   if (!/PID|NK1|GT1|IN1/.test(text)) return all;
   const out = {
     push(c: Candidate) {
@@ -474,7 +480,7 @@ export function detectAuto(text: string, options: DetectOptions): Candidate[] {
   const out: Candidate[] = [];
   const take = (list: Candidate[]) => {
     for (const c of list) {
-      if (options.protect.overlaps(c.start, c.end)) continue;
+      if (c.exact ? c.value.includes("[[") : options.protect.overlaps(c.start, c.end)) continue;
       // ISO dates are only PHI with DOB context; dates elsewhere are left to the protection rules.
       if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
         continue;

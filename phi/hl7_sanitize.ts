@@ -260,6 +260,22 @@ function segment(ctx: Ctx, s: number, e: number, d: Delimiters): void {
   }
 }
 
+/**
+ * The values a field rule tokenizes in `[start, end)` of `text`, read as one field (repetitions
+ * split on `~`) with the conventional delimiters; for field listings in text (phi/hl7_listing.ts).
+ */
+export function fieldValueCandidates(
+  text: string,
+  start: number,
+  end: number,
+  rule: FieldRule,
+  field: string,
+): Candidate[] {
+  const ctx: Ctx = { text, out: { structured: [], free: [], segments: [] }, canon: new Map() };
+  applyRule(ctx, rule, start, end, DEFAULT_DELIMITERS, field);
+  return ctx.out.structured;
+}
+
 const SEG_AT = /[A-Z][A-Z0-9]{2}\|/y;
 const EMBEDDED_START = /(?:^|[:\s"'>=,\[-])([A-Z][A-Z0-9]{2})\|/g;
 const ESCAPED_BREAK = /\\[rn](?=[A-Z][A-Z0-9]{2}\|)/g;

@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { hl7Corpus, hl7RealisticCorpus, notesCorpus, toolOutputCorpus } from "../../bench/_gen_phi.ts";
 import { leaks, testEngine } from "./_support.ts";
+import { diffMessageLists, extractTable, formatDiff, parseMessages, renderDocument } from "../../hl7/mod.ts";
 
 Deno.test("corpus: structured HL7 PHI recall is 100% and the round trip is exact", async () => {
   await using h = await testEngine("on");
@@ -101,5 +102,57 @@ Deno.test("corpus: the never-tokenize corpus stays clean with a full lookup tabl
   for (const text of toolOutputCorpus(9)) {
     const a = await h.engine.sanitizeToolResult(text, "bash_exec");
     assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
+  }
+});
+
+Deno.test("corpus: HL7 rendered by the HL7 tools (show, field table, diff) leaks no structured PHI", async () => {
+  await using h = await testEngine("on");
+  const corpus = hl7Corpus(60, 41);
+  const doc = parseMessages(corpus.map((m) => m.text).join("\n"));
+  const other = parseMessages(hl7Corpus(60, 42).map((m) => m.text).join("\n"));
+  const paths = [
+    "PID.3",
+    "PID.3.1",
+    "PID.5",
+    "PID.5.1",
+    "PID.5.2",
+    "PID.6",
+    "PID.7",
+    "PID.11",
+    "PID.13",
+    "PID.14",
+    "PID.18",
+    "PID.19",
+    "PID.20",
+    "NK1.2",
+    "NK1.4",
+    "NK1.5",
+    "GT1.3",
+    "GT1.6",
+    "GT1.8",
+    "GT1.12",
+    "IN1.16",
+    "IN1.18",
+    "IN1.36",
+    "IN1.49",
+    "PV1.7",
+    "PV1.19",
+    "OBR.16",
+    "SCH.12",
+    "SCH.13",
+    "AIP.3",
+    "FT1.20",
+  ];
+  const renderings = {
+    show: renderDocument(doc),
+    field: extractTable(doc.messages, paths, { index: true }),
+    diff: formatDiff(diffMessageLists(doc.messages, other.messages)),
+  };
+  const structured = corpus.flatMap((m) => m.phi).filter((p) => !p.where.includes("tier"));
+  for (const [name, text] of Object.entries(renderings)) {
+    const out = await h.engine.sanitizeToolResult(text, `hl7_${name}`);
+    const leaked = structured.filter((p) => leaks(out.text, p.value)).map((p) => `${p.where}`);
+    assertEquals(leaked, [], name);
+    assertEquals(h.engine.detokenize(out.text).text, text, `${name} round trip`);
   }
 });

@@ -57,8 +57,17 @@ Deno.test("tier 3: PHI-shaped values on lines that mention PHI fields", () => {
     "PHONE",
     "5551234567",
   ]]);
-  assertEquals(findHl7Lines("NK1.4: 12 ELM ST^^SPRINGDALE").map((c) => [c.category, c.value]), [
-    ["ADDRESS", "12 ELM ST^^SPRINGDALE"],
+  assertEquals(findHl7Lines("NK1.4: 12 ELM ST^^SPRINGDALE, see above").map((c) => [c.category, c.value]), [
+    ["ADDRESS", "12 ELM ST"],
+    ["ADDRESS", "SPRINGDALE"],
+  ]);
+  assertEquals(findHl7Lines("PID.3: 7654321 for Jane Doe").map((c) => [c.category, c.value]), [[
+    "MRN",
+    "7654321",
+  ]]);
+  assertEquals(findHl7Lines("PV1.7: 1234^WHO^DOC today").map((c) => [c.category, c.value]), [
+    ["NPI", "1234"],
+    ["NAME", "WHO^DOC"],
   ]);
   assertEquals(findHl7Lines("IN1.17 = SEL 12345").length, 1, "IN1.16-20 only... 17 included");
   assertEquals(findHl7Lines("IN1.21 = 12345678").length, 0, "IN1.21 is not in the tier-3 list");

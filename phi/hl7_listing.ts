@@ -1,0 +1,200 @@
+/**
+ * HL7 field listings in text: the field policy applied to values that tools print next to their
+ * field path, as the HL7 tools of assist do. Part of tier 3 (`hl7`): "a PHI-shaped value on a line
+ * mentioning a PHI field", made exact by the path, for every field the policy names (not only the
+ * spec's PID.3/5/7/11/13/18, NK1, GT1, IN1.16-20 list).
+ *
+ * Recognized layouts (the path first on its line, after indentation):
+ *
+ * | Layout | Example | Value |
+ * |---|---|---|
+ * | columns (hl7_show) | `  PID.5.1   Family Name   DOE` | the last column (after the label, if any), past two or more spaces |
+ * | diff (hl7_diff) | `  PID.5.1  DOE -> ROE` | both sides of ` -> ` (`(empty)` ignored) |
+ * | `PATH: value`, `PATH = value`, `PATH<TAB>value` | `PID.7: 19800315` | one word, or up to four alphabetic words (a written name), or for an address up to a comma, semicolon, tab or double space |
+ * | TSV with a header row of paths (hl7_field) | `PID.5\tPID.3.1` then rows | each cell (each `\|`-joined occurrence), by its column's path |
+ *
+ * A field-level path (`PID.5`, `PID.3[2]`) applies the field's rule to the value as a field; a
+ * component or subcomponent path (`PID.5.1`, `OBR.32.1.2`) tokenizes the whole value when the rule
+ * tokenizes that component. Free-text fields are left to the pattern tiers. These are exact field
+ * decisions, so the never-tokenize heuristics do not apply to them (a zip code after the label
+ * "Zip or Postal Code" is not a status code); existing tokens are still never nested.
+ */
+import type { Candidate } from "./detect.ts";
+import { type FieldRule, policyFor } from "./hl7_policy.ts";
+import { fieldValueCandidates } from "./hl7_sanitize.ts";
+import { canonicalize } from "./normalize.ts";
+import { unescape } from "./_hl7.ts";
+
+const PATH = String.raw`[A-Z][A-Z0-9]{2}(?:\[\d{1,4}\])?[.-]\d{1,3}(?:\[\d{1,4}\])?(?:[.-]\d{1,3}){0,2}`;
+const PATH_RE = new RegExp(`^(${PATH})$`);
+const LINE_RE = new RegExp(`^([ \\t]*)(${PATH})(?=[\\s:=]|$)`);
+const PARTS = /^([A-Z][A-Z0-9]{2})(?:\[\d+\])?[.-](\d+)(?:\[(\d+)\])?(?:[.-](\d+))?(?:[.-](\d+))?$/;
+
+interface ParsedPath {
+  segment: string;
+  field: number;
+  component?: number;
+  sub?: number;
+}
+
+function parsePath(p: string): ParsedPath | undefined {
+  const m = PARTS.exec(p);
+  if (!m) return undefined;
+  return {
+    segment: m[1],
+    field: Number(m[2]),
+    component: m[4] === undefined ? undefined : Number(m[4]),
+    sub: m[5] === undefined ? undefined : Number(m[5]),
+  };
+}
+
+const within = (n: number, from: number, to: number) => n >= from && n <= to;
+
+/** The category a rule gives one component (or subcomponent), or undefined when it stays. */
+export function componentCategory(rule: FieldRule, c: number, s?: number): string | undefined {
+  switch (rule.kind) {
+    case "whole":
+      return rule.category;
+    case "id":
+    case "date":
+      return c === 1 ? rule.category : undefined;
+    case "name":
+      return within(c, 1, 4) ? "NAME" : undefined;
+    case "xcn":
+      return c === 1 ? "NPI" : within(c, 2, 5) ? "NAME" : undefined;
+    case "ndl":
+      if (c !== 1) return undefined;
+      return s === undefined ? "NAME" : s === 1 ? "NPI" : within(s, 2, 4) ? "NAME" : undefined;
+    case "addr":
+      return [1, 2, 3, 5, 8, 9].includes(c) ? "ADDRESS" : undefined;
+    case "phone":
+      return c === 4 ? "EMAIL" : [1, 6, 7, 12].includes(c) ? "PHONE" : undefined;
+    case "free":
+      return undefined;
+  }
+}
+
+function valueCandidates(text: string, start: number, end: number, path: string, out: Candidate[]): void {
+  // Trim the value and skip placeholders.
+  while (start < end && /\s/.test(text[start])) start++;
+  while (end > start && /\s/.test(text[end - 1])) end--;
+  if (end <= start) return;
+  const value = text.slice(start, end);
+  if (value === "(empty)" || value === '""') return;
+  const p = parsePath(path);
+  if (!p) return;
+  const rule = policyFor(p.segment)?.[p.field];
+  if (!rule || rule.kind === "free") return;
+  if (p.component === undefined) {
+    for (const c of fieldValueCandidates(text, start, end, rule, path)) {
+      out.push({ ...c, tier: "hl7", context: path, exact: true });
+    }
+    return;
+  }
+  const category = componentCategory(rule, p.component, p.sub);
+  if (!category) return;
+  const canonical = canonicalize(category, unescape(value).split("&").join("^"));
+  if (canonical === "") return;
+  out.push({ start, end, value, category, canonical, tier: "hl7", context: path, exact: true });
+}
+
+/**
+ * How much of the text after `PATH:` is the value. Addresses run to a comma, semicolon, tab or
+ * double space; other values are one word (with carets, digits) or up to four alphabetic words
+ * (a name written out), so prose after the value is left alone.
+ */
+function inlineValueLength(rest: string, path: string): number {
+  const p = parsePath(path);
+  const rule = p ? policyFor(p.segment)?.[p.field] : undefined;
+  const isAddress = rule?.kind === "addr" || (rule?.kind === "whole" && rule.category === "ADDRESS");
+  if (isAddress) {
+    const m = /^[^,;\t]*?(?=\s{2,}|[,;\t]|\s*$)/.exec(rest);
+    return m ? m[0].length : rest.length;
+  }
+  const word = /^\S+/.exec(rest)?.[0] ?? "";
+  if (/[\^\d@]/.test(word)) return word.replace(/[.,;:)]+$/, "").length;
+  const words = /^\p{L}[\p{L}'.-]*(?: \p{L}[\p{L}'.-]*){0,3}/u.exec(rest);
+  return words ? words[0].replace(/[.,;:)]+$/, "").length : 0;
+}
+
+/**
+ * Policy values in field listings (see the module notes), in text order.
+ *
+ * @example
+ * findFieldListings("  PID.5.1   Family Name   DOE").map((c) => c.value); // ["DOE"]
+ */
+export function findFieldListings(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  if (!/(?:^|[\r\n\t])[ \t]*[A-Z][A-Z0-9]{2}(?:\[\d+\])?[.-]\d/.test(text)) return out;
+  let header: string[] | undefined;
+  let base = 0;
+  while (base <= text.length) {
+    let le = base;
+    while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
+    const line = text.slice(base, le);
+    const lineStart = base;
+    base = le + (text.charCodeAt(le) === 13 && text.charCodeAt(le + 1) === 10 ? 2 : 1);
+    if (line.trim() === "") {
+      header = undefined;
+      continue;
+    }
+    processLine(text, line, lineStart);
+  }
+  return out;
+
+  /** Handles one line; false when it was a TSV header or row. */
+  function processLine(text: string, line: string, base: number): boolean {
+    // TSV: a header row of paths, then rows of values.
+    if (line.includes("\t")) {
+      const cells = line.split("\t");
+      if (cells.every((c) => c === "#" || PATH_RE.test(c)) && cells.some((c) => c !== "#")) {
+        header = cells;
+        return false;
+      }
+      if (header && cells.length === header.length) {
+        let at = base;
+        cells.forEach((cell, i) => {
+          // Occurrences of a repeated segment (every NK1 for NK1.2) are joined with "|".
+          let o = at;
+          if (header![i] !== "#") {
+            for (const occ of cell.split("|")) {
+              valueCandidates(text, o, o + occ.length, header![i], out);
+              o += occ.length + 1;
+            }
+          }
+          at += cell.length + 1;
+        });
+        return false;
+      }
+      header = undefined;
+    } else {
+      header = undefined;
+    }
+    const m = LINE_RE.exec(line);
+    if (!m) return true;
+    const path = m[2];
+    const restAt = m[0].length;
+    const rest = line.slice(restAt);
+    const arrow = rest.indexOf(" -> ");
+    if (arrow !== -1) {
+      const left = rest.search(/\S/);
+      valueCandidates(text, base + restAt + left, base + restAt + arrow, path, out);
+      valueCandidates(text, base + restAt + arrow + 4, base + line.length, path, out);
+      return true;
+    }
+    const sep = /^[ \t]*[:=\t][ \t]*/.exec(rest);
+    if (sep) {
+      const from = restAt + sep[0].length;
+      valueCandidates(text, base + from, base + from + inlineValueLength(line.slice(from), path), path, out);
+      return true;
+    }
+    // Columns: path, label, value, separated by two or more spaces; the last column is the value
+    // (no label when the schema does not name the field).
+    const cols = /^\s{2,}(?:\S(?:.*?\S)?\s{2,})?(\S.*)$/.exec(rest);
+    if (cols) {
+      const valueAt = restAt + rest.length - cols[1].length;
+      valueCandidates(text, base + valueAt, base + line.length, path, out);
+    }
+    return true;
+  }
+}
