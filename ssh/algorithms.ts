@@ -56,3 +56,21 @@ export const ALGORITHMS: Readonly<
 
 /** Algorithms known not to work under Deno with ssh2 1.17: never offered. */
 export const AVOIDED: readonly string[] = ["ecdh-sha2-nistp521"];
+
+/**
+ * The host-key algorithm list for a host whose recorded key types are known: those types first
+ * (as OpenSSH orders its own list), so a host keeps presenting the key that was recorded instead
+ * of a newer type that would look like a changed key. Pure.
+ *
+ * @example
+ * hostKeyOrder(["ssh-rsa"]); // ["rsa-sha2-512", "rsa-sha2-256", "ssh-rsa", "ssh-ed25519", ...]
+ */
+export function hostKeyOrder(
+  recordedTypes: readonly string[],
+  list: readonly string[] = ALGORITHMS.serverHostKey,
+): string[] {
+  const algorithmsOf = (type: string) =>
+    type === "ssh-rsa" ? ["rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"] : [type];
+  const first = recordedTypes.flatMap(algorithmsOf).filter((a) => list.includes(a));
+  return [...new Set([...first, ...list])];
+}

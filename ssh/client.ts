@@ -130,7 +130,7 @@ class Exchange {
     try {
       f = await this.reader.next();
     } catch (err) {
-      if (err instanceof SshError) throw err;
+      if (err instanceof SshError && err.extra.truncated !== true) throw err;
       throw this.#gone();
     }
     if (f === null) throw this.#gone();

@@ -15,12 +15,13 @@ import { Buffer } from "node:buffer";
 import type { Secret } from "../core/secret.ts";
 import { concat } from "./_bytes.ts";
 import { newClient, type Ssh2Channel, type Ssh2Client, type Ssh2Sftp, type Ssh2Stats } from "./_ssh2.ts";
-import { ALGORITHMS } from "./algorithms.ts";
+import { ALGORITHMS, hostKeyOrder } from "./algorithms.ts";
 import { SshError } from "./errors.ts";
 import {
   type HostKeyVerdict,
   type KnownHosts,
   loadKnownHosts,
+  recordedTypes,
   recordHostKey,
   verdictFor,
 } from "./known_hosts.ts";
@@ -212,7 +213,7 @@ export async function connect(options: ConnectOptions): Promise<SshConnection> {
     readyTimeout: readyTimeoutMs,
     keepaliveInterval: options.keepaliveMs ?? (options.mode === "master" ? KEEPALIVE_MS : 0),
     keepaliveCountMax: KEEPALIVE_COUNT_MAX,
-    algorithms: { ...ALGORITHMS },
+    algorithms: { ...ALGORITHMS, serverHostKey: hostKeyOrder(recordedTypes(store, host.host, host.port)) },
     // Answered synchronously (see ssh/known_hosts.ts for why); a new key is recorded right after.
     hostVerifier: (key, verify) => {
       try {
@@ -390,7 +391,7 @@ export class SshConnection implements Remote {
   }
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    this.#check();
+    if (this.#lost !== undefined) return Promise.reject(this.#lostError());
     return this.#gate.acquire().then((release) => this.#exec(command, options).finally(release));
   }
 

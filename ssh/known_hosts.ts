@@ -111,6 +111,12 @@ export function verdictFor(store: KnownHosts, host: string, port: number, blob: 
   return { status: "changed", fingerprint: fp, recorded };
 }
 
+/** The key types recorded for a host and port. */
+export function recordedTypes(store: KnownHosts, host: string, port: number): string[] {
+  const name = knownHostName(host, port);
+  return [...new Set(store.entries.filter((e) => e.names.includes(name)).map((e) => e.type))];
+}
+
 /** Records a host's key (first use). The store is re-read, so a concurrent record is not lost. */
 export async function recordHostKey(
   home: string,

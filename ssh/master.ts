@@ -78,6 +78,7 @@ export class MasterServer {
   readonly #identity: { ino: number | null; dev: number | null } | undefined;
   readonly #conns = new Set<Deno.Conn>();
   #served = 0;
+  #active = 0;
   #stopped = false;
   /** Resolves when the accept loop has ended. */
   readonly done: Promise<void>;
@@ -167,20 +168,26 @@ export class MasterServer {
     }
   }
 
-  /** Stops accepting, cuts open clients, removes the control path if it is still ours. */
-  async stop(): Promise<void> {
+  /**
+   * Stops accepting, removes the control path if it is still ours, lets running requests report
+   * (for up to `graceMs`: a transfer cut by a lost connection tells its client why), then cuts
+   * whatever is left.
+   */
+  async stop(graceMs = 0): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
     const mine = await this.ownsPath();
     try {
       this.#listener.close();
     } catch { /* closed */ }
+    if (mine) await Deno.remove(this.#o.path).catch(() => {});
+    const end = Date.now() + graceMs;
+    while (this.#active > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     for (const c of this.#conns) {
       try {
         c.close();
       } catch { /* closed */ }
     }
-    if (mine) await Deno.remove(this.#o.path).catch(() => {});
     await this.done;
   }
 
@@ -193,7 +200,9 @@ export class MasterServer {
           } catch { /* not TCP */ }
         }
         this.#conns.add(conn);
+        this.#active++;
         this.#handle(conn).finally(() => {
+          this.#active--;
           this.#conns.delete(conn);
           try {
             conn.close();
@@ -386,7 +395,8 @@ export async function runMaster(alias: string): Promise<number> {
           { mode: 0o600 },
         ).catch(() => {});
       }
-      await server?.stop().catch(() => {});
+      // A lost connection: running requests get a moment to tell their clients what happened.
+      await server?.stop(lostReason !== undefined ? 3000 : 0).catch(() => {});
       await c.close().catch(() => {});
       finish();
     };

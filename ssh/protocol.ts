@@ -94,6 +94,11 @@ export function protocolError(message: string): SshError {
   return new SshError("protocol", `SSH master protocol error: ${message}`);
 }
 
+/** The stream ended in the middle of a frame: the other side went away. */
+function truncated(message: string): SshError {
+  return new SshError("protocol", `SSH master protocol error: ${message}`, { truncated: true });
+}
+
 export interface ByteWriter {
   write(p: Uint8Array): Promise<number>;
 }
@@ -162,7 +167,7 @@ export class FrameReader {
   async next(): Promise<Frame | null> {
     if (!(await this.#fill(5))) {
       if (this.#end === this.#start) return null;
-      throw protocolError("the stream ended inside a frame header");
+      throw truncated("the stream ended inside a frame header");
     }
     const type = this.#buf[this.#start];
     const len = new DataView(this.#buf.buffer, this.#buf.byteOffset + this.#start + 1, 4).getUint32(0);
@@ -171,7 +176,7 @@ export class FrameReader {
       throw protocolError(`unknown frame type 0x${type.toString(16)}`);
     }
     this.#start += 5;
-    if (!(await this.#fill(len))) throw protocolError("the stream ended inside a frame");
+    if (!(await this.#fill(len))) throw truncated("the stream ended inside a frame");
     const payload = this.#buf.slice(this.#start, this.#start + len);
     this.#start += len;
     return { type, payload };

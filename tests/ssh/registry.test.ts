@@ -23,6 +23,7 @@ import {
   safeBasename,
 } from "../../ssh/paths.ts";
 import { ensureHome, homePaths } from "../../core/home.ts";
+import { ALGORITHMS, hostKeyOrder } from "../../ssh/algorithms.ts";
 import { Secret } from "../../core/secret.ts";
 import { SshError } from "../../ssh/errors.ts";
 import { addHost, hostsText, removeHost, setHciroot } from "../../ssh/ops.ts";
@@ -164,6 +165,18 @@ Deno.test("known hosts: first key recorded, same key known, other key refused, f
   assertEquals(await forgetHostKey(tmp.path, "h", 2222), 1);
   assertEquals((await checkHostKey(tmp.path, "h", 2222, k2)).status, "new");
   assertEquals(await forgetHostKey(tmp.path, "nohost", 22), 0);
+});
+
+Deno.test("host-key algorithm order: recorded types first, as OpenSSH does", () => {
+  assertEquals(hostKeyOrder([]), ALGORITHMS.serverHostKey);
+  const rsa = hostKeyOrder(["ssh-rsa"]);
+  assertEquals(rsa.slice(0, 3), ["rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"]);
+  assertEquals(rsa.length, ALGORITHMS.serverHostKey.length);
+  assertEquals(hostKeyOrder(["ecdsa-sha2-nistp256", "ssh-ed25519"]).slice(0, 2), [
+    "ecdsa-sha2-nistp256",
+    "ssh-ed25519",
+  ]);
+  assertEquals(hostKeyOrder(["ssh-dss"]), ALGORITHMS.serverHostKey, "a type we do not offer changes nothing");
 });
 
 Deno.test("transport choice: Unix socket except Windows (loopback + token)", () => {

@@ -35,6 +35,8 @@ export interface SshdConfig {
   banner?: string;
   /** Password authentication (default on). */
   passwordAuth?: boolean;
+  /** Only keyboard-interactive (through PAM) instead of the password method, as many PAM hosts do. */
+  keyboardInteractiveOnly?: boolean;
 }
 
 export type Profile = "plain" | "sudo-gated" | "none";
@@ -232,9 +234,11 @@ export class Sshd {
       `HostKey ${this.dir}/host_ecdsa`,
       `HostKey ${this.dir}/host_rsa`,
       `PidFile ${this.dir}/sshd.pid`,
-      "UsePAM no",
-      `PasswordAuthentication ${config.passwordAuth === false ? "no" : "yes"}`,
-      "KbdInteractiveAuthentication no",
+      `UsePAM ${config.keyboardInteractiveOnly ? "yes" : "no"}`,
+      `PasswordAuthentication ${
+        config.passwordAuth === false || config.keyboardInteractiveOnly ? "no" : "yes"
+      }`,
+      `KbdInteractiveAuthentication ${config.keyboardInteractiveOnly ? "yes" : "no"}`,
       "PubkeyAuthentication yes",
       "PermitRootLogin no",
       "StrictModes no",
@@ -309,6 +313,11 @@ export class Sshd {
     await must("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", `${this.dir}/host_ed25519`]);
     await must("ssh-keygen", ["-q", "-t", "rsa", "-b", "2048", "-N", "", "-f", `${this.dir}/host_rsa`]);
     await must("ssh-keygen", ["-q", "-t", "ecdsa", "-b", "256", "-N", "", "-f", `${this.dir}/host_ecdsa`]);
+  }
+
+  /** Changes the user's password on the host (chpasswd reads it on stdin). */
+  async changePassword(password: string): Promise<void> {
+    await must("chpasswd", [], `${this.user}:${password}\n`);
   }
 
   /** `user@127.0.0.1:port`, as `assist ssh add` takes it. */
