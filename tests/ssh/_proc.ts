@@ -5,7 +5,8 @@
  * argv or environment (which would put it into /proc itself).
  */
 
-const HELPER = String.raw`
+/** The python3 helper (also run synchronously by tests/support/sshd.ts disposeSync). */
+export const PROC_HELPER = String.raw`
 import os, sys, time, threading
 
 def pids():
@@ -79,7 +80,7 @@ elif mode == 'watch':
 
 async function helper(args: string[]): Promise<string> {
   const out = await new Deno.Command("python3", {
-    args: ["-c", HELPER, ...args],
+    args: ["-c", PROC_HELPER, ...args],
     stdout: "piped",
     stderr: "piped",
   })
@@ -115,7 +116,7 @@ export class SecretWatch {
   #output: Promise<string>;
   constructor(secret: string) {
     this.#child = new Deno.Command("python3", {
-      args: ["-c", HELPER, "watch"],
+      args: ["-c", PROC_HELPER, "watch"],
       stdin: "piped",
       stdout: "piped",
       stderr: "null",

@@ -18,7 +18,7 @@
  */
 import { writeFixtureRoot } from "../tools/engine/_fixture_root.ts";
 import { hl7, writeSmatDb } from "../tools/engine/_smat_writer.ts";
-import { descendants, pidsOfUid } from "../ssh/_proc.ts";
+import { descendants, pidsOfUid, PROC_HELPER as PROC_HELPER_SYNC } from "../ssh/_proc.ts";
 
 export const SSHD = "/usr/sbin/sshd";
 const USER_PREFIX = "asst";
@@ -333,6 +333,44 @@ export class Sshd {
     else await Deno.writeFile(path, data, { mode });
     await must("chown", [`${this.user}:${this.user}`, path]);
     return path;
+  }
+
+  /**
+   * A key pair authorized for the user (for OpenSSH's own client in the benchmarks: scp cannot be
+   * given a password without a helper). Returns the private key's path.
+   */
+  async authorizeClientKey(): Promise<string> {
+    const key = `${this.dir}/client_ed25519`;
+    await must("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
+    await this.putFile(".ssh/authorized_keys", await Deno.readTextFile(`${key}.pub`), 0o600);
+    return key;
+  }
+
+  /**
+   * The synchronous form of the disposal, for an `unload` handler (benchmarks have no async
+   * teardown): the listener, its sessions and the user's processes by pid, the user, the folder.
+   */
+  disposeSync(): void {
+    const p = this.#proc;
+    this.#proc = undefined;
+    const py = (args: string[]) => {
+      const o = new Deno.Command("python3", { args: ["-c", PROC_HELPER_SYNC, ...args], stdout: "piped" })
+        .outputSync();
+      return new TextDecoder().decode(o.stdout).trim().split(/\s+/).filter((x) => x !== "").map(Number);
+    };
+    if (p) {
+      for (const c of py(["tree", String(p.pid)])) kill(c);
+      kill(p.pid);
+    }
+    const uid = new TextDecoder().decode(
+      new Deno.Command("id", { args: ["-u", this.user], stdout: "piped", stderr: "null" })
+        .outputSync().stdout,
+    ).trim();
+    if (/^\d+$/.test(uid)) { for (const pid of py(["uid", uid])) kill(pid); }
+    new Deno.Command("userdel", { args: ["-f", this.user], stdout: "null", stderr: "null" }).outputSync();
+    try {
+      Deno.removeSync(this.dir, { recursive: true });
+    } catch { /* gone */ }
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

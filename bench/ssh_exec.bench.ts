@@ -1,0 +1,99 @@
+/**
+ * Exec round trip on loopback against a real sshd (tests/support/sshd.ts): a command through the
+ * master (a real `assist internal ssh-master` process, reached over its Unix socket) versus direct
+ * mode (connect, key exchange, password authentication, exec, close). Both run the same command in
+ * the login shell. Target: the master at least 5 times faster. Also the whole `assist tools
+ * ssh_exec` process each way, as an operator feels it.
+ *
+ *     deno bench -q -P=test bench/ssh_exec.bench.ts      (needs root: it creates a throwaway user)
+ */
+import { Sshd } from "../tests/support/sshd.ts";
+import { assistCommandArgs, REPO_ROOT } from "../tests/support/run_assist.ts";
+import { MasterClient } from "../ssh/client.ts";
+import { connect } from "../ssh/connection.ts";
+import { wrapCommand } from "../ssh/wrap.ts";
+import { Secret } from "../core/secret.ts";
+
+const sshd = await Sshd.start();
+const home = await Deno.makeTempDir({ prefix: "assist-bench-ssh-" });
+const env: Record<string, string> = {
+  PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+  NO_COLOR: "1",
+  ASSIST_HOME: home,
+};
+const denoDir = Deno.env.get("DENO_DIR");
+if (denoDir) env.DENO_DIR = denoDir;
+
+async function assist(args: string[], stdin?: string, extra: Record<string, string> = {}): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: assistCommandArgs(args),
+    cwd: REPO_ROOT,
+    clearEnv: true,
+    env: { ...env, ...extra },
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const o = await child.output();
+  const d = new TextDecoder();
+  if (o.code !== 0) throw new Error(`assist ${args.join(" ")}: ${d.decode(o.stderr)}`);
+  return d.decode(o.stdout);
+}
+
+await assist(["ssh", "add", "m", sshd.target]);
+await assist(["ssh", "add", "d", sshd.target]);
+await assist(["ssh", "pass", "m"], sshd.password + "\n");
+await assist(["ssh", "pass", "d"], sshd.password + "\n");
+await assist(["ssh", "set-direct", "d"]);
+const setup = await assist(["ssh", "setup", "m"]);
+const masterPid = Number(setup.match(/pid (\d+)\)/)![1]);
+
+globalThis.addEventListener("unload", () => {
+  try {
+    Deno.kill(masterPid, "SIGKILL");
+  } catch { /* gone */ }
+  sshd.disposeSync();
+  try {
+    Deno.removeSync(home, { recursive: true });
+  } catch { /* gone */ }
+});
+
+const command = wrapCommand("true", { noLogin: false }).command;
+const client = await MasterClient.open(home, "m");
+const host = { alias: "d", user: sshd.user, host: "127.0.0.1", port: sshd.port };
+
+Deno.bench("exec `true` via the master", { group: "ssh exec round trip" }, async () => {
+  const r = await client.exec(command);
+  if (r.code !== 0) throw new Error(`rc ${r.code}`);
+});
+
+Deno.bench("exec `true` in direct mode (connect + auth + exec)", {
+  group: "ssh exec round trip",
+  baseline: true,
+}, async () => {
+  const c = await connect({ alias: "d", host, password: new Secret(sshd.password), home, mode: "direct" });
+  const r = await c.exec(command);
+  await c.close();
+  if (r.code !== 0) throw new Error(`rc ${r.code}`);
+});
+
+Deno.bench(
+  "assist tools ssh_exec via the master (whole process)",
+  { group: "ssh_exec command", n: 20 },
+  async () => {
+    await assist(["tools", "ssh_exec", "m", "true"]);
+  },
+);
+
+Deno.bench("assist tools ssh_exec in direct mode (whole process)", {
+  group: "ssh_exec command",
+  baseline: true,
+  n: 20,
+}, async () => {
+  await assist(["tools", "ssh_exec", "d", "true"]);
+});

@@ -1,0 +1,158 @@
+/**
+ * A 100 MB pull on loopback against a real sshd (tests/support/sshd.ts): `ssh_pull`'s path (SFTP,
+ * pipelined reads, written to a local file, byte count verified) through the master and in direct
+ * mode, against OpenSSH's `scp` of the same file. scp runs twice: on its own connection each time
+ * (as an operator types it), and over an OpenSSH ControlMaster (no handshake, like our master).
+ * Target: at least half of scp's throughput. Throughput = 100 MiB / time per iteration.
+ *
+ *     deno bench -q -P=test bench/ssh_pull.bench.ts      (needs root: it creates a throwaway user)
+ */
+import { Sshd } from "../tests/support/sshd.ts";
+import { assistCommandArgs, REPO_ROOT } from "../tests/support/run_assist.ts";
+import { MasterClient } from "../ssh/client.ts";
+import { connect } from "../ssh/connection.ts";
+import { pullToFile } from "../ssh/transfer.ts";
+import { Secret } from "../core/secret.ts";
+
+const MIB = 100;
+const sshd = await Sshd.start();
+const home = await Deno.makeTempDir({ prefix: "assist-bench-pull-" });
+const out = `${home}/out`;
+await Deno.mkdir(out);
+const env: Record<string, string> = {
+  PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+  NO_COLOR: "1",
+  ASSIST_HOME: home,
+};
+const denoDir = Deno.env.get("DENO_DIR");
+if (denoDir) env.DENO_DIR = denoDir;
+
+async function assist(args: string[], stdin?: string): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: assistCommandArgs(args),
+    cwd: REPO_ROOT,
+    clearEnv: true,
+    env,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const o = await child.output();
+  const d = new TextDecoder();
+  if (o.code !== 0) throw new Error(`assist ${args.join(" ")}: ${d.decode(o.stderr)}`);
+  return d.decode(o.stdout);
+}
+
+// 100 MiB of incompressible bytes.
+const data = new Uint8Array(MIB << 20);
+for (let off = 0; off < data.length; off += 65536) crypto.getRandomValues(data.subarray(off, off + 65536));
+await sshd.putFile("big.bin", data);
+
+await assist(["ssh", "add", "m", sshd.target]);
+await assist(["ssh", "pass", "m"], sshd.password + "\n");
+const setup = await assist(["ssh", "setup", "m"]);
+const masterPid = Number(setup.match(/pid (\d+)\)/)![1]);
+const key = await sshd.authorizeClientKey();
+const sshOpts = [
+  "-i",
+  key,
+  "-o",
+  "StrictHostKeyChecking=no",
+  "-o",
+  "UserKnownHostsFile=/dev/null",
+  "-o",
+  "LogLevel=ERROR",
+  "-o",
+  "BatchMode=yes",
+];
+const control = `${home}/cm.sock`;
+const cm = await new Deno.Command("ssh", {
+  args: [
+    ...sshOpts,
+    "-o",
+    "ControlMaster=yes",
+    "-o",
+    `ControlPath=${control}`,
+    "-o",
+    "ControlPersist=yes",
+    "-fN",
+    "-p",
+    String(sshd.port),
+    `${sshd.user}@127.0.0.1`,
+  ],
+  stdin: "null",
+}).output();
+if (!cm.success) throw new Error("cannot open the OpenSSH ControlMaster for the scp baseline");
+
+globalThis.addEventListener("unload", () => {
+  new Deno.Command("ssh", {
+    args: ["-o", `ControlPath=${control}`, "-O", "exit", "x"],
+    stderr: "null",
+    stdout: "null",
+  })
+    .outputSync();
+  try {
+    Deno.kill(masterPid, "SIGKILL");
+  } catch { /* gone */ }
+  sshd.disposeSync();
+  try {
+    Deno.removeSync(home, { recursive: true });
+  } catch { /* gone */ }
+});
+
+const client = await MasterClient.open(home, "m");
+const direct = await connect({
+  alias: "m",
+  host: { alias: "m", user: sshd.user, host: "127.0.0.1", port: sshd.port },
+  password: new Secret(sshd.password),
+  home,
+  mode: "direct",
+});
+
+async function check(path: string): Promise<void> {
+  const size = (await Deno.stat(path)).size;
+  if (size !== data.length) throw new Error(`${path}: ${size} bytes`);
+  await Deno.remove(path);
+}
+
+async function scp(extra: string[]): Promise<void> {
+  const o = await new Deno.Command("scp", {
+    args: [
+      "-q",
+      ...sshOpts,
+      ...extra,
+      "-P",
+      String(sshd.port),
+      `${sshd.user}@127.0.0.1:big.bin`,
+      `${out}/scp.bin`,
+    ],
+    stdin: "null",
+  }).output();
+  if (!o.success) throw new Error("scp failed");
+  await check(`${out}/scp.bin`);
+}
+
+const opts = { group: "100 MiB pull", n: 8, warmup: 1 };
+
+Deno.bench("scp (own connection each time)", { ...opts, baseline: true }, async () => {
+  await scp([]);
+});
+
+Deno.bench("scp over an OpenSSH ControlMaster", opts, async () => {
+  await scp(["-o", `ControlPath=${control}`]);
+});
+
+Deno.bench("ssh_pull via the assist master (SFTP, verified)", opts, async () => {
+  await pullToFile(client, "big.bin", `${out}/m.bin`);
+  await check(`${out}/m.bin`);
+});
+
+Deno.bench("ssh_pull on an open direct connection (SFTP, verified)", opts, async () => {
+  await pullToFile(direct, "big.bin", `${out}/d.bin`);
+  await check(`${out}/d.bin`);
+});
