@@ -8,7 +8,7 @@
  * | 1 | definite | SSN `123-45-6789`; e-mail; formatted phone `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`; NPI digits after an explicit `NPI:` |
  * | 2 | contextual | a number (4+ digits; may be `E1234567`, `03/15/1980`, `1980-03-15`) with MRN, Patient, DOB, Account, Visit, Acct, Record or Birth in the 20 characters before it on its line |
  * | 3 | hl7 | field listings (a value printed after its path, phi/hl7_listing.ts) by the HL7 field policy; and on a line mentioning PID.3/5/7/11/13/18, NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits, dates, and the value after `<ref>:` or `<ref> =` |
- * | 4 | known | a value already in the lookup table (original or canonical form; names also as `Last, First`, `LAST^FIRST`, `First Last`); single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits |
+ * | 4 | known | a value already in the lookup table (original or canonical form); names as a run of 2–4 words in any order with spaces, `, `, `^` or `/` between them (`Jane Q Doe`, `Doe, Jane`, `DOE^JANE^Q`; also without the initials); single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits |
  *
  * Phones written with spaces only (`555 123 4567`) are not tier 1: too many tables of numbers look
  * like that. Tier-2 numbers get category DOB when date-shaped, else MRN.
@@ -275,15 +275,6 @@ export function findHl7Lines(text: string): Candidate[] {
 
 const STANDARD = new Set(["NAME", "DOB", "DATE", "SSN", "PHONE", "EMAIL", "NPI", "MRN", "ADDRESS"]);
 
-function permutations<T>(xs: T[]): T[][] {
-  if (xs.length <= 1) return [xs];
-  const out: T[][] = [];
-  xs.forEach((x, i) => {
-    for (const p of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...p]);
-  });
-  return out;
-}
-
 interface Needle {
   /** Lowercased form; one space stands for any run of white space, ", " for a comma and any. */
   lower: string;
@@ -325,6 +316,7 @@ function matchAt(text: string, at: number, needle: string): number {
 }
 
 const WORD_RE = /[\p{L}\p{N}]+/gu;
+const NAME_RUN = /[\p{L}'\u2019-]+(?:(?:,[ \t]*|[ \t]+|\^|\/)[\p{L}'\u2019-]+){1,3}/uy;
 
 function firstWord(s: string): string | undefined {
   WORD_RE.lastIndex = 0;
@@ -348,6 +340,10 @@ export class KnownIndex {
   #indexed = 0;
   #byWord = new Map<string, Needle[]>();
   #seen = new Set<string>();
+  #unsorted = new Set<string>();
+  /** Known names by canonical form (also without initials); words that start a name check. */
+  #names = new Map<string, { row: LookupRow; exact: boolean }>();
+  #nameWords = new Set<string>();
 
   constructor(table: LookupTable) {
     this.#table = table;
@@ -359,7 +355,9 @@ export class KnownIndex {
     const key = f.toLowerCase();
     if (this.#seen.has(key)) return;
     const w = firstWord(f);
-    if (w === undefined || !/[\p{L}\p{N}]/u.test(f[0]) || !/[\p{L}\p{N}]/u.test(f[f.length - 1])) return;
+    // A needle must start and end with a letter or digit, and not start with a lone initial ("a jane
+    // doe"): such forms are rare in text, and one-letter words would make huge lists to try.
+    if (w === undefined || w.length < 2 || !isWordChar(f, 0) || !isWordChar(f, f.length - 1)) return;
     const single = /^\p{L}+$/u.test(f);
     if (single && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
     // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts.
@@ -370,31 +368,60 @@ export class KnownIndex {
     const list = this.#byWord.get(w);
     if (!list) this.#byWord.set(w, [needle]);
     else {
-      // Longest needles first, so "John A Smith" wins over "John Smith".
-      let i = 0;
-      while (i < list.length && list[i].lower.length >= lower.length) i++;
-      list.splice(i, 0, needle);
+      list.push(needle);
+      this.#unsorted.add(w); // sorted (longest first) when next used
     }
   }
 
   #index(row: LookupRow): void {
+    if (row.category === "NAME" || row.category === "presidio_PERSON") {
+      // Names are matched by their words in any order and with any of the separators: each word of
+      // two or more letters leads to a check of the name run that starts there.
+      const norm = normalizeName(row.canonical);
+      const words = norm.split(" ");
+      const full = words.filter((w) => w.length > 1);
+      if (words.length >= 2 && words.length <= 4 && !this.#names.has(norm)) {
+        this.#names.set(norm, { row, exact: true });
+      }
+      if (full.length >= 2 && full.length < words.length) {
+        const sub = full.join(" ");
+        if (!this.#names.has(sub)) this.#names.set(sub, { row, exact: false });
+      }
+      for (const w of full) this.#nameWords.add(w);
+      if (row.original !== undefined && !/[\s,^/]/.test(row.original.trim())) {
+        this.#needle(row.original, row, true);
+      }
+      return;
+    }
     if (row.original !== undefined) this.#needle(row.original, row, true);
     this.#needle(row.canonical, row, true);
-    if (row.category === "NAME" || row.category === "presidio_PERSON") {
-      const words = normalizeName(row.canonical).split(" ");
-      const full = words.filter((w) => w.length > 1);
-      const sets = [words];
-      if (full.length >= 2 && full.length < words.length) sets.push(full);
-      for (const ws of sets) {
-        if (ws.length < 2 || ws.length > 3) continue;
-        const exact = ws === words;
-        for (const p of permutations(ws)) {
-          this.#needle(p.join(" "), row, exact);
-          this.#needle(p.join("^"), row, exact);
-          this.#needle(p.join(", "), row, exact);
-        }
-      }
+  }
+
+  /** A known name starting at `at` (2 to 4 name words joined by spaces, `, `, `^` or `/`). */
+  #nameAt(text: string, at: number): Candidate | undefined {
+    NAME_RUN.lastIndex = at;
+    const m = NAME_RUN.exec(text);
+    if (!m) return undefined;
+    // Longest first: "Jane Q Doe" before "Jane Q".
+    const ends: number[] = [];
+    const wordRe = /[\p{L}'\u2019-]+/gu;
+    for (let w = wordRe.exec(m[0]); w; w = wordRe.exec(m[0])) ends.push(w.index + w[0].length);
+    for (let k = Math.min(ends.length, 4); k >= 2; k--) {
+      const value = m[0].slice(0, ends[k - 1]);
+      const canon = normalizeName(value);
+      const hit = this.#names.get(canon);
+      if (!hit) continue;
+      if (at + value.length < text.length && isWordChar(text, at + value.length)) continue;
+      return {
+        start: at,
+        end: at + value.length,
+        value,
+        category: hit.row.category,
+        canonical: hit.exact ? hit.row.canonical : canon,
+        tier: "known",
+      };
     }
+    return undefined;
   }
 
   #update(): void {
@@ -404,6 +431,9 @@ export class KnownIndex {
       this.#generation = this.#table.generation;
       this.#byWord = new Map();
       this.#seen = new Set();
+      this.#unsorted = new Set();
+      this.#names = new Map();
+      this.#nameWords = new Set();
       this.#indexed = 0;
     }
     for (let i = this.#indexed; i < rows.length; i++) this.#index(rows[i]);
@@ -415,14 +445,28 @@ export class KnownIndex {
   find(text: string): Candidate[] {
     this.#update();
     const out: Candidate[] = [];
-    if (this.#byWord.size === 0) return out;
+    if (this.#byWord.size === 0 && this.#names.size === 0) return out;
     WORD_RE.lastIndex = 0;
     let after = 0;
     for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
       if (m.index < after) continue;
       if (m.index > 0 && isWordChar(text, m.index - 1)) continue;
-      const list = this.#byWord.get(m[0].toLowerCase());
+      const word = m[0].toLowerCase();
+      if (this.#nameWords.has(word)) {
+        const c = this.#nameAt(text, m.index);
+        if (c) {
+          out.push(c);
+          after = c.end;
+          continue;
+        }
+      }
+      const list = this.#byWord.get(word);
       if (!list) continue;
+      if (this.#unsorted.has(word)) {
+        // Longest needles first, so "John A Smith" wins over "John Smith".
+        list.sort((a, b) => b.lower.length - a.lower.length);
+        this.#unsorted.delete(word);
+      }
       for (const n of list) {
         const len = matchAt(text, m.index, n.lower);
         if (len === -1) continue;
