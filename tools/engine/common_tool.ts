@@ -13,6 +13,20 @@ export const HCIROOT_PARAM: ParamSpec = {
   metavar: "PATH",
 };
 
+/**
+ * An SSH alias: the tool reads that engine host's root over SSH (ssh_status lists the aliases).
+ * Positional only for tools without other positionals (list_sites).
+ */
+export function aliasParam(positional = false): ParamSpec {
+  return {
+    name: "alias",
+    type: "string",
+    description:
+      "SSH alias of a remote engine host: work on its engine root over SSH (default: this machine)",
+    positional,
+  };
+}
+
 /** The site as the first positional (for tools that take one site). */
 export function siteParam(positional = true): ParamSpec {
   return {

@@ -201,11 +201,17 @@ export function openEngine(
 }
 
 /**
- * The engine a tool call addresses, from its input: `hciroot` (else HCIROOT), on this machine.
- * This is where the SSH layer plugs in: an `alias` input selecting an EngineFs that works over the
- * alias's SSH master (and its pinned engine root); no tool body changes.
+ * The engine a tool call addresses, from its input: `hciroot` (else HCIROOT), on this machine; or,
+ * with an `alias`, that engine host's root over SSH (tools/ssh/remote_engine.ts: the EngineFs works
+ * over the alias's master, the root is `hciroot`, else the alias's pin, else the host's login
+ * `$HCIROOT`). Asynchronous because finding a remote root asks the host.
  */
-export function engineFor(input: ToolInput, ctx: ToolContext): Engine {
+export async function engineFor(input: ToolInput, ctx: ToolContext): Promise<Engine> {
+  const alias = typeof input.alias === "string" ? input.alias.trim() : "";
+  if (alias !== "") {
+    const { remoteEngine } = await import("../ssh/remote_engine.ts");
+    return await remoteEngine(ctx, alias, input.hciroot as string | undefined);
+  }
   return openEngine(input.hciroot as string | undefined, ctx);
 }
 

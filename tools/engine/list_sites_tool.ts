@@ -1,6 +1,6 @@
 /** list_sites: the engine root's sites (server.ini environs, else folders holding a NetConfig). */
 import type { ToolDef } from "../types.ts";
-import { formatParam, HCIROOT_PARAM } from "./common_tool.ts";
+import { aliasParam, formatParam, HCIROOT_PARAM } from "./common_tool.ts";
 
 export const listSitesTool: ToolDef = {
   name: "list_sites",
@@ -9,8 +9,8 @@ export const listSitesTool: ToolDef = {
     "$HCIROOT/server/server.ini, or, without one, every $HCIROOT/<site> folder that holds a NetConfig. " +
     "Shows each site's release and description (siteInfo) and its folder. A listed folder that does " +
     "not exist on this host is looked for under the root by its name, with a note.",
-  params: [HCIROOT_PARAM, formatParam()],
-  examples: ["", "--hciroot /hci/cis20.1/integrator --format tsv"],
+  params: [aliasParam(true), HCIROOT_PARAM, formatParam()],
+  examples: ["", "--hciroot /hci/cis20.1/integrator --format tsv", "eng1"],
   async run(input, ctx) {
     const { run } = await import("./run/list_sites.ts");
     return run(input, ctx);

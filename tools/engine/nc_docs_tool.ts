@@ -1,6 +1,6 @@
 /** nc_docs (spec "documentation helper"): interface documentation from the NetConfig. */
 import type { ToolDef } from "../types.ts";
-import { HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
+import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
 export const ncDocsTool: ToolDef = {
   name: "nc_docs",
@@ -16,6 +16,7 @@ export const ncDocsTool: ToolDef = {
     { name: "onenote_table", type: "boolean", description: "tab-separated rows for a table", default: false },
     { name: "raw_tcl", type: "boolean", description: "the raw Tcl configuration", default: false },
     HCIROOT_PARAM,
+    aliasParam(),
   ],
   examples: ["adt", "adt adt_in", "lab --onenote-table", "adt adt_in --raw-tcl"],
   async run(input, ctx) {

@@ -1,6 +1,6 @@
 /** nc_msgs: messages in SMAT archives (.smatdb via SQLite, .idx/.msg), searched and listed newest first. */
 import type { ToolDef } from "../types.ts";
-import { HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
+import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
 export const ncMsgsTool: ToolDef = {
   name: "nc_msgs",
@@ -58,6 +58,7 @@ export const ncMsgsTool: ToolDef = {
       default: "summary",
     },
     HCIROOT_PARAM,
+    aliasParam(),
   ],
   examples: [
     "adt adt_in",

@@ -1,6 +1,6 @@
 /** nc_paths (spec): deterministic depth-first route-chain enumeration across sites. */
 import type { ToolDef } from "../types.ts";
-import { formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
+import { aliasParam, formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
 export const ncPathsTool: ToolDef = {
   name: "nc_paths",
@@ -61,6 +61,7 @@ export const ncPathsTool: ToolDef = {
       metavar: "N",
     },
     HCIROOT_PARAM,
+    aliasParam(),
     formatParam(),
   ],
   examples: ["adt adt_in", "adt --to lab_sys_out.lab", "--all-sites --format tsv"],

@@ -1,6 +1,6 @@
 /** nc_refs: the threads that use an Xlate, a Tcl proc or a table. */
 import type { ToolDef } from "../types.ts";
-import { formatParam, HCIROOT_PARAM } from "./common_tool.ts";
+import { aliasParam, formatParam, HCIROOT_PARAM } from "./common_tool.ts";
 
 export const ncRefsTool: ToolDef = {
   name: "nc_refs",
@@ -27,6 +27,7 @@ export const ncRefsTool: ToolDef = {
     },
     { name: "site", type: "string", description: "only this site" },
     HCIROOT_PARAM,
+    aliasParam(),
     formatParam(),
   ],
   examples: ["adt_a01_to_lab.xlt", "tps_add_zpi --kind proc", "sex_codes --kind table --site adt"],

@@ -1,6 +1,6 @@
 /** nc_revisions (spec): NetConfig revision timeline or diff, for a thread or the whole file. */
 import type { ToolDef } from "../types.ts";
-import { HCIROOT_PARAM } from "./common_tool.ts";
+import { aliasParam, HCIROOT_PARAM } from "./common_tool.ts";
 
 export const ncRevisionsTool: ToolDef = {
   name: "nc_revisions",
@@ -50,6 +50,7 @@ export const ncRevisionsTool: ToolDef = {
       metavar: "DATE",
     },
     HCIROOT_PARAM,
+    aliasParam(),
   ],
   examples: ["lab_in.lab", "lab_in --format diff --limit 2", "--system --site adt --since 2024-10-01"],
   async run(input, ctx) {

@@ -1,6 +1,6 @@
 /** nc_routes: a thread's (or site's) routes, one row per route detail. */
 import type { ToolDef } from "../types.ts";
-import { formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
+import { aliasParam, formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
 export const ncRoutesTool: ToolDef = {
   name: "nc_routes",
@@ -15,6 +15,7 @@ export const ncRoutesTool: ToolDef = {
     { ...THREAD_PARAM, description: "only this thread's routes" },
     { name: "replies", type: "boolean", description: "include reply routes (REPLYXLATE)", default: false },
     HCIROOT_PARAM,
+    aliasParam(),
     formatParam(),
   ],
   examples: ["adt adt_in", "hub --replies --format tsv"],

@@ -1,6 +1,6 @@
 /** nc_show: one thread's configuration, whole or at a dotted path (`PROTOCOL.PORT`). */
 import type { ToolDef } from "../types.ts";
-import { HCIROOT_PARAM, siteParam } from "./common_tool.ts";
+import { aliasParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
 export const ncShowTool: ToolDef = {
   name: "nc_show",
@@ -21,6 +21,7 @@ export const ncShowTool: ToolDef = {
     },
     { name: "path", type: "string", description: "dotted key path, e.g. PROTOCOL.PORT", positional: true },
     HCIROOT_PARAM,
+    aliasParam(),
     {
       name: "format",
       type: "string",

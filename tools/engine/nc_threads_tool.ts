@@ -1,6 +1,6 @@
 /** nc_threads: a site's threads with protocol, connection, direction, SMAT and route counts. */
 import type { ToolDef } from "../types.ts";
-import { formatParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
+import { aliasParam, formatParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
 export const ncThreadsTool: ToolDef = {
   name: "nc_threads",
@@ -14,6 +14,7 @@ export const ncThreadsTool: ToolDef = {
     siteParam(),
     { name: "match", type: "string", description: "only threads whose name matches this pattern (* and ?)" },
     HCIROOT_PARAM,
+    aliasParam(),
     formatParam(),
   ],
   examples: ["adt", "adt --match '*_out' --format tsv"],

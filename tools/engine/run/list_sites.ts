@@ -6,7 +6,7 @@ import { renderTable, type TableFormat } from "../table.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = engineFor(input, ctx);
+    const engine = await engineFor(input, ctx);
     const list = await engine.sites();
     const format = input.format as TableFormat;
     const rows = [];

@@ -12,7 +12,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (input.onenote_table && input.raw_tcl) {
       throw new EngineInputError("usage", "choose one of --onenote-table and --raw-tcl");
     }
-    const engine = engineFor(input, ctx);
+    const engine = await engineFor(input, ctx);
     const { site, nc } = await engine.load(input.site as string | undefined);
     const threads: NcEntry[] = input.thread
       ? [requireThread(nc, input.thread as string, site.name)]

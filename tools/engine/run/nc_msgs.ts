@@ -65,7 +65,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       files = [f];
       scope = path;
     } else {
-      const engine = engineFor(input, ctx);
+      const engine = await engineFor(input, ctx);
       fs = engine.fs;
       const { site, nc } = await engine.load(input.site as string | undefined);
       siteName = site.name;

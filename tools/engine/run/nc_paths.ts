@@ -7,7 +7,7 @@ import { requireThread, threadAndSite } from "./_lookup.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = engineFor(input, ctx);
+    const engine = await engineFor(input, ctx);
     const format = input.format as TableFormat;
     const allSites = input.all_sites as boolean;
     const { loaded, skipped } = await engine.loadAll();

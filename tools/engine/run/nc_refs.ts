@@ -6,7 +6,7 @@ import { renderTable, type TableFormat } from "../table.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = engineFor(input, ctx);
+    const engine = await engineFor(input, ctx);
     const name = (input.name as string).trim();
     const kind = input.kind as RefKind | "any";
     const kinds = new Set<RefKind>(kind === "any" ? ["xlate", "proc", "table"] : [kind]);

@@ -159,7 +159,7 @@ async function findThreadSite(engine: Engine, thread: string): Promise<Site> {
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = engineFor(input, ctx);
+    const engine = await engineFor(input, ctx);
     const system = input.system as boolean;
     const spec = input.thread as string | undefined;
     if (!system && !spec) {

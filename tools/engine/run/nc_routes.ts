@@ -19,7 +19,7 @@ function destShown(nc: NetConfig, name: string): string {
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = engineFor(input, ctx);
+    const engine = await engineFor(input, ctx);
     const { site, nc } = await engine.load(input.site as string | undefined);
     const format = input.format as TableFormat;
     const threads: NcEntry[] = input.thread

@@ -7,7 +7,7 @@ import { requireEntry } from "./_lookup.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = engineFor(input, ctx);
+    const engine = await engineFor(input, ctx);
     const { site, nc } = await engine.load(input.site as string | undefined);
     const entry = requireEntry(nc, input.thread as string, site.name);
     const path = (input.path as string | undefined)?.trim();

@@ -6,7 +6,7 @@ import { renderTable, type TableFormat } from "../table.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const engine = engineFor(input, ctx);
+    const engine = await engineFor(input, ctx);
     const { site, nc } = await engine.load(input.site as string | undefined);
     const format = input.format as TableFormat;
     const targets = routeTargets(nc);
