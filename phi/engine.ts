@@ -272,8 +272,8 @@ export class PhiEngine {
     }
     if (out.hl7Failure && strict) return this.#refused(toolName, out.hl7Failure, out.hl7Shaped);
     const done = await this.#finish(out, "tool_result", toolName);
-    const bytes = new TextEncoder().encode(text).length;
     const result: ToolResultSanitized = { ...done, hl7Shaped: out.hl7Shaped, reviewed: false };
+    const bytes = this.#prompter ? utf8Length(text) : 0;
     if (
       this.#prompter && needsReview({
         mode: this.#mode,
@@ -776,6 +776,19 @@ function freeRegions(text: string, scan: Hl7Scan): Span[] {
   if (at < text.length) gap(at, text.length);
   for (const f of scan.free) out.push(f);
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** UTF-8 size of a string without encoding it. */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) i++, n += 2; // a surrogate pair: 4 bytes for 2 units
+    else n += 2;
+  }
+  return n;
 }
 
 /** Replaces each chosen candidate (sorted, disjoint) by its token. */
