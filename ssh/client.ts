@@ -37,6 +37,13 @@ import type {
 } from "./remote.ts";
 import { concat } from "./_bytes.ts";
 
+/** How long a request may wait for the master's next frame (a transfer's next chunk, a reply). */
+const IDLE_MS = 60_000;
+/** A status probe (used by status and setup): a stuck master must not hang them. */
+const STATUS_IDLE_MS = 5_000;
+/** An exec without its own timeout. */
+const EXEC_IDLE_MS = 3_600_000;
+
 /** `.ssh-sockets/<alias>.lost`: why the alias's last master ended on its own. */
 export function lostNotePath(home: string, alias: string): string {
   const sep = Deno.build.os === "windows" ? "\\" : "/";
@@ -118,23 +125,42 @@ async function dial(
 /** One request/response exchange. */
 class Exchange {
   readonly reader: FrameReader;
-  constructor(readonly conn: Deno.Conn, readonly alias: string) {
+  #timedOut = false;
+  constructor(readonly conn: Deno.Conn, readonly alias: string, readonly idleMs: number) {
     this.reader = new FrameReader(conn);
   }
   send(bytes: Uint8Array): Promise<void> {
     return writeAll(this.conn, bytes);
   }
-  /** The next frame; the stream ending early means the master died mid-request. */
+  /**
+   * The next frame; the stream ending early means the master died mid-request. A master that says
+   * nothing for `idleMs` (stopped, or stuck) is given up on: the request fails instead of hanging.
+   */
   async next(): Promise<{ type: number; payload: Uint8Array }> {
     let f;
+    const timer = setTimeout(() => {
+      this.#timedOut = true;
+      this.close();
+    }, this.idleMs);
     try {
       f = await this.reader.next();
     } catch (err) {
+      if (this.#timedOut) throw this.#silent();
       if (err instanceof SshError && err.extra.truncated !== true) throw err;
       throw this.#gone();
+    } finally {
+      clearTimeout(timer);
     }
-    if (f === null) throw this.#gone();
+    if (f === null) throw this.#timedOut ? this.#silent() : this.#gone();
     return f;
+  }
+  #silent(): SshError {
+    return new SshError(
+      "timeout",
+      `the master of ${this.alias} did not answer within ${Math.round(this.idleMs / 1000)} s ` +
+        `(close it with /ssh-close ${this.alias} and open it again with /ssh-setup ${this.alias})`,
+      { alias: this.alias },
+    );
   }
   #gone(): SshError {
     return new SshError(
@@ -183,10 +209,10 @@ export class MasterClient implements Remote {
     return new MasterClient(home, alias);
   }
 
-  async #start(op: Op, fields: Partial<Request>, signal?: AbortSignal): Promise<Exchange> {
+  async #start(op: Op, fields: Partial<Request>, signal?: AbortSignal, idleMs = IDLE_MS): Promise<Exchange> {
     if (signal?.aborted) throw new SshError("cancelled", "cancelled");
     const { conn, token } = await dial(this.home, this.alias);
-    const ex = new Exchange(conn, this.alias);
+    const ex = new Exchange(conn, this.alias, idleMs);
     const req: Request = { t: "req", v: PROTOCOL_VERSION, op, ...fields, ...(token ? { token } : {}) };
     try {
       await ex.send(jsonFrame(req));
@@ -199,8 +225,8 @@ export class MasterClient implements Remote {
     return ex;
   }
 
-  async #simple(op: Op, fields: Partial<Request>): Promise<Record<string, unknown>> {
-    const ex = await this.#start(op, fields);
+  async #simple(op: Op, fields: Partial<Request>, idleMs = IDLE_MS): Promise<Record<string, unknown>> {
+    const ex = await this.#start(op, fields, undefined, idleMs);
     try {
       return finalOf(parseJson(await ex.next()));
     } finally {
@@ -208,8 +234,9 @@ export class MasterClient implements Remote {
     }
   }
 
+  /** The master's facts; a master that does not answer within 5 s counts as a failure. */
   status(): Promise<Record<string, unknown>> {
-    return this.#simple("status", {});
+    return this.#simple("status", {}, STATUS_IDLE_MS);
   }
 
   /** Asks the master to end (socket removed, SSH connection closed). */
@@ -218,11 +245,18 @@ export class MasterClient implements Remote {
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const ex = await this.#start("exec", {
-      command,
-      timeoutMs: options.timeoutMs,
-      maxBytes: options.maxBytes,
-    }, options.signal);
+    // The reply comes when the command ends: allow its own timeout and a margin.
+    const idle = options.timeoutMs ? options.timeoutMs + IDLE_MS : EXEC_IDLE_MS;
+    const ex = await this.#start(
+      "exec",
+      {
+        command,
+        timeoutMs: options.timeoutMs,
+        maxBytes: options.maxBytes,
+      },
+      options.signal,
+      idle,
+    );
     const out: Uint8Array[] = [];
     const err: Uint8Array[] = [];
     try {

@@ -48,7 +48,7 @@ export interface ConnectOptions {
   mode: "master" | "direct";
   /** Bound on reaching the host and authenticating. @default 15000 */
   readyTimeoutMs?: number;
-  /** SSH keepalive interval; 0 disables. @default 15000 (master), 0 (direct) */
+  /** SSH keepalive interval; 0 disables. @default 15000 */
   keepaliveMs?: number;
   /** Called when the connection drops after it was ready (the master exits on it). */
   onLost?: (reason: string) => void;
@@ -211,7 +211,7 @@ export async function connect(options: ConnectOptions): Promise<SshConnection> {
     port: host.port,
     username: host.user,
     readyTimeout: readyTimeoutMs,
-    keepaliveInterval: options.keepaliveMs ?? (options.mode === "master" ? KEEPALIVE_MS : 0),
+    keepaliveInterval: options.keepaliveMs ?? KEEPALIVE_MS,
     keepaliveCountMax: KEEPALIVE_COUNT_MAX,
     algorithms: { ...ALGORITHMS, serverHostKey: hostKeyOrder(recordedTypes(store, host.host, host.port)) },
     // Answered synchronously (see ssh/known_hosts.ts for why); a new key is recorded right after.

@@ -303,3 +303,29 @@ Deno.test("server: a second master cannot bind a live socket; stop leaves a sock
   }
   assertEquals(await Deno.readTextFile(socketPath(tmp.path, "fake")), "placeholder");
 });
+
+Deno.test("client: a master that accepts but never answers fails the request instead of hanging", async () => {
+  await using tmp = await tempDir();
+  await ensureHome(tmp.path);
+  const listener = Deno.listen({ transport: "unix", path: socketPath(tmp.path, "stuck") });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const c of listener) held.push(c);
+  })().catch(() => {});
+  try {
+    const t0 = Date.now();
+    await rejects(
+      new MasterClient(tmp.path, "stuck").status(),
+      (e: SshError) =>
+        e.kind === "timeout" && /the master of stuck did not answer within 5 s/.test(e.message),
+    );
+    const took = Date.now() - t0;
+    assert(took >= 4500 && took < 8000, `${took} ms`);
+    // status and setup treat it as not open rather than hanging.
+    await rejects(probeMaster(tmp.path, "stuck"), (e: SshError) => e.kind === "timeout");
+  } finally {
+    listener.close();
+    for (const c of held) c.close();
+    await accepting;
+  }
+});
