@@ -63,9 +63,17 @@ async function run(
 }
 
 async function must(cmd: string, args: string[], stdin?: string): Promise<string> {
-  const r = await run(cmd, args, stdin);
-  if (r.code !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.code}): ${r.err.trim()}`);
-  return r.out;
+  // useradd, userdel and chpasswd lock /etc/passwd and friends; suites running in parallel can
+  // collide on the lock ("cannot lock /etc/passwd; try again later"): wait and retry.
+  for (let attempt = 0;; attempt++) {
+    const r = await run(cmd, args, stdin);
+    if (r.code === 0) return r.out;
+    if (attempt < 20 && /lock/i.test(r.err)) {
+      await new Promise((res) => setTimeout(res, 100 + Math.random() * 200));
+      continue;
+    }
+    throw new Error(`${cmd} ${args.join(" ")} failed (${r.code}): ${r.err.trim()}`);
+  }
 }
 
 /** A port nobody listens on right now. */
@@ -87,7 +95,7 @@ async function sweepStaleUsers(): Promise<void> {
     try {
       await Deno.stat(home);
     } catch {
-      await run("userdel", ["-f", name]);
+      await must("userdel", ["-f", name]).catch(() => {});
     }
   }
 }
@@ -378,7 +386,7 @@ export class Sshd {
     // Processes of the throwaway user (a session that outlived the kill) go, by pid, before the user.
     const uid = (await run("id", ["-u", this.user])).out.trim();
     if (/^\d+$/.test(uid)) { for (const pid of await pidsOfUid(uid)) kill(pid); }
-    await run("userdel", ["-f", this.user]).catch(() => {});
+    await must("userdel", ["-f", this.user]).catch(() => {});
     await Deno.remove(this.dir, { recursive: true }).catch(() => {});
   }
 }
