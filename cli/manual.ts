@@ -5,6 +5,7 @@
  */
 import { AssistError, describeError, EXIT } from "../core/errors.ts";
 import { stripCr } from "../core/clean.ts";
+import { closestNames } from "../core/suggest.ts";
 import { findTool, TOOLS } from "../tools/registry.ts";
 import { parseManualArgs, toolHelp } from "../tools/args.ts";
 import { errorMessage, type ToolContext } from "../tools/types.ts";
@@ -50,27 +51,6 @@ export function usageFailure(message: string): number {
   return reportFailure(new AssistError(message, { level: "usage" }));
 }
 
-/** Closest tool names, for "did you mean". */
-function suggest(name: string): string[] {
-  const scored = TOOLS.map((t) => ({ name: t.name, d: distance(name, t.name) }));
-  return scored.filter((s) => s.d <= Math.max(2, Math.floor(name.length / 3))).sort((a, b) => a.d - b.d)
-    .slice(0, 3).map((s) => s.name);
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length];
-}
-
 async function readAllStdin(): Promise<string> {
   const chunks: Uint8Array[] = [];
   for await (const c of Deno.stdin.readable) chunks.push(c);
@@ -96,7 +76,7 @@ export async function runTools(args: string[]): Promise<number> {
   }
   const def = findTool(name);
   if (!def) {
-    const near = suggest(name);
+    const near = closestNames(name, TOOLS.map((t) => t.name));
     const hint = near.length ? `; did you mean ${near.join(", ")}?` : "";
     return usageFailure(`unknown tool: ${name} (run \`assist tools list\`${hint})`);
   }

@@ -6,33 +6,7 @@
  */
 import type { NcEntry, NetConfig } from "../netconfig/mod.ts";
 import { EngineInputError } from "../engine.ts";
-
-function closest(name: string, candidates: string[]): string[] {
-  const n = name.toLowerCase();
-  const scored = candidates.map((c) => {
-    const l = c.toLowerCase();
-    const d = l.includes(n) || n.includes(l) ? 0 : distance(n, l);
-    return { c, d };
-  });
-  return scored.filter((s) => s.d <= Math.max(2, Math.floor(name.length / 3))).sort((a, b) =>
-    a.d - b.d || (a.c < b.c ? -1 : 1)
-  )
-    .slice(0, 3).map((s) => s.c);
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length];
-}
+import { closestNames } from "../../../core/suggest.ts";
 
 /** A protocol (thread) of the site; throws `unknown_thread` naming the closest names. */
 export function requireThread(nc: NetConfig, name: string, site: string): NcEntry {
@@ -49,7 +23,7 @@ export function requireEntry(nc: NetConfig, name: string, site: string): NcEntry
 }
 
 function unknown(nc: NetConfig, name: string, site: string, what: string): EngineInputError {
-  const near = closest(
+  const near = closestNames(
     name,
     nc.entries.filter((e) => e.type !== "process" || what !== "thread").map((e) => e.name),
   );
