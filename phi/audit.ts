@@ -33,15 +33,16 @@ const posix = Deno.build.os !== "windows";
 
 const ready = new Set<string>();
 
-async function ensurePrivateDir(path: string): Promise<void> {
+function ensurePrivateDir(path: string): void {
   if (ready.has(path)) return;
   const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  if (cut <= 0) return;
-  const dir = path.slice(0, cut);
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  if (posix) {
-    const info = await Deno.stat(dir);
-    if (info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(dir, 0o700);
+  if (cut > 0) {
+    const dir = path.slice(0, cut);
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (posix) {
+      const info = Deno.statSync(dir);
+      if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(dir, 0o700);
+    }
   }
   ready.add(path);
 }
@@ -53,9 +54,19 @@ async function ensurePrivateDir(path: string): Promise<void> {
  * await appendAudit(homePaths(home).autoPhiLog, [{ ts, value: "12345678", category: "MRN",
  *   token: "[[MRN_1]]", tier: "contextual", surface: "user_input", context: "prompt" }]);
  */
-export async function appendAudit(path: string, records: readonly AuditRecord[]): Promise<void> {
+export function appendAudit(path: string, records: readonly AuditRecord[]): Promise<void> {
+  // Synchronous: one small append per pass, no thread-pool round trips on the gate's hot path.
+  try {
+    appendAuditSync(path, records);
+    return Promise.resolve();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function appendAuditSync(path: string, records: readonly AuditRecord[]): void {
   if (records.length === 0) return;
-  await ensurePrivateDir(path);
+  ensurePrivateDir(path);
   const text = records.map((r) =>
     JSON.stringify({
       ts: r.ts,
@@ -69,19 +80,19 @@ export async function appendAudit(path: string, records: readonly AuditRecord[])
   ).join("");
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(path, { append: true, create: true, mode: 0o600 });
+    file = Deno.openSync(path, { append: true, create: true, mode: 0o600 });
   } catch (err) {
     ready.delete(path); // the folder may have gone: check it again next time
     throw err;
   }
   try {
     if (posix) {
-      const info = await file.stat();
-      if (info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(path, 0o600);
+      const info = file.statSync();
+      if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(path, 0o600);
     }
     const bytes = enc.encode(text);
     let off = 0;
-    while (off < bytes.length) off += await file.write(bytes.subarray(off));
+    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
   } finally {
     file.close();
   }

@@ -5,7 +5,7 @@
  * back to column 3.
  *
  * Concurrency. The file is only ever appended to, never rewritten. A new token is minted only while
- * holding an OS-level exclusive lock (`flock`/`LockFileEx` via `Deno.FsFile.lock`) on
+ * holding an OS-level exclusive lock (`flock`/`LockFileEx` via `Deno.FsFile.lockSync`) on
  * `lookup.tsv.lock` beside it; under the lock the writer first re-reads whatever other processes
  * appended, so a canonical value another process just added gets that process's token, and the
  * counter continues after the highest one on disk. Rows are appended with one `O_APPEND` write per
@@ -16,6 +16,10 @@
  *
  * Escaping: a value holding a tab, newline, carriage return or backslash is written with `\t`, `\n`,
  * `\r`, `\\`, and read back the same way.
+ *
+ * The file work is synchronous (small local reads and appends; the lock is held for well under a
+ * millisecond), which keeps thread-pool round trips off the PHI gate's hot path; within a process,
+ * calls are also queued one after the other.
  *
  * Modes: the file is created 0600 and its folder 0700 (POSIX).
  */
@@ -161,30 +165,42 @@ export class LookupTable {
    * Reads what other processes appended since the last read (cheap when nothing changed). A file that
    * shrank (replaced by hand) is read again from the start.
    */
-  async refresh(): Promise<void> {
-    // The common case (nothing new) costs one stat.
+  refresh(): Promise<void> {
     try {
-      if (Deno.statSync(this.path).size === this.#offset) return;
+      this.refreshSync();
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** `refresh`, synchronously (small local reads: no thread-pool round trips). */
+  refreshSync(): void {
+    // The common case (nothing new) costs one stat.
+    let size: number;
+    try {
+      size = Deno.statSync(this.path).size;
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return;
       throw err;
     }
+    if (size === this.#offset) return;
     let file: Deno.FsFile;
     try {
-      file = await Deno.open(this.path, { read: true });
+      file = Deno.openSync(this.path, { read: true });
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return;
       throw err;
     }
     try {
-      const size = (await file.stat()).size;
+      size = file.statSync().size;
       if (size < this.#offset) this.#reset();
       if (size === this.#offset) return;
-      await file.seek(this.#offset, Deno.SeekMode.Start);
+      file.seekSync(this.#offset, Deno.SeekMode.Start);
       const buf = new Uint8Array(size - this.#offset);
       let got = 0;
       while (got < buf.length) {
-        const n = await file.read(buf.subarray(got));
+        const n = file.readSync(buf.subarray(got));
         if (n === null) break;
         got += n;
       }
@@ -217,15 +233,15 @@ export class LookupTable {
     return run;
   }
 
-  async #ensureDir(): Promise<void> {
+  #ensureDir(): void {
     if (this.#dirReady) return;
     const cut = Math.max(this.path.lastIndexOf("/"), this.path.lastIndexOf("\\"));
     if (cut > 0) {
       const dir = this.path.slice(0, cut);
-      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
       if (posix) {
-        const info = await Deno.stat(dir);
-        if (info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(dir, 0o700);
+        const info = Deno.statSync(dir);
+        if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(dir, 0o700);
       }
     }
     this.#dirReady = true;
@@ -241,57 +257,66 @@ export class LookupTable {
     if (requests.every((r) => this.#byCanonical.has(r.canonical))) {
       return Promise.resolve(requests.map((r) => this.#byCanonical.get(r.canonical)!.token));
     }
-    return this.#queue(async () => {
-      await this.#ensureDir();
-      const lock = await Deno.open(this.lockPath, { create: true, write: true, mode: 0o600 });
+    // Synchronous file work under the lock: the lock is held for a refresh and one append (well under
+    // a millisecond), and no other task of this process can interleave with it.
+    return this.#queue(() => {
       try {
-        await lock.lock(true);
-        await this.refresh();
-        const fresh: LookupRow[] = [];
-        const pending = new Map<string, LookupRow>();
-        for (const r of requests) {
-          if (this.#byCanonical.has(r.canonical) || pending.has(r.canonical)) continue;
-          const n = (this.#maxN.get(r.category) ?? 0) + 1;
-          this.#maxN.set(r.category, n);
-          const row: LookupRow = {
-            token: formatToken(r.category, n),
-            category: r.category,
-            canonical: r.canonical,
-            original: r.original,
-          };
-          pending.set(r.canonical, row);
-          fresh.push(row);
-        }
-        if (fresh.length > 0) {
-          await this.#append(fresh);
-          for (const row of fresh) this.#add(row);
-        }
-      } finally {
-        try {
-          await lock.unlock();
-        } finally {
-          lock.close();
-        }
+        return Promise.resolve(this.#assignSync(requests));
+      } catch (err) {
+        return Promise.reject(err);
       }
-      return requests.map((r) => this.#byCanonical.get(r.canonical)!.token);
     });
   }
 
-  async #append(rows: LookupRow[]): Promise<void> {
+  #assignSync(requests: readonly TokenRequest[]): string[] {
+    this.#ensureDir();
+    const lock = Deno.openSync(this.lockPath, { create: true, write: true, mode: 0o600 });
+    try {
+      lock.lockSync(true);
+      this.refreshSync();
+      const fresh: LookupRow[] = [];
+      const pending = new Set<string>();
+      for (const r of requests) {
+        if (this.#byCanonical.has(r.canonical) || pending.has(r.canonical)) continue;
+        const n = (this.#maxN.get(r.category) ?? 0) + 1;
+        this.#maxN.set(r.category, n);
+        pending.add(r.canonical);
+        fresh.push({
+          token: formatToken(r.category, n),
+          category: r.category,
+          canonical: r.canonical,
+          original: r.original,
+        });
+      }
+      if (fresh.length > 0) {
+        this.#append(fresh);
+        for (const row of fresh) this.#add(row);
+      }
+    } finally {
+      try {
+        lock.unlockSync();
+      } finally {
+        lock.close();
+      }
+    }
+    return requests.map((r) => this.#byCanonical.get(r.canonical)!.token);
+  }
+
+  #append(rows: LookupRow[]): void {
     let text = rows.map((r) =>
       `${r.token}\t${escapeField(r.category)}\t${escapeField(r.canonical)}\t${
         escapeField(r.original ?? "")
       }\n`
     ).join("");
-    const file = await Deno.open(this.path, { append: true, create: true, mode: 0o600 });
+    const file = Deno.openSync(this.path, { append: true, create: true, mode: 0o600 });
     try {
-      const info = await file.stat();
-      if (posix && info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(this.path, 0o600);
+      const info = file.statSync();
+      if (posix && info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(this.path, 0o600);
       // A crash mid-write can leave a partial last line: end it before adding whole rows.
       if (info.size > this.#offset) text = `\n${text}`;
       const bytes = enc.encode(text);
       let off = 0;
-      while (off < bytes.length) off += await file.write(bytes.subarray(off));
+      while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
       // Our rows are in memory already; move past them unless someone else's bytes sit before them
       // (a partial line, or a writer that does not lock), which the next refresh then reads.
       if (info.size === this.#offset) this.#offset = info.size + bytes.length;
