@@ -35,6 +35,8 @@ export interface Candidate {
   context?: string;
   /** The token it gets, once assigned by the engine. */
   token?: string;
+  /** The lookup-table row of that token (engine internal). */
+  row?: LookupRow;
   /**
    * An exact field-policy decision (an HL7 field listing): the never-tokenize heuristics do not
    * apply, only "never inside an existing token".

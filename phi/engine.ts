@@ -185,8 +185,8 @@ export class PhiEngine {
   readonly #scanHl7: (text: string) => Hl7Scan;
   readonly #paths: ReturnType<typeof homePaths>;
   readonly #decisions = new Map<string, boolean>();
-  /** Tokens already in the audit log this session, per surface and source. */
-  readonly #audited = new Map<string, Set<string>>();
+  /** Passes so far (stamps distinct values in `#finish`). */
+  #passes = 0;
   #mode: AutoPhiMode;
   #turnAuto = true;
   #sidecarWarned = false;
@@ -675,6 +675,7 @@ export class PhiEngine {
       const row = this.table.get(c.canonical);
       if (row) {
         c.token = row.token;
+        c.row = row;
         c.category = row.category; // the token's category, whatever this tier guessed
       } else todo.push(c);
     }
@@ -703,7 +704,8 @@ export class PhiEngine {
     }
     todo.forEach((c, i) => {
       c.token = got[i];
-      c.category = this.table.byToken(got[i])?.category ?? c.category;
+      c.row = this.table.byToken(got[i]);
+      c.category = c.row?.category ?? c.category;
     });
   }
 
@@ -714,29 +716,25 @@ export class PhiEngine {
    * pass tokenized.
    */
   async #finish(out: PassOut, surface: Surface, source: string): Promise<PhiTextResult> {
-    const seen = new Map<string, Tokenization>();
+    const tokenized: Tokenization[] = [];
     const records: AuditRecord[] = [];
     const categories: string[] = [];
     const ts = this.#now().toISOString();
     const placeKey = `${surface}\u0000${source}`;
-    let auditedHere = this.#audited.get(placeKey);
-    if (!auditedHere) this.#audited.set(placeKey, auditedHere = new Set());
+    // Distinct values are told apart by a pass stamp on their lookup row (cheaper than a map on
+    // large tool results); rows of values kept in memory only are stamped the same way.
+    const pass = ++this.#passes;
     for (const c of out.chosen) {
+      const row = c.row;
+      if (c.token === undefined || row === undefined || row.pass === pass) continue;
+      row.pass = pass;
       const token = c.token;
-      if (token === undefined || seen.has(token)) continue;
       const category = c.category;
-      seen.set(token, {
-        token,
-        category,
-        value: c.value,
-        canonical: c.canonical,
-        tier: c.tier,
-        context: c.context,
-      });
+      tokenized.push({ token, category, value: c.value, canonical: c.canonical, tier: c.tier, context: c.context });
       if (c.tier === "manual") continue;
       categories.push(category);
-      if (auditedHere.has(token)) continue;
-      auditedHere.add(token);
+      if (row.audited?.includes(placeKey)) continue;
+      (row.audited ??= []).push(placeKey);
       const context = c.context ? `${source} ${c.context}` : source;
       records.push({ ts, value: c.value, category, token, tier: c.tier, surface, context });
     }
@@ -746,7 +744,6 @@ export class PhiEngine {
     } catch (err) {
       warnings.push(`phi> the audit log could not be written (${(err as Error)?.name ?? "error"})`);
     }
-    const tokenized = [...seen.values()];
     return {
       text: out.text,
       tokenized,

@@ -35,6 +35,10 @@ export interface LookupRow {
   original?: string;
   /** Kept in memory only because the table could not be written (see `LookupTable.remember`). */
   unsaved?: boolean;
+  /** Engine bookkeeping: the last pass that reported this value. */
+  pass?: number;
+  /** Engine bookkeeping: the places (surface and source) it was audited at this session. */
+  audited?: string[];
 }
 
 /** What a caller asks a token for. */
