@@ -69,7 +69,7 @@ const EMAIL_RE =
   /^[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}$/;
 
 /** E-mail addresses, found from each `@` outwards (a plain regex scan is slow on large texts). */
-function findEmails(text: string): Candidate[] {
+function findEmails(text: string, skip?: (start: number, end: number) => boolean): Candidate[] {
   const out: Candidate[] = [];
   let at = text.indexOf("@");
   let last = 0;
@@ -83,7 +83,7 @@ function findEmails(text: string): Candidate[] {
     // Trailing dots and hyphens end a sentence, not the address.
     while (e > at + 1 && (text[e - 1] === "." || text[e - 1] === "-")) e--;
     const next = e < text.length ? text[e] : "";
-    if (s < at && e > at + 1 && !/[\w@]/.test(next) && EMAIL_RE.test(text.slice(s, e))) {
+    if (s < at && e > at + 1 && !/[\w@]/.test(next) && !skip?.(s, e) && EMAIL_RE.test(text.slice(s, e))) {
       const c = cand(text, s, e, "EMAIL", "definite");
       if (c) out.push(c);
       last = e;
@@ -94,18 +94,20 @@ function findEmails(text: string): Candidate[] {
 }
 
 /**
- * Tier 1 (definite) candidates of a text, unfiltered.
+ * Tier 1 (definite) candidates of a text, unfiltered (but for the ranges `skip` rejects, which are
+ * dropped before any work is done on them).
  *
  * @example
  * findDefinite("call 555-123-4567").map((c) => c.category); // ["PHONE"]
  */
-export function findDefinite(text: string): Candidate[] {
-  const out: Candidate[] = findEmails(text);
+export function findDefinite(text: string, skip?: (start: number, end: number) => boolean): Candidate[] {
+  const out: Candidate[] = findEmails(text, skip);
   for (const { re, category, group } of TIER1) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const g = group === undefined ? m[0] : m[group];
       const start = m.index + (group === undefined ? 0 : m[0].lastIndexOf(g));
+      if (skip?.(start, start + g.length)) continue;
       const c = cand(text, start, start + g.length, category, "definite");
       if (c) out.push(c);
     }

@@ -535,10 +535,8 @@ export class PhiEngine {
     const segs = SpanSet.union(scan.segments.map((s) => ({ ...s })));
     const free = SpanSet.union(scan.free.map((s) => ({ ...s })));
     const local = new SpanSet();
-    for (const c of findDefinite(text)) {
-      if (!segs.overlaps(c.start, c.end) || free.covers(c.start, c.end) || taken.overlaps(c.start, c.end)) {
-        continue;
-      }
+    const skip = (s: number, e: number) => taken.overlaps(s, e) || !segs.overlaps(s, e) || free.covers(s, e);
+    for (const c of findDefinite(text, skip)) {
       // The never-tokenize list, checked on the candidate's own line.
       const ls = lineStart(text, c.start);
       let le = c.end;
@@ -730,7 +728,14 @@ export class PhiEngine {
       row.pass = pass;
       const token = c.token;
       const category = c.category;
-      tokenized.push({ token, category, value: c.value, canonical: c.canonical, tier: c.tier, context: c.context });
+      tokenized.push({
+        token,
+        category,
+        value: c.value,
+        canonical: c.canonical,
+        tier: c.tier,
+        context: c.context,
+      });
       if (c.tier === "manual") continue;
       categories.push(category);
       if (row.audited?.includes(placeKey)) continue;
