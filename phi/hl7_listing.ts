@@ -93,9 +93,28 @@ function valueCandidates(text: string, start: number, end: number, path: string,
   }
   const category = componentCategory(rule, p.component, p.sub);
   if (!category) return;
-  const canonical = canonicalize(category, unescape(value).split("&").join("^"));
-  if (canonical === "") return;
-  out.push({ start, end, value, category, canonical, tier: "hl7", context: path, exact: true });
+  // Repetitions of a component are listed joined with "~" (hl7_field): one value each, so a
+  // repetition is never left raw when another tier claims its neighbour.
+  let at = start;
+  for (const rep of value.split("~")) {
+    const repStart = at;
+    at += rep.length + 1;
+    const trimmed = rep.trim();
+    if (trimmed === "" || trimmed === '""') continue;
+    const s = repStart + rep.indexOf(trimmed);
+    const canonical = canonicalize(category, unescape(trimmed).split("&").join("^"));
+    if (canonical === "") continue;
+    out.push({
+      start: s,
+      end: s + trimmed.length,
+      value: trimmed,
+      category,
+      canonical,
+      tier: "hl7",
+      context: path,
+      exact: true,
+    });
+  }
 }
 
 /**
