@@ -6,8 +6,6 @@
  */
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
-import { readCheckedText } from "../files/guard.ts";
-import { checkPath } from "../files/guard.ts";
 
 export const phiSanitizeTool: ToolDef = {
   name: "phi_sanitize",
@@ -29,15 +27,10 @@ export const phiSanitizeTool: ToolDef = {
   examples: ["msgs/adt_a01.hl7", "msgs/adt_a01.hl7 --output /tmp/adt_a01.deid.hl7", "- < pasted.hl7"],
   async run(input, ctx) {
     const path = input.path as string;
-    let text: string;
-    if (path === "-") {
-      if (!ctx.readStdin) return toolError("no_stdin", "standard input is only available by hand");
-      text = await ctx.readStdin();
-    } else {
-      const r = await readCheckedText(path, ctx);
-      if (!r.ok) return r.result;
-      text = r.text;
-    }
+    const { readInput } = await import("../input.ts");
+    const src = await readInput({ file: path }, ctx);
+    if (!src.ok) return src.result;
+    const text = src.text;
     const { createPhiEngine } = await import("../../phi/mod.ts");
     const mode = ctx.config.autoPhi === "strict" ? "strict" : "on";
     const engine = await createPhiEngine({ config: { ...ctx.config, autoPhi: mode } });
@@ -51,6 +44,7 @@ export const phiSanitizeTool: ToolDef = {
       (counts.size ? `: ${[...counts].map(([c, n]) => `${c}×${n}`).join(" ")}` : "");
     const output = input.output as string | undefined;
     if (output === undefined) return { text: out.text };
+    const { checkPath } = await import("../files/guard.ts");
     const target = await checkPath(output, ctx);
     if (!target.ok) return target.result;
     try {

@@ -4,7 +4,6 @@
  */
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
-import { readCheckedText } from "../files/guard.ts";
 
 /** `S…(10)`: the first character and the length, never the value. */
 export function maskValue(value: string): string {
@@ -54,15 +53,10 @@ export const phiScanTool: ToolDef = {
     if (input.show_values && ctx.caller === "model") {
       return toolError("refused", "show_values is only available to the operator by hand");
     }
-    let text: string;
-    if (path === "-") {
-      if (!ctx.readStdin) return toolError("no_stdin", "standard input is only available by hand");
-      text = await ctx.readStdin();
-    } else {
-      const r = await readCheckedText(path, ctx);
-      if (!r.ok) return r.result;
-      text = r.text;
-    }
+    const { readInput } = await import("../input.ts");
+    const src = await readInput({ file: path }, ctx);
+    if (!src.ok) return src.result;
+    const text = src.text;
     const { createPhiEngine } = await import("../../phi/mod.ts");
     const engine = await createPhiEngine({ config: ctx.config });
     const found = await engine.scan(text, input.as_prompt ? "user_input" : "tool_result");
