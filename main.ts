@@ -3,6 +3,7 @@
  * loads its module on demand, so each form pays only for what it uses. `tools` is dispatched before
  * any bootstrap, self-update or network activity.
  */
+import { lazy } from "./core/lazy.ts";
 import { VERSION } from "./core/version.ts";
 
 async function main(args: string[]): Promise<number> {
@@ -12,32 +13,41 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (first === "--help" || first === "-h" || first === "help") {
-    const { helpText } = await import("./cli/help.ts");
+    const { helpText } = await lazy<typeof import("./cli/help.ts")>(import.meta.url, "./cli/help.ts");
     console.log(helpText());
     return 0;
   }
   if (first === "tools") {
-    const { runTools } = await import("./cli/manual.ts");
+    const { runTools } = await lazy<typeof import("./cli/manual.ts")>(import.meta.url, "./cli/manual.ts");
     return await runTools(args.slice(1));
   }
   if (first === "-p" || first === "--print") {
-    const { runHeadless } = await import("./cli/headless.ts");
+    const { runHeadless } = await lazy<typeof import("./cli/headless.ts")>(
+      import.meta.url,
+      "./cli/headless.ts",
+    );
     return await runHeadless(args);
   }
   if (first === "auth") {
-    const { runAuth } = await import("./cli/auth_command.ts");
+    const { runAuth } = await lazy<typeof import("./cli/auth_command.ts")>(
+      import.meta.url,
+      "./cli/auth_command.ts",
+    );
     return await runAuth(args.slice(1));
   }
   if (first === "ssh") {
-    const { runSsh } = await import("./cli/ssh_command.ts");
+    const { runSsh } = await lazy<typeof import("./cli/ssh_command.ts")>(
+      import.meta.url,
+      "./cli/ssh_command.ts",
+    );
     return await runSsh(args.slice(1));
   }
   if (first === "internal" && args[1] === "ssh-master" && args.length === 3) {
     // Hidden: the background SSH master that `assist ssh setup` / `/ssh-setup` starts (ssh/spawn.ts).
-    const { runMaster } = await import("./ssh/master.ts");
+    const { runMaster } = await lazy<typeof import("./ssh/master.ts")>(import.meta.url, "./ssh/master.ts");
     return await runMaster(args[2]);
   }
-  const { usageFailure } = await import("./cli/manual.ts");
+  const { usageFailure } = await lazy<typeof import("./cli/manual.ts")>(import.meta.url, "./cli/manual.ts");
   return usageFailure(
     first === undefined
       ? "the interactive assistant is not in this build yet; run `assist tools list` for the helper tools"
@@ -50,7 +60,10 @@ if (import.meta.main) {
   try {
     code = await main(Deno.args);
   } catch (err) {
-    const { reportFailure } = await import("./cli/manual.ts");
+    const { reportFailure } = await lazy<typeof import("./cli/manual.ts")>(
+      import.meta.url,
+      "./cli/manual.ts",
+    );
     code = reportFailure(err);
   }
   Deno.exit(code);

@@ -3,6 +3,7 @@
  * Runs the registry's tools with no model API; output goes to stdout, a failed tool's one-line
  * message to stderr. Exit codes: 0 ok, 1 the tool failed or refused, 2 usage, 130 interrupted.
  */
+import { lazy } from "../core/lazy.ts";
 import { AssistError, describeError, EXIT } from "../core/errors.ts";
 import { stripCr } from "../core/clean.ts";
 import { closestNames } from "../core/suggest.ts";
@@ -85,9 +86,9 @@ export async function runTools(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const input = parseManualArgs(def, rest);
-  const { loadConfig } = await import("../core/config.ts");
+  const { loadConfig } = await lazy<typeof import("../core/config.ts")>(import.meta.url, "../core/config.ts");
   const config = loadConfig();
-  const { ensureHome } = await import("../core/home.ts");
+  const { ensureHome } = await lazy<typeof import("../core/home.ts")>(import.meta.url, "../core/home.ts");
   await ensureHome(config.home);
 
   const abort = new AbortController();

@@ -4,6 +4,7 @@
  * exit 2. `pass` reads the password with a hidden prompt on a terminal, else the first line of
  * standard input; it is never an argument, never echoed, never in history.
  */
+import { lazy } from "../core/lazy.ts";
 import { AssistError, EXIT } from "../core/errors.ts";
 import { loadConfig } from "../core/config.ts";
 import { ensureHome } from "../core/home.ts";
@@ -57,7 +58,7 @@ export async function runSsh(args: string[]): Promise<number> {
   const config = loadConfig();
   await ensureHome(config.home);
   const home = config.home;
-  const ops = await import("../ssh/ops.ts");
+  const ops = await lazy<typeof import("../ssh/ops.ts")>(import.meta.url, "../ssh/ops.ts");
   let text: string;
   switch (op) {
     case "hosts":
@@ -70,7 +71,10 @@ export async function runSsh(args: string[]): Promise<number> {
       text = await ops.removeHost(home, rest[0]);
       break;
     case "pass": {
-      const { getHost } = await import("../ssh/registry.ts");
+      const { getHost } = await lazy<typeof import("../ssh/registry.ts")>(
+        import.meta.url,
+        "../ssh/registry.ts",
+      );
       await getHost(home, rest[0]); // an unknown alias fails before the prompt
       const secret = await readSecret(`password for ${rest[0]} (input hidden): `);
       text = await ops.setPassword(home, rest[0], secret);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { lazy } from "../core/lazy.ts";
 import { MasterClient } from "./client.ts";
 import { readCredential } from "./creds.ts";
 import { getHost, type Host, type HostOptions, readOptions } from "./registry.ts";
@@ -32,7 +33,7 @@ export async function openRemote(home: string, alias: string, o: OpenOptions = {
   const options = await readOptions(home, alias);
   if (options.direct) {
     const password = await readCredential(home, alias);
-    const { connect } = await import("./connection.ts");
+    const { connect } = await lazy<typeof import("./connection.ts")>(import.meta.url, "./connection.ts");
     const remote = await connect({
       alias,
       host,

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { lazy } from "../core/lazy.ts";
 import { AssistError } from "../core/errors.ts";
 import type { Secret } from "../core/secret.ts";
 import { lostNotePath, MasterClient, probeMaster, readLostNote } from "./client.ts";
@@ -87,7 +88,7 @@ export async function setup(home: string, alias: string): Promise<string> {
     });
   }
   if (options.direct) {
-    const { openRemote } = await import("./open.ts");
+    const { openRemote } = await lazy<typeof import("./open.ts")>(import.meta.url, "./open.ts");
     const { remote } = await openRemote(home, alias);
     const hostKey = (remote as { hostKey?: { status: string; fingerprint: string } }).hostKey;
     await remote.close();
@@ -101,7 +102,7 @@ export async function setup(home: string, alias: string): Promise<string> {
   if (running) {
     return `the master for ${alias} is already open (pid ${running.pid}, since ${running.since})`;
   }
-  const { spawnMaster } = await import("./spawn.ts");
+  const { spawnMaster } = await lazy<typeof import("./spawn.ts")>(import.meta.url, "./spawn.ts");
   const h = await spawnMaster(home, alias);
   if (!h.ok) throw new SshError(h.error.kind as never, h.error.message, { alias });
   const lines = [`master for ${alias} open (${describeTarget(host)}, pid ${h.pid})`];

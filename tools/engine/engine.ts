@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { lazy } from "../../core/lazy.ts";
 import { posix, win32 } from "node:path";
 import { stripCr } from "../../core/clean.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../types.ts";
@@ -209,7 +210,10 @@ export function openEngine(
 export async function engineFor(input: ToolInput, ctx: ToolContext): Promise<Engine> {
   const alias = typeof input.alias === "string" ? input.alias.trim() : "";
   if (alias !== "") {
-    const { remoteEngine } = await import("../ssh/remote_engine.ts");
+    const { remoteEngine } = await lazy<typeof import("../ssh/remote_engine.ts")>(
+      import.meta.url,
+      "../ssh/remote_engine.ts",
+    );
     return await remoteEngine(ctx, alias, input.hciroot as string | undefined);
   }
   return openEngine(input.hciroot as string | undefined, ctx);

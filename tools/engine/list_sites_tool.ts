@@ -1,4 +1,5 @@
 /** list_sites: the engine root's sites (server.ini environs, else folders holding a NetConfig). */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM } from "./common_tool.ts";
 
@@ -12,7 +13,7 @@ export const listSitesTool: ToolDef = {
   params: [aliasParam(true), HCIROOT_PARAM, formatParam()],
   examples: ["", "--hciroot /hci/cis20.1/integrator --format tsv", "eng1"],
   async run(input, ctx) {
-    const { run } = await import("./run/list_sites.ts");
+    const { run } = await lazy<typeof import("./run/list_sites.ts")>(import.meta.url, "./run/list_sites.ts");
     return run(input, ctx);
   },
 };

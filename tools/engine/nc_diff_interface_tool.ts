@@ -1,4 +1,5 @@
 /** nc_diff_interface: one interface (thread) compared between two NetConfigs, sites or engine roots. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { HCIROOT_PARAM } from "./common_tool.ts";
 
@@ -61,7 +62,10 @@ export const ncDiffInterfaceTool: ToolDef = {
     "adt_in --site adt --to-netconfig /tmp/NetConfig.bak",
   ],
   async run(input, ctx) {
-    const { run } = await import("./run/nc_diff_interface.ts");
+    const { run } = await lazy<typeof import("./run/nc_diff_interface.ts")>(
+      import.meta.url,
+      "./run/nc_diff_interface.ts",
+    );
     return run(input, ctx);
   },
 };

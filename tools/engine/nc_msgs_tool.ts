@@ -1,4 +1,5 @@
 /** nc_msgs: messages in SMAT archives (.smatdb via SQLite, .idx/.msg), searched and listed newest first. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
@@ -67,7 +68,7 @@ export const ncMsgsTool: ToolDef = {
     "--file /tmp/pulled/adt_in.smatdb --limit 100",
   ],
   async run(input, ctx) {
-    const { run } = await import("./run/nc_msgs.ts");
+    const { run } = await lazy<typeof import("./run/nc_msgs.ts")>(import.meta.url, "./run/nc_msgs.ts");
     return run(input, ctx);
   },
 };

@@ -1,4 +1,5 @@
 /** nc_show: one thread's configuration, whole or at a dotted path (`PROTOCOL.PORT`). */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
@@ -32,7 +33,7 @@ export const ncShowTool: ToolDef = {
   ],
   examples: ["adt adt_in", "adt adt_in PROTOCOL.PORT", "adt adt_in --format tcl"],
   async run(input, ctx) {
-    const { run } = await import("./run/nc_show.ts");
+    const { run } = await lazy<typeof import("./run/nc_show.ts")>(import.meta.url, "./run/nc_show.ts");
     return run(input, ctx);
   },
 };

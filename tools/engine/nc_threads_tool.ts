@@ -1,4 +1,5 @@
 /** nc_threads: a site's threads with protocol, connection, direction, SMAT and route counts. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
@@ -19,7 +20,7 @@ export const ncThreadsTool: ToolDef = {
   ],
   examples: ["adt", "adt --match '*_out' --format tsv"],
   async run(input, ctx) {
-    const { run } = await import("./run/nc_threads.ts");
+    const { run } = await lazy<typeof import("./run/nc_threads.ts")>(import.meta.url, "./run/nc_threads.ts");
     return run(input, ctx);
   },
 };

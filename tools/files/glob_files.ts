@@ -1,4 +1,5 @@
 /** glob_files: paths matching a glob pattern, never listing inside protected places. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 import type { WalkStats } from "./walk.ts";
@@ -36,10 +37,16 @@ export const globFilesTool: ToolDef = {
   examples: ["'*/NetConfig' /hci/prod", "'**/*.tcl' --max-results 50"],
   async run(input, ctx) {
     // Loaded on use, so `assist tools list` does not pay for the path machinery.
-    const { posix, win32 } = await import("node:path");
-    const { checkPath, fsError, guardFor } = await import("./guard.ts");
-    const { globDepth, globToRegExp, splitGlob } = await import("./glob.ts");
-    const { walk } = await import("./walk.ts");
+    const { posix, win32 } = await lazy<typeof import("node:path")>(import.meta.url, "node:path");
+    const { checkPath, fsError, guardFor } = await lazy<typeof import("./guard.ts")>(
+      import.meta.url,
+      "./guard.ts",
+    );
+    const { globDepth, globToRegExp, splitGlob } = await lazy<typeof import("./glob.ts")>(
+      import.meta.url,
+      "./glob.ts",
+    );
+    const { walk } = await lazy<typeof import("./walk.ts")>(import.meta.url, "./walk.ts");
     const pattern = input.pattern as string;
     const max = input.max_results as number;
     const guard = await guardFor(ctx);

@@ -1,4 +1,5 @@
 /** grep_files: lines matching a regular expression, in files below a folder, never in protected places. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 import type { WalkStats } from "./walk.ts";
@@ -32,10 +33,13 @@ export const grepFilesTool: ToolDef = {
   examples: ["'ICLSERVERPORT' /hci/prod --glob NetConfig", "'proc ' tclprocs --glob '*.tcl' --ignore-case"],
   async run(input, ctx) {
     // Loaded on use, so `assist tools list` does not pay for the path machinery.
-    const { posix, win32 } = await import("node:path");
-    const { checkPath, fsError, guardFor, looksBinary } = await import("./guard.ts");
-    const { globToRegExp } = await import("./glob.ts");
-    const { walk } = await import("./walk.ts");
+    const { posix, win32 } = await lazy<typeof import("node:path")>(import.meta.url, "node:path");
+    const { checkPath, fsError, guardFor, looksBinary } = await lazy<typeof import("./guard.ts")>(
+      import.meta.url,
+      "./guard.ts",
+    );
+    const { globToRegExp } = await lazy<typeof import("./glob.ts")>(import.meta.url, "./glob.ts");
+    const { walk } = await lazy<typeof import("./walk.ts")>(import.meta.url, "./walk.ts");
     const pattern = input.pattern as string;
     const max = input.max_results as number;
     let re: RegExp;

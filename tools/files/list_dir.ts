@@ -1,4 +1,5 @@
 /** list_dir: one folder's entries with type, size and modification time. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 
@@ -22,8 +23,11 @@ export const listDirTool: ToolDef = {
   examples: ["/hci/prod", "$HCIROOT/siteA/exec/processes --max-entries 50"],
   async run(input, ctx) {
     // Loaded on use, so `assist tools list` does not pay for the path machinery.
-    const { posix, win32 } = await import("node:path");
-    const { checkPath, fsError, guardFor } = await import("./guard.ts");
+    const { posix, win32 } = await lazy<typeof import("node:path")>(import.meta.url, "node:path");
+    const { checkPath, fsError, guardFor } = await lazy<typeof import("./guard.ts")>(
+      import.meta.url,
+      "./guard.ts",
+    );
     const path = input.path as string;
     const max = input.max_entries as number;
     const checked = await checkPath(path, ctx);

@@ -1,4 +1,5 @@
 /** read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 
@@ -34,7 +35,7 @@ export const readFileTool: ToolDef = {
       return toolError("bad_range", `end_line ${end} is before start_line ${start}`);
     }
     // Loaded on use, so `assist tools list` does not pay for the path machinery.
-    const { checkPath, fsError } = await import("./guard.ts");
+    const { checkPath, fsError } = await lazy<typeof import("./guard.ts")>(import.meta.url, "./guard.ts");
     const checked = await checkPath(path, ctx);
     if (!checked.ok) return checked.result;
     let file: Deno.FsFile;
@@ -56,7 +57,10 @@ export const readFileTool: ToolDef = {
 };
 
 async function readRange(file: Deno.FsFile, path: string, start: number, end: number | undefined) {
-  const { BINARY_WINDOW, looksBinary } = await import("./guard.ts");
+  const { BINARY_WINDOW, looksBinary } = await lazy<typeof import("./guard.ts")>(
+    import.meta.url,
+    "./guard.ts",
+  );
   const total = (await file.stat()).size;
   const out = new Uint8Array(Math.min(READ_LIMIT_BYTES, total));
   let outLen = 0;

@@ -2,6 +2,7 @@
  * The HL7 tools' structured errors for exceptions from the HL7 library; their input comes through
  * tools/input.ts. Loaded only when an HL7 tool runs.
  */
+import { lazy } from "../../core/lazy.ts";
 import { toolError, type ToolResult } from "../types.ts";
 export { readInput } from "../input.ts";
 
@@ -10,7 +11,10 @@ export { readInput } from "../input.ts";
  * undefined for anything else (which the caller rethrows).
  */
 export async function hl7Error(err: unknown, label: string): Promise<ToolResult | undefined> {
-  const { Hl7ParseError, Hl7PathError } = await import("../../hl7/mod.ts");
+  const { Hl7ParseError, Hl7PathError } = await lazy<typeof import("../../hl7/mod.ts")>(
+    import.meta.url,
+    "../../hl7/mod.ts",
+  );
   if (err instanceof Hl7ParseError) {
     return toolError("hl7_parse_error", `${label}: ${err.message}`, { line: err.line, column: err.column });
   }

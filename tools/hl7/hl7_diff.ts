@@ -1,4 +1,5 @@
 /** hl7_diff: field-level differences between two messages or two files of messages. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 
@@ -52,8 +53,8 @@ export const hl7DiffTool: ToolDef = {
       return toolError("bad_input", "only one side can be standard input");
     }
     const ignoreList = input.ignore as string[] | undefined;
-    const hl7 = await import("../../hl7/mod.ts");
-    const { readInput, hl7Error } = await import("./_input.ts");
+    const hl7 = await lazy<typeof import("../../hl7/mod.ts")>(import.meta.url, "../../hl7/mod.ts");
+    const { readInput, hl7Error } = await lazy<typeof import("./_input.ts")>(import.meta.url, "./_input.ts");
     let label = "";
     try {
       const ignore = ignoreList === undefined

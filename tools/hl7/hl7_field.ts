@@ -1,4 +1,5 @@
 /** hl7_field: chosen fields of every message as TSV, one row per message. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 
@@ -40,7 +41,7 @@ export const hl7FieldTool: ToolDef = {
     let paths = [...(input.paths as string[] | undefined ?? [])];
     let file = input.file as string | undefined;
     const text = input.text as string | undefined;
-    const hl7 = await import("../../hl7/mod.ts");
+    const hl7 = await lazy<typeof import("../../hl7/mod.ts")>(import.meta.url, "../../hl7/mod.ts");
     if (text !== undefined && file !== undefined) {
       // By hand, `--text ... PID.5` puts the first path in the file slot: it was a path.
       try {
@@ -55,7 +56,7 @@ export const hl7FieldTool: ToolDef = {
       return toolError("bad_input", "give a file (or - for standard input) or text");
     }
     if (paths.length === 0) return toolError("bad_input", "give at least one field path, e.g. PID.3.1");
-    const { readInput, hl7Error } = await import("./_input.ts");
+    const { readInput, hl7Error } = await lazy<typeof import("./_input.ts")>(import.meta.url, "./_input.ts");
     const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
     if (!src.ok) return src.result;
     try {

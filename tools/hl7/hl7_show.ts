@@ -1,4 +1,5 @@
 /** hl7_show: messages laid out segment by segment with the schema's field names. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 
@@ -36,10 +37,10 @@ export const hl7ShowTool: ToolDef = {
     if ((file === undefined) === (text === undefined)) {
       return toolError("bad_input", "give either a file (or - for standard input) or text");
     }
-    const { readInput, hl7Error } = await import("./_input.ts");
+    const { readInput, hl7Error } = await lazy<typeof import("./_input.ts")>(import.meta.url, "./_input.ts");
     const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
     if (!src.ok) return src.result;
-    const hl7 = await import("../../hl7/mod.ts");
+    const hl7 = await lazy<typeof import("../../hl7/mod.ts")>(import.meta.url, "../../hl7/mod.ts");
     try {
       const doc = hl7.parseMessages(src.text);
       if (doc.messages.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);

@@ -4,6 +4,7 @@
  * runs, base64 pass) in mode `on` (or `strict` when configured), with tokens from the shared lookup
  * table, so the copy uses the same tokens as everything else and can be reversed locally.
  */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 
@@ -27,11 +28,14 @@ export const phiSanitizeTool: ToolDef = {
   examples: ["msgs/adt_a01.hl7", "msgs/adt_a01.hl7 --output /tmp/adt_a01.deid.hl7", "- < pasted.hl7"],
   async run(input, ctx) {
     const path = input.path as string;
-    const { readInput } = await import("../input.ts");
+    const { readInput } = await lazy<typeof import("../input.ts")>(import.meta.url, "../input.ts");
     const src = await readInput({ file: path }, ctx);
     if (!src.ok) return src.result;
     const text = src.text;
-    const { createPhiEngine } = await import("../../phi/mod.ts");
+    const { createPhiEngine } = await lazy<typeof import("../../phi/mod.ts")>(
+      import.meta.url,
+      "../../phi/mod.ts",
+    );
     const mode = ctx.config.autoPhi === "strict" ? "strict" : "on";
     const engine = await createPhiEngine({ config: { ...ctx.config, autoPhi: mode } });
     const out = await engine.sanitizeToolResult(text, "phi_sanitize");
@@ -44,11 +48,17 @@ export const phiSanitizeTool: ToolDef = {
       (counts.size ? `: ${[...counts].map(([c, n]) => `${c}×${n}`).join(" ")}` : "");
     const output = input.output as string | undefined;
     if (output === undefined) return { text: out.text };
-    const { checkPath } = await import("../files/guard.ts");
+    const { checkPath } = await lazy<typeof import("../files/guard.ts")>(
+      import.meta.url,
+      "../files/guard.ts",
+    );
     const target = await checkPath(output, ctx);
     if (!target.ok) return target.result;
     try {
-      const { atomicWrite } = await import("../../core/atomic_write.ts");
+      const { atomicWrite } = await lazy<typeof import("../../core/atomic_write.ts")>(
+        import.meta.url,
+        "../../core/atomic_write.ts",
+      );
       await atomicWrite(target.literal, out.text, { mode: 0o600 });
     } catch (err) {
       return toolError("io_error", `cannot write ${output}: ${(err as Error).message}`, { path: output });

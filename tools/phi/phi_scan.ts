@@ -2,6 +2,7 @@
  * phi_scan: what the PHI gate would tokenize in a file (or standard input), with tier and category,
  * without writing anything. Values are masked unless the operator asks for them by hand.
  */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 
@@ -53,11 +54,14 @@ export const phiScanTool: ToolDef = {
     if (input.show_values && ctx.caller === "model") {
       return toolError("refused", "show_values is only available to the operator by hand");
     }
-    const { readInput } = await import("../input.ts");
+    const { readInput } = await lazy<typeof import("../input.ts")>(import.meta.url, "../input.ts");
     const src = await readInput({ file: path }, ctx);
     if (!src.ok) return src.result;
     const text = src.text;
-    const { createPhiEngine } = await import("../../phi/mod.ts");
+    const { createPhiEngine } = await lazy<typeof import("../../phi/mod.ts")>(
+      import.meta.url,
+      "../../phi/mod.ts",
+    );
     const engine = await createPhiEngine({ config: ctx.config });
     const found = await engine.scan(text, input.as_prompt ? "user_input" : "tool_result");
     if (found.length === 0) return { text: "phi_scan: nothing would be tokenized" };

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { lazy } from "../../core/lazy.ts";
 import { AssistError, describeError } from "../../core/errors.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../types.ts";
 import { checkPath, guardFor } from "../files/guard.ts";
@@ -239,7 +240,10 @@ export function runPullSmat(input: ToolInput, ctx: ToolContext): Promise<ToolRes
       });
     }
     const dest = local ?? `${await cacheFileFor(alias, smatPath)}.days${daysBack}.tsv`;
-    const { atomicWrite } = await import("../../core/atomic_write.ts");
+    const { atomicWrite } = await lazy<typeof import("../../core/atomic_write.ts")>(
+      import.meta.url,
+      "../../core/atomic_write.ts",
+    );
     await atomicWrite(dest, rowsToTsv(parsed.rows), { mode: 0o600 });
     return {
       text: [

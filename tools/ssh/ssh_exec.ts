@@ -1,4 +1,5 @@
 /** ssh_exec: a command on an engine host, in its login shell, with a line cap, a timeout and an exit footer. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshExecTool: ToolDef = {
@@ -38,7 +39,7 @@ export const sshExecTool: ToolDef = {
   ],
   examples: ["eng1 'hcisitectl'", "eng1 'ls $HCIROOT' --max-lines 50", "eng1 'NOLOGIN uptime'"],
   async run(input, ctx) {
-    const { runExec } = await import("./_impl.ts");
+    const { runExec } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
     return await runExec(input, ctx);
   },
 };

@@ -1,4 +1,5 @@
 /** ssh_pull: copies a file from an engine host; the byte count is verified. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshPullTool: ToolDef = {
@@ -31,7 +32,7 @@ export const sshPullTool: ToolDef = {
     "eng1 /hci/cis20.1/integrator/adt/NetConfig ./NetConfig.adt",
   ],
   async run(input, ctx) {
-    const { runPull } = await import("./_impl.ts");
+    const { runPull } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
     return await runPull(input, ctx);
   },
 };

@@ -1,4 +1,5 @@
 /** ssh_pull_smat: a SMAT archive from an engine host, whole or as a sample of recent messages. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshPullSmatTool: ToolDef = {
@@ -35,7 +36,7 @@ export const sshPullSmatTool: ToolDef = {
   ],
   examples: ["eng1 adt_in --days-back 7", "eng1 /hci/cis20.1/integrator/adt/exec/processes/p1/adt_in.smatdb"],
   async run(input, ctx) {
-    const { runPullSmat } = await import("./_impl.ts");
+    const { runPullSmat } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
     return await runPullSmat(input, ctx);
   },
 };

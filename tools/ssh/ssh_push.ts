@@ -1,4 +1,5 @@
 /** ssh_push: copies a local file to an engine host; the byte count is verified. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshPushTool: ToolDef = {
@@ -28,7 +29,7 @@ export const sshPushTool: ToolDef = {
   ],
   examples: ["eng1 ./test_msgs.nl /tmp/test_msgs.nl"],
   async run(input, ctx) {
-    const { runPush } = await import("./_impl.ts");
+    const { runPush } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
     return await runPush(input, ctx);
   },
 };

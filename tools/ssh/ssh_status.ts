@@ -1,4 +1,5 @@
 /** ssh_status: the registered aliases, whether each master is open, and whether a password is stored. */
+import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshStatusTool: ToolDef = {
@@ -12,7 +13,7 @@ export const sshStatusTool: ToolDef = {
   ],
   examples: ["", "eng1"],
   async run(input, ctx) {
-    const { runStatus } = await import("./_impl.ts");
+    const { runStatus } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
     return await runStatus(input, ctx);
   },
 };
