@@ -24,7 +24,16 @@ export async function atomicWrite(
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   options.validate?.(bytes);
   const tmp = `${path}.new`;
-  const file = await Deno.open(tmp, { write: true, create: true, truncate: true, mode });
+  // A stale `.new` (a crash, or something planted) is removed, never written through: a symlink
+  // there must not redirect the write. `createNew` then fails if anything reappears in between.
+  try {
+    const stale = await Deno.lstat(tmp);
+    if (stale.isDirectory) throw new Error(`${tmp} is a folder`);
+    await Deno.remove(tmp);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  const file = await Deno.open(tmp, { write: true, createNew: true, mode });
   try {
     let off = 0;
     while (off < bytes.length) off += await file.write(bytes.subarray(off));

@@ -43,6 +43,16 @@ Deno.test("atomicWrite: mode at creation, no .new left, old file kept when valid
   assertEquals(await Deno.readTextFile(p), '{"a":2}');
 });
 
+Deno.test("atomicWrite: a symlink planted at <path>.new is not followed", { ignore: Deno.build.os === "windows" }, async () => {
+  await using tmp = await tempDir();
+  await Deno.writeTextFile(`${tmp.path}/victim.txt`, "keep me");
+  await Deno.symlink(`${tmp.path}/victim.txt`, `${tmp.path}/out.txt.new`);
+  await atomicWrite(`${tmp.path}/out.txt`, "new content", { mode: 0o600 });
+  assertEquals(await Deno.readTextFile(`${tmp.path}/victim.txt`), "keep me");
+  assertEquals((await Deno.lstat(`${tmp.path}/out.txt`)).isSymlink, false);
+  assertEquals(await Deno.readTextFile(`${tmp.path}/out.txt`), "new content");
+});
+
 Deno.test("errors: one line, level-driven exit codes, stack only in debug", () => {
   const e = new AssistError("bad\r\nthing\n  here", { level: "usage" });
   assertEquals(e.message, "bad thing here");
