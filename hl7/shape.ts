@@ -14,11 +14,15 @@
  *    - just after a 10-digit len10 length prefix that itself stands at a segment start;
  *    - just after `:` (grep-style `file:line:` prefixes).
  * 2. `MSH|^~`, `FHS|^~` or `BHS|^~` anywhere (a message header embedded in a log line or JSON).
- * 3. A header segment with other delimiters at a segment start: `MSH`, `FHS` or `BHS`, a field
- *    separator (not a letter, digit or white space), one to five distinct encoding characters
- *    (same rule, different from the separator), then the separator again (`MSH#^~\&#`).
+ * 3. A header segment with other delimiters at a segment start (or where rule 4 allows one):
+ *    `MSH`, `FHS` or `BHS`, a field separator (not a letter, digit or white space), one to five
+ *    distinct encoding characters (same rule, different from the separator), then the separator
+ *    again (`MSH#^~\&#`).
+ * 4. A segment embedded in a line: a known segment id (or Z-segment) followed by `|`, right after
+ *    white space, `>`, `=`, `"`, `+`, `-` or `:`, when the line holds at least three `|` from the
+ *    id on (`  + NK1  NK1|1|DOE^JANE|SPO` in hl7_diff output, `[adt_in] PID|1||123|...` in logs).
  *
- * Not accepted: a segment id in running prose (`the PID| field`), a lower-case id (`pid|`), an id
+ * Not accepted: a segment id in running prose with fewer than three pipes (`the PID| field`), a lower-case id (`pid|`), an id
  * not followed by its separator (`PID.5`, `PID-3`), an unknown three-letter word (`ABC|`).
  *
  * Cost (measured, bench/hl7_shape.bench.ts): one native `indexOf` for `|`; when there is one, a
@@ -84,6 +88,28 @@ function segmentStartAfter(text: string, i: number, len10: boolean): boolean {
 }
 
 /**
+ * True when the character at `i` may stand before a segment embedded in a line (rule 4): white
+ * space, `>`, `=`, `"`, `+`, `-` or `:` (diff listings, log lines, JSON strings).
+ */
+function embeddedStart(text: string, i: number): boolean {
+  if (i < 0) return false;
+  const c = text.charCodeAt(i);
+  return c === 32 || c === 9 || c === 62 || c === 61 || c === 34 || c === 43 || c === 45 || c === 58;
+}
+
+/** At least three `|` from `p` (the id's own separator included) before the end of the line. */
+function pipesAhead(text: string, p: number): boolean {
+  let n = 0;
+  for (let i = p; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 124) {
+      if (++n === 3) return true;
+    } else if (c === 10 || c === 13) return false;
+  }
+  return false;
+}
+
+/**
  * True when `text` looks like HL7 v2; see the module notes for exactly what is accepted.
  *
  * @example
@@ -104,6 +130,7 @@ export function isHl7Shaped(text: string): boolean {
       const c = text.charCodeAt(p - 1);
       if (a !== 90 /* Z */ && !KNOWN.has(key(a, b, c))) continue;
       if (segmentStartAfter(text, p - 4, true)) return true;
+      if (embeddedStart(text, p - 4) && pipesAhead(text, p)) return true;
       const header = (a === 77 && b === 83 && c === 72) || ((a === 70 || a === 66) && b === 72 && c === 83);
       if (header && text.charCodeAt(p + 1) === 94 && text.charCodeAt(p + 2) === 126) return true; // "^~"
     }
@@ -117,13 +144,19 @@ function headerScan(text: string, pair: string, x: number, y: number): boolean {
   let h = text.indexOf(pair, 1);
   while (h !== -1) {
     const a = text.charCodeAt(h - 1);
-    if ((a === x || a === y) && oddHeader(text, h - 1) && segmentStartAfter(text, h - 2, true)) return true;
+    if (
+      (a === x || a === y) && oddHeader(text, h - 1) &&
+      (segmentStartAfter(text, h - 2, true) || embeddedStart(text, h - 2))
+    ) return true;
     h = text.indexOf(pair, h + 2);
   }
   return false;
 }
 
-/** A three-letter header id at `s` followed by sep, 1-5 distinct encoding characters, sep. */
+/**
+ * A three-letter header id at `s` followed by sep, 1-5 distinct encoding characters, sep (a doubled
+ * backslash, as JSON writes the escape character, counts once).
+ */
 function oddHeader(text: string, s: number): boolean {
   const sep = text.charCodeAt(s + 3);
   if (!isDelim(sep)) return false;
@@ -134,6 +167,7 @@ function oddHeader(text: string, s: number): boolean {
     if (c === sep) return n >= 1;
     if (!isDelim(c) || seen.includes(c)) return false;
     seen.push(c);
+    if (c === 92 && text.charCodeAt(i + 1) === 92) i++; // "\\" inside a JSON string is one "\"
   }
   return false;
 }

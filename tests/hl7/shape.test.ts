@@ -22,6 +22,19 @@ const yes: [string, string][] = [
   ["other header delimiters", "MSH#$*!%#APP#FAC"],
   ["a batch header with other delimiters after a newline", "x\nBHS!@#$%!A"],
   ["NTE at the start", "NTE|1||comment"],
+  [
+    "an added segment in hl7_diff output",
+    "  + NK1  NK1|1|QUIMBY^OSWALDO^^^^^L|SPO^Spouse|12 ELM RD^^OGDEN^UT^84401",
+  ],
+  ["a removed segment in hl7_diff output", "message 1 vs message 1\n  - ZPI  ZPI|1|BARNABY^ELSPETH|X"],
+  [
+    "a segment in a log line",
+    "2024-11-20 08:11:00 [adt_in] PID|1||88877766^^^GENHOSP^MR||FENWICK^ROSALIND^Q||19620412|F",
+  ],
+  ["a segment after a debug prefix", "tps_debug: got NK1|1|GARRICK^OTTILIE|SPO"],
+  ["a segment after =>", "hl7 => IN1|1|BC|123|ACME||||||||||||MARPLE^JANE|SEL|19500101"],
+  ["a segment after a quote", '{"seg":"PID|1||123^^^H^MR||DOE^JANE"}'],
+  ["an odd-delimiter header in a JSON string", '{"m":"MSH#^~\\\\&#A#B#C#D#20240101##ADT^A01"}'],
 ];
 
 const no: [string, string][] = [
@@ -35,6 +48,8 @@ const no: [string, string][] = [
   ["a markdown table", "| PID | Patient Identification |\n|-----|------|"],
   ["pipe-separated data", "NAME|AGE\nBOB|42\nALICE|37"],
   ["a segment id after a space mid-line", "see FOO PID|1 for details"],
+  ["a segment id after a space with two pipes", "see PID|1|2 for details"],
+  ["a pipe table mentioning a segment", "| PID | x |\n| NK1 | y |"],
   ["nine digits are not a len10 prefix", "000000123PID|1"],
   ["MSH without a separator", "MSH\nMSH.9\nMSH 9"],
   ["HS words", "NHS|x\nthe MSH#x of it"],
