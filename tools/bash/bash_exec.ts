@@ -5,6 +5,8 @@ import { childEnv, shellFor } from "./child_env.ts";
 
 /** Bytes kept per stream; the rest is drained and counted, so a runaway command cannot exhaust memory. */
 const CAPTURE_BYTES = 4 * 1024 * 1024;
+/** How long output is still read after the command itself has ended. */
+const PIPE_GRACE_MS = 500;
 
 export const bashExecTool: ToolDef = {
   name: "bash_exec",
@@ -67,13 +69,25 @@ export const bashExecTool: ToolDef = {
     const onAbort = () => kill("cancel");
     ctx.signal?.addEventListener("abort", onAbort);
     try {
-      const [stdout, stderr, status] = await Promise.all([
-        capture(child.stdout),
-        capture(child.stderr),
-        child.status,
-      ]);
+      const out = capture(child.stdout);
+      const err = capture(child.stderr);
+      const status = await child.status;
+      // A background process that left the group (setsid, a daemonizing start script) can hold the
+      // pipes open long after the command ended: give the output a moment, then stop reading.
+      let late = false;
+      const grace = setTimeout(() => {
+        late = true;
+        out.stop();
+        err.stop();
+      }, PIPE_GRACE_MS);
+      const [stdout, stderr] = await Promise.all([out.done, err.done]);
+      clearTimeout(grace);
+      const text = render(stdout, stderr, status.code, maxLines, killedBy, input.timeout_seconds as number);
+      const note = "[bash_exec: a background process still holds the output open; not waited for]";
       return {
-        text: render(stdout, stderr, status.code, maxLines, killedBy, input.timeout_seconds as number),
+        text: late
+          ? text.replace(/\n?(\[bash_exec: exit rc=\d+\])$/, (_m, footer) => `\n${note}\n${footer}`)
+          : text,
       };
     } finally {
       clearTimeout(timer);
@@ -82,25 +96,36 @@ export const bashExecTool: ToolDef = {
   },
 };
 
-async function capture(stream: ReadableStream<Uint8Array>): Promise<{ text: string; dropped: number }> {
+/** Reads a stream into memory (capped); `stop()` ends the reading early and keeps what came. */
+function capture(
+  stream: ReadableStream<Uint8Array>,
+): { done: Promise<{ text: string; dropped: number }>; stop(): void } {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let kept = 0;
   let dropped = 0;
-  for await (const chunk of stream) {
-    const room = CAPTURE_BYTES - kept;
-    if (room <= 0) {
-      dropped += chunk.length;
-      continue;
-    }
-    const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    chunks.push(piece);
-    kept += piece.length;
-    dropped += chunk.length - piece.length;
-  }
-  const all = new Uint8Array(kept);
-  let off = 0;
-  for (const c of chunks) all.set(c, off), off += c.length;
-  return { text: new TextDecoder().decode(all), dropped };
+  const done = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const room = CAPTURE_BYTES - kept;
+        if (room <= 0) {
+          dropped += value.length;
+          continue;
+        }
+        const piece = value.length > room ? value.subarray(0, room) : value;
+        chunks.push(piece);
+        kept += piece.length;
+        dropped += value.length - piece.length;
+      }
+    } catch { /* cancelled: keep what came */ }
+    const all = new Uint8Array(kept);
+    let off = 0;
+    for (const c of chunks) all.set(c, off), off += c.length;
+    return { text: new TextDecoder().decode(all), dropped };
+  })();
+  return { done, stop: () => void reader.cancel().catch(() => {}) };
 }
 
 function splitLines(text: string): string[] {

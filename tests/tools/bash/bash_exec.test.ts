@@ -79,3 +79,17 @@ Deno.test("shell choice per OS", () => {
   assertEquals(shellFor("linux", "ls"), { program: "bash", args: ["-c", "ls"] });
   assertEquals(shellFor("windows", "dir"), { program: "cmd.exe", args: ["/d", "/s", "/c", "dir"] });
 });
+
+Deno.test("bash_exec: a detached background process holding the pipes does not hold the call", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using tmp = await tempDir();
+  const ctx = contextFor(`${tmp.path}/.assist`, tmp.path);
+  const started = Date.now();
+  const r = await call(bashExecTool, { command: "setsid sleep 20 & echo started", timeout_seconds: 30 }, ctx);
+  assert(Date.now() - started < 5_000, `waited ${Date.now() - started} ms for a background process`);
+  match(
+    r.text,
+    /^started\n\[bash_exec: a background process still holds the output open; not waited for\]\n\[bash_exec: exit rc=0\]$/,
+  );
+});
