@@ -98,9 +98,9 @@ export class Agent {
             level: "internal",
           });
         }
-        const display = o.gate.displayStream();
+        let display = o.gate.displayStream();
         let shown = "";
-        const { message } = await sendMessage(
+        const { message, streamed } = await sendMessage(
           buildRequest(this.model, o.maxTokens ?? 8192, o.system, toolDefs, this.messages),
           {
             ...o.client,
@@ -108,6 +108,13 @@ export class Agent {
             onText: (t) => {
               const out = display.push(t);
               if (out) o.io.text(out), shown += out;
+            },
+            // A retry or the non-streaming fallback sends the request again: what was shown of the
+            // broken attempt is marked as such, and the answer starts over.
+            onResend: () => {
+              if (shown || display.flush()) o.io.notice("model> that answer broke off; it starts over");
+              display = o.gate.displayStream();
+              shown = "";
             },
           },
         );
@@ -120,7 +127,8 @@ export class Agent {
           content: content.length ? content : [{ type: "text", text: "(no answer)" }],
         });
         const text = content.filter(isText).map((b) => b.text).join("");
-        if (!o.client.stream && text) {
+        if (!streamed && text) {
+          // Not streamed (by choice, or the fallback after a broken stream): show it whole now.
           const out = o.gate.detokenize(text);
           o.io.text(out);
           shown = out;

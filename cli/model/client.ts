@@ -45,6 +45,8 @@ export interface ClientOptions {
   onRateLimit?: (reading: RateLimitReading) => void;
   /** One line for the operator: retries, fallbacks. */
   notice?: (line: string) => void;
+  /** Called before the request is sent again (a retry, or the non-streaming fallback). */
+  onResend?: () => void;
   /** @default 3 */
   maxRetries?: number;
   /** @default 60 */
@@ -90,13 +92,14 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
   let stream = opts.stream;
   for (let attempt = 0;; attempt++) {
     try {
-      const message = await once(request, stream, opts, state);
-      return { message, streamed: stream, requests: state.requests, rateLimits: state.rateLimits };
+      const { message, streamed } = await once(request, stream, opts, state);
+      return { message, streamed, requests: state.requests, rateLimits: state.rateLimits };
     } catch (err) {
       if (err instanceof StreamParseError && !fellBack) {
         fellBack = true;
         stream = false;
         opts.notice?.(`model> the stream could not be read (${err.message}); asking again without streaming`);
+        opts.onResend?.();
         attempt--;
         continue;
       }
@@ -106,6 +109,7 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
       if (err.kind === "authentication" && !refreshed && opts.auth.onUnauthorized) {
         refreshed = true;
         if (await opts.auth.onUnauthorized()) {
+          opts.onResend?.();
           attempt--;
           continue;
         }
@@ -119,6 +123,7 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
         }).`,
       );
       await sleep(wait * 1000, opts.signal);
+      opts.onResend?.();
     }
   }
 }
@@ -132,7 +137,7 @@ async function once(
   stream: boolean,
   opts: ClientOptions,
   state: { requests: number; rateLimits?: RateLimitReading },
-): Promise<Message> {
+): Promise<{ message: Message; streamed: boolean }> {
   const doFetch = opts.fetch ?? fetch;
   const headers: Record<string, string> = {
     "content-type": "application/json",
@@ -179,7 +184,7 @@ async function once(
     throw err;
   }
   if (stream && contentType && /text\/event-stream/i.test(contentType) && res.body) {
-    return await readStream(res.body, opts, ctx);
+    return { message: await readStream(res.body, opts, ctx), streamed: true };
   }
   const body = await readBody(res, opts, ctx);
   if (body.trim() === "") {
@@ -198,7 +203,7 @@ async function once(
       `The model API sent an unreadable response (HTTP ${res.status}, ${body.length} bytes)`,
     );
   }
-  return toMessage(parsed, ctx);
+  return { message: toMessage(parsed, ctx), streamed: false };
 }
 
 async function readBody(res: Response, opts: ClientOptions, _ctx: ErrorContext): Promise<string> {

@@ -24,6 +24,7 @@ export type Fault =
   | { kind: "html"; status?: number }
   | { kind: "empty"; status?: number }
   | { kind: "garbage_stream" }
+  | { kind: "json_instead_of_sse" }
   | { kind: "malformed_tool_json" };
 
 interface FakeMessage {
@@ -204,7 +205,7 @@ export class FakeModelApi {
     const reply = typeof script === "function" ? script(json) : script;
     const usage = this.#usage(json);
     const message = this.#message(json, reply, usage);
-    if (!stream) {
+    if (!stream || fault?.kind === "json_instead_of_sse") {
       if (fault?.kind === "malformed_tool_json") {
         return new Response("{not json", {
           status: 200,

@@ -215,3 +215,26 @@ Deno.test("a failed first request forgets the prompt; a failure later keeps the 
   s.fake.replies.push({ text: "ok" });
   assertEquals((await s.agent.turn("third")).answer, "ok");
 });
+
+Deno.test("what the operator sees: a broken stream starts over, and a JSON answer to a streaming request is shown", async () => {
+  await using s = await setup();
+  s.fake.faults.push({ kind: "garbage_stream" });
+  s.fake.replies.push({ text: "lost" }, { text: "The whole answer." });
+  const r = await s.agent.turn("first");
+  assertEquals(r.answer, "The whole answer.");
+  assertEquals(s.io.texts.join(""), "The whole answer.");
+  s.io.texts.length = 0;
+  s.fake.faults.push({ kind: "json_instead_of_sse" });
+  s.fake.replies.push({ text: "Plain JSON answer." });
+  const r2 = await s.agent.turn("second");
+  assertEquals(r2.answer, "Plain JSON answer.");
+  assertEquals(s.io.texts.join(""), "Plain JSON answer.");
+  s.io.texts.length = 0;
+  // A stream cut after some text is retried: the operator is told it starts over, and sees it whole.
+  s.fake.faults.push({ kind: "eof_without_stop" });
+  s.fake.replies.push({ text: "Half of it" }, { text: "All of it." });
+  const r3 = await s.agent.turn("third");
+  assertEquals(r3.answer, "All of it.");
+  assert(s.io.notices.includes("model> that answer broke off; it starts over"), s.io.notices.join("\n"));
+  match(s.io.texts.join(""), /All of it\.$/);
+});
