@@ -94,6 +94,11 @@ export const grepFilesTool: ToolDef = {
       let bytes: Uint8Array;
       try {
         const st = await Deno.stat(f.real);
+        // A hard link into a protected place has no link to resolve: compare it by identity.
+        if (st.nlink !== null && st.nlink > 1 && await guard.hardLinkPlace(f.real)) {
+          stats.protectedSkipped++;
+          continue;
+        }
         if (st.size > GREP_MAX_FILE_BYTES) {
           large++;
           continue;

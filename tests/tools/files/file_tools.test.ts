@@ -156,3 +156,17 @@ Deno.test("list_dir marks protected entries and never opens them", async () => {
   await Deno.symlink(`${tmp.path}/work/a.txt`, `${tmp.path}/work/plain-link`);
   match((await call(listDirTool, { path: "." }, ctx)).text, /^l\t\d+\t\S+\tplain-link -> .*\/work\/a\.txt$/m);
 });
+
+Deno.test("grep_files never reads a hard link to a protected file, found by walking a folder", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using tmp = await tempDir();
+  const { home, ctx } = await workspace(tmp.path);
+  await Deno.mkdir(`${tmp.path}/work/hl`);
+  await Deno.link(`${home}/.ssh-creds/prod`, `${tmp.path}/work/hl/creds`);
+  await Deno.link(`${home}/sanitize/lookup.tsv`, `${tmp.path}/work/hl/lk`);
+  const r = await call(grepFilesTool, { pattern: "SMITH", path: "hl" }, ctx);
+  assert(!r.text.includes("SMITH^JOHN"), r.text);
+  match(r.text, /2 protected path\(s\) not searched/);
+  assertEquals(errorOf(await call(readFileTool, { path: "hl/creds" }, ctx)).error, "protected_path");
+});
