@@ -3,7 +3,7 @@
  * opening of a file for reading. Every tool that reads a file the model names goes through here
  * (read_file, the HL7 tools, the engine tools' local paths), so there is one door to guard.
  */
-import { PathGuard } from "./protect.ts";
+import { comparable, PathGuard } from "./protect.ts";
 import { type ToolContext, toolError, type ToolResult } from "../types.ts";
 
 const guards = new Map<string, Promise<PathGuard>>();
@@ -35,6 +35,32 @@ export async function checkPath(path: string, ctx: ToolContext): Promise<Checked
     };
   }
   return { ok: true, literal: c.literal, real: c.real };
+}
+
+/**
+ * Checks a path the model (or operator) named as a place to WRITE: besides the protected places,
+ * nothing anywhere under $ASSIST_HOME (a pull or a de-identified copy must never overwrite the
+ * assistant's own state: host registry, host keys, settings).
+ */
+export async function checkWriteTarget(path: string, ctx: ToolContext): Promise<Checked> {
+  const c = await checkPath(path, ctx);
+  if (!c.ok) return c;
+  const guard = await guardFor(ctx);
+  for (const form of [c.literal, c.real]) {
+    const p = comparable(form, guard.flavor);
+    for (const h of guard.homes) {
+      const home = comparable(h, guard.flavor);
+      if (p === home || p.startsWith(home.endsWith("/") ? home : `${home}/`)) {
+        return {
+          ok: false,
+          result: toolError("protected_path", `refused: ${path} is inside the assistant's home folder`, {
+            path,
+          }),
+        };
+      }
+    }
+  }
+  return c;
 }
 
 /** A structured result for a failed file-system call on `path` (not found, a directory, denied). */

@@ -48,11 +48,11 @@ export const phiSanitizeTool: ToolDef = {
       (counts.size ? `: ${[...counts].map(([c, n]) => `${c}×${n}`).join(" ")}` : "");
     const output = input.output as string | undefined;
     if (output === undefined) return { text: out.text };
-    const { checkPath } = await lazy<typeof import("../files/guard.ts")>(
+    const { checkWriteTarget } = await lazy<typeof import("../files/guard.ts")>(
       import.meta.url,
       "../files/guard.ts",
     );
-    const target = await checkPath(output, ctx);
+    const target = await checkWriteTarget(output, ctx);
     if (!target.ok) return target.result;
     try {
       const { atomicWrite } = await lazy<typeof import("../../core/atomic_write.ts")>(

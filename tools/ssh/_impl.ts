@@ -8,8 +8,7 @@
 import { lazy } from "../../core/lazy.ts";
 import { AssistError, describeError } from "../../core/errors.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../types.ts";
-import { checkPath, guardFor } from "../files/guard.ts";
-import { comparable } from "../files/protect.ts";
+import { checkPath, checkWriteTarget } from "../files/guard.ts";
 import { SshError } from "../../ssh/errors.ts";
 import { type OpenedRemote, openRemote } from "../../ssh/open.ts";
 import { wrapCommand } from "../../ssh/wrap.ts";
@@ -107,21 +106,8 @@ async function localDestination(
     if (!inside.ok) return inside;
     c = inside;
   }
-  const guard = await guardFor(ctx);
-  for (const form of [c.literal, c.real]) {
-    const p = comparable(form, guard.flavor);
-    for (const h of guard.homes) {
-      const home = comparable(h, guard.flavor);
-      if (p === home || p.startsWith(home.endsWith("/") ? home : `${home}/`)) {
-        return {
-          ok: false,
-          result: toolError("protected_path", `refused: ${path} is inside the assistant's home folder`, {
-            path,
-          }),
-        };
-      }
-    }
-  }
+  const target = await checkWriteTarget(c.literal, ctx);
+  if (!target.ok) return target;
   return { ok: true, path: c.literal };
 }
 

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
 import { READ_LIMIT_BYTES, readFileTool } from "../../../tools/files/read_file.ts";
 import { grepFilesTool } from "../../../tools/files/grep_files.ts";
 import { globFilesTool } from "../../../tools/files/glob_files.ts";
@@ -169,4 +169,28 @@ Deno.test("grep_files never reads a hard link to a protected file, found by walk
   assert(!r.text.includes("SMITH^JOHN"), r.text);
   match(r.text, /2 protected path\(s\) not searched/);
   assertEquals(errorOf(await call(readFileTool, { path: "hl/creds" }, ctx)).error, "protected_path");
+});
+
+Deno.test("write targets: nothing under $ASSIST_HOME, by any route; phi_sanitize --output obeys it", async () => {
+  await using tmp = await tempDir();
+  const { home, ctx } = await workspace(tmp.path);
+  const { checkWriteTarget } = await import("../../../tools/files/guard.ts");
+  for (
+    const p of [
+      `${home}/.origin`,
+      `${home}/.ssh-hosts.tsv`,
+      `${home}/logbook/x`,
+      `../home/.assist/new-file`,
+      home,
+    ]
+  ) {
+    const r = await checkWriteTarget(p, ctx);
+    assert(!r.ok, `${p} was allowed`);
+  }
+  assert((await checkWriteTarget(`${tmp.path}/work/out.txt`, ctx)).ok);
+  const { phiSanitizeTool } = await import("../../../tools/phi/phi_sanitize.ts");
+  await Deno.writeTextFile(`${tmp.path}/work/in.txt`, "SSN 512-44-9087\n");
+  const refused = await call(phiSanitizeTool, { path: "in.txt", output: `${home}/.origin` }, ctx);
+  assertEquals(errorOf(refused).error, "protected_path");
+  await rejects(() => Deno.stat(`${home}/.origin`));
 });
