@@ -277,13 +277,75 @@ export function fieldValueCandidates(
 }
 
 const SEG_AT = /[A-Z][A-Z0-9]{2}\|/y;
-const EMBEDDED_START = /(?:^|[:\s"'>=,\[-])([A-Z][A-Z0-9]{2})\|/g;
-const ESCAPED_BREAK = /\\[rn](?=[A-Z][A-Z0-9]{2}\|)/g;
+/** A segment id after a character that may stand before a segment embedded in a line. */
+const EMBEDDED_START = /(?:^|[:\s"'>=+,\[-])([A-Z][A-Z0-9]{2})([^A-Za-z0-9\s])/g;
+/** The next segment of the same run: after a written-out `\r`/`\n` or an opening quote. */
+const NEXT_START = /(?:\\[rn]|")([A-Z][A-Z0-9]{2})([^A-Za-z0-9\s])/g;
+
+/** True when the character at `i` is preceded by an odd number of backslashes (it is escaped). */
+function escapedAt(line: string, i: number): boolean {
+  let n = 0;
+  while (i - n - 1 >= 0 && line.charCodeAt(i - n - 1) === 92) n++;
+  return (n & 1) === 1;
+}
 
 /**
- * Segments inside ordinary text, the way the shape test finds them (conventional delimiters).
- * Header segments here cannot declare other delimiters reliably (JSON doubles the escape
- * character), so `|^~\&` is assumed.
+ * The delimiters of a header (`MSH`, `FHS`, `BHS`) at `pos` of `line`: the separator, then one to
+ * five distinct encoding characters (a doubled backslash, as JSON writes it, counts once), then the
+ * separator again; undefined when that is not there.
+ */
+function headerDelimiters(line: string, pos: number): Delimiters | undefined {
+  const id = line.slice(pos, pos + 3);
+  if (id !== "MSH" && id !== "FHS" && id !== "BHS") return undefined;
+  const sep = line[pos + 3];
+  if (sep === undefined || /[A-Za-z0-9\s]/.test(sep)) return undefined;
+  const used: string[] = [];
+  for (let i = pos + 4; i < line.length && used.length <= 5; i++) {
+    const c = line[i];
+    if (c === sep) {
+      if (used.length === 0) return undefined;
+      if (sep === "|" && used.join("") === "^~\\&") return DEFAULT_DELIMITERS;
+      return {
+        field: sep,
+        component: used[0],
+        repetition: used[1] ?? "",
+        escape: used[2] ?? "",
+        subcomponent: used[3] ?? "",
+        truncation: used[4] ?? "",
+      };
+    }
+    if (/[A-Za-z0-9\s]/.test(c) || used.includes(c)) return undefined;
+    used.push(c);
+    if (c === "\\" && line[i + 1] === "\\") i++;
+  }
+  return undefined;
+}
+
+/**
+ * Where a segment that starts at `pos` of `line` ends: at a written-out `\r` or `\n` (not itself
+ * escaped), at an unescaped `"` when the segment began after a quote (a JSON string), or at the end
+ * of the line.
+ */
+function looseSegmentEnd(line: string, pos: number, quoted: boolean): number {
+  for (let i = pos; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 92 /* \ */) {
+      const n = line.charCodeAt(i + 1);
+      if ((n === 114 || n === 110) && !escapedAt(line, i)) return i;
+      if (quoted) i++; // a JSON escape: the next character is part of it
+      continue;
+    }
+    if (quoted && c === 34 /* " */) return i;
+  }
+  return line.length;
+}
+
+/**
+ * Segments inside ordinary text, the way the shape test finds them: at the start of a line (after
+ * indentation, a len10 prefix), or embedded after white space, `:`, `>`, `=`, `+`, `-`, `"`, ... ,
+ * then further segments of the same run after a written-out `\r`/`\n` or a new opening quote. A
+ * header in the run declares the delimiters of the segments after it (JSON doubles the escape
+ * character; a doubled one counts once); otherwise `|^~\&` is assumed.
  */
 function looseRegion(ctx: Ctx, start: number, end: number): void {
   const text = ctx.text;
@@ -295,41 +357,69 @@ function looseRegion(ctx: Ctx, start: number, end: number): void {
       if (c === 13 || c === 10) break;
       le++;
     }
-    if (le > ls && text.indexOf("|", ls) !== -1 && text.indexOf("|", ls) < le) {
-      const line = text.slice(ls, le);
-      let s = -1;
-      let i = 0;
-      while (i < line.length && (line[i] === " " || line[i] === "\t" || line[i] === "\x0b")) i++;
-      if (/^\d{10}/.test(line.slice(i, i + 10))) {
-        SEG_AT.lastIndex = i + 10;
-        if (SEG_AT.test(line)) i += 10;
-      }
-      SEG_AT.lastIndex = i;
-      if (SEG_AT.test(line)) s = i;
-      else {
-        EMBEDDED_START.lastIndex = 0;
-        const m = EMBEDDED_START.exec(line.slice(0, 1024));
-        if (m) s = m.index + m[0].length - 4;
-        else {
-          ESCAPED_BREAK.lastIndex = 0;
-          const b = ESCAPED_BREAK.exec(line);
-          if (b) s = b.index + 2;
-        }
-      }
-      if (s !== -1) {
-        // Further segments on the same line after an escaped \r or \n.
-        const starts = [s];
-        ESCAPED_BREAK.lastIndex = s;
-        for (let b = ESCAPED_BREAK.exec(line); b; b = ESCAPED_BREAK.exec(line)) starts.push(b.index + 2);
-        for (let k = 0; k < starts.length; k++) {
-          const segEnd = k + 1 < starts.length ? starts[k + 1] - 2 : line.length;
-          segment(ctx, ls + starts[k], ls + segEnd, DEFAULT_DELIMITERS);
-        }
-      }
-    }
+    if (le > ls) looseLine(ctx, text.slice(ls, le), ls);
     ls = le;
     if (ls < end && text.charCodeAt(ls) === 13) ls++;
     if (ls < end && text.charCodeAt(ls) === 10) ls++;
+  }
+}
+
+/** The segments of one line of ordinary text at offset `at`. */
+function looseLine(ctx: Ctx, line: string, at: number): void {
+  const pipe = line.indexOf("|");
+  if (pipe === -1 && !/(?:MSH|FHS|BHS)[^A-Za-z0-9\s]/.test(line)) return;
+  let d: Delimiters = DEFAULT_DELIMITERS;
+  // The first segment: at the line start (after indentation or a len10 prefix), else embedded.
+  let s = -1;
+  let i = 0;
+  while (i < line.length && (line[i] === " " || line[i] === "\t" || line[i] === "\x0b")) i++;
+  if (/^\d{10}/.test(line.slice(i, i + 10))) {
+    SEG_AT.lastIndex = i + 10;
+    if (SEG_AT.test(line) || headerDelimiters(line, i + 10)) i += 10;
+  }
+  SEG_AT.lastIndex = i;
+  if (SEG_AT.test(line) || headerDelimiters(line, i)) s = i;
+  else {
+    EMBEDDED_START.lastIndex = 0;
+    for (let m = EMBEDDED_START.exec(line); m; m = EMBEDDED_START.exec(line)) {
+      const pos = m.index + m[0].length - 4;
+      if (m[2] === "|" || headerDelimiters(line, pos)) {
+        s = pos;
+        break;
+      }
+      EMBEDDED_START.lastIndex = pos + 1;
+    }
+    if (s === -1) {
+      NEXT_START.lastIndex = 0;
+      for (let m = NEXT_START.exec(line); m; m = NEXT_START.exec(line)) {
+        const pos = m.index + m[0].length - 4;
+        if (m[2] === "|" || headerDelimiters(line, pos)) {
+          s = pos;
+          break;
+        }
+        NEXT_START.lastIndex = pos + 1;
+      }
+    }
+  }
+  let quoted = false;
+  while (s !== -1) {
+    const header = headerDelimiters(line, s);
+    if (header) d = header;
+    // A run that began after a quote is a JSON string: its segments end at the closing quote.
+    if (s > 0 && line[s - 1] === '"') quoted = true;
+    const e = looseSegmentEnd(line, s, quoted);
+    if (line[s + 3] === d.field) segment(ctx, at + s, at + e, d);
+    // The next segment of the run.
+    s = -1;
+    NEXT_START.lastIndex = e;
+    for (let m = NEXT_START.exec(line); m; m = NEXT_START.exec(line)) {
+      const pos = m.index + m[0].length - 4;
+      if (m[2] === d.field || headerDelimiters(line, pos)) {
+        s = pos;
+        break;
+      }
+      NEXT_START.lastIndex = pos + 1;
+    }
   }
 }
 
@@ -356,7 +446,7 @@ export function scanHl7(text: string): Hl7Scan {
         for (const seg of p.message.segments) {
           segment(ctx, seg.offset, seg.offset + seg.raw.length, seg.delimiters);
         }
-      } else if (p.kind === "text" && p.text.indexOf("|") !== -1) {
+      } else if (p.kind === "text" && (p.text.indexOf("|") !== -1 || /[FBM][HS][SH]/.test(p.text))) {
         looseRegion(ctx, p.offset, p.offset + p.text.length);
       }
     }

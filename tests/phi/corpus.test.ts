@@ -105,11 +105,15 @@ Deno.test("corpus: the never-tokenize corpus stays clean with a full lookup tabl
   }
 });
 
-Deno.test("corpus: HL7 rendered by the HL7 tools (show, field table, diff) leaks no structured PHI", async () => {
-  await using h = await testEngine("on");
+Deno.test("corpus: HL7 rendered by the HL7 tools (show, field table, diff) leaks no structured PHI, each on a fresh engine", async () => {
   const corpus = hl7Corpus(60, 41);
+  const right = hl7Corpus(60, 42);
+  // Segments only on one side, so the diff lists whole added and removed segments.
+  const drop = (text: string, id: string) =>
+    text.split("\r").filter((s) => !s.startsWith(`${id}|`)).join("\r");
   const doc = parseMessages(corpus.map((m) => m.text).join("\n"));
-  const other = parseMessages(hl7Corpus(60, 42).map((m) => m.text).join("\n"));
+  const left = parseMessages(corpus.map((m, i) => i % 2 ? drop(m.text, "IN1") : m.text).join("\n"));
+  const other = parseMessages(right.map((m, i) => i % 2 ? m.text : drop(m.text, "NK1")).join("\n"));
   const paths = [
     "PID.3",
     "PID.3.1",
@@ -143,13 +147,21 @@ Deno.test("corpus: HL7 rendered by the HL7 tools (show, field table, diff) leaks
     "AIP.3",
     "FT1.20",
   ];
+  const diff = formatDiff(diffMessageLists(left.messages, other.messages));
+  assert(
+    /^ {2}\+ \w{3} {2}\w{3}\|/m.test(diff) && /^ {2}- \w{3} {2}\w{3}\|/m.test(diff),
+    "the diff lists whole segments",
+  );
   const renderings = {
     show: renderDocument(doc),
     field: extractTable(doc.messages, paths, { index: true }),
-    diff: formatDiff(diffMessageLists(doc.messages, other.messages)),
+    diff,
   };
-  const structured = corpus.flatMap((m) => m.phi).filter((p) => !p.where.includes("tier"));
+  const structured = [...corpus, ...right].flatMap((m) => m.phi).filter((p) => !p.where.includes("tier"));
   for (const [name, text] of Object.entries(renderings)) {
+    // A fresh engine per rendering: a value tokenized in one rendering must not hide a leak in the
+    // next one through tier 4.
+    await using h = await testEngine("on");
     const out = await h.engine.sanitizeToolResult(text, `hl7_${name}`);
     const leaked = structured.filter((p) => leaks(out.text, p.value)).map((p) => `${p.where}`);
     assertEquals(leaked, [], name);

@@ -1,0 +1,59 @@
+/**
+ * Regression tests for PHI leaks found by an independent review: each rendering or layout through
+ * its own fresh engine (so no value learned elsewhere hides a leak through tier 4).
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { leaks, testEngine } from "./_support.ts";
+
+async function sanitizeFresh(text: string, tool: string) {
+  await using h = await testEngine("on");
+  const out = await h.engine.sanitizeToolResult(text, tool);
+  const back = h.engine.detokenize(out.text).text;
+  const originals = h.engine.table.rows().map((r) => r.original);
+  return { text: out.text, back, originals };
+}
+
+Deno.test("leaks: whole segments in hl7_diff output are sanitized", async () => {
+  const text = "message 1 vs message 1\n  PID.8  F -> M\n" +
+    "  + NK1  NK1|1|QUIMBY^OSWALDO^^^^^L|SPO^Spouse|12 ELM RD^^OGDEN^UT^84401|555-201-3344\n" +
+    "  - ZPI  ZPI|1|SITE|X\n" +
+    "summary: 1 pairs compared (paired by position), 1 with differences; 1 fields changed, 1 segment added";
+  const out = await sanitizeFresh(text, "hl7_diff");
+  for (const v of ["QUIMBY", "OSWALDO", "12 ELM RD", "OGDEN", "84401"]) assert(!leaks(out.text, v), v);
+  assertEquals(out.back, text);
+});
+
+Deno.test("leaks: HL7 segments inside log lines are sanitized", async () => {
+  const lines = [
+    "2024-11-20 08:11:00 [adt_in] PID|1||88877766^^^GENHOSP^MR||FENWICK^ROSALIND^Q||19620412|F|||9 PINE ST^^OGDEN^UT^84401",
+    "tps_debug: got NK1|1|GARRICK^OTTILIE|SPO",
+    "hl7 => IN1|1|BC|123|ACME||||||||||||MARPLE^JANE|SEL|19500101",
+  ];
+  const values = [
+    ["88877766", "FENWICK", "ROSALIND", "19620412", "9 PINE ST"],
+    ["GARRICK", "OTTILIE"],
+    ["MARPLE", "19500101"],
+  ];
+  for (const [i, line] of lines.entries()) {
+    const out = await sanitizeFresh(line, "bash_exec");
+    for (const v of values[i]) assert(!leaks(out.text, v), `${v} in ${out.text}`);
+    assertEquals(out.back, line);
+  }
+});
+
+Deno.test("leaks: HL7 in JSON strings (| and other delimiters) is sanitized and the JSON stays valid", async () => {
+  const msgs = [
+    "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||12345678^^^H^MR||DOE^JANE\r",
+    "MSH#^~\\&#A#B#C#D#20240101##ADT^A01#1#P#2.5\rPID#1##87654321^^^H^MR##ROE^MARTHA\r",
+  ];
+  for (const m of msgs) {
+    const text = JSON.stringify({ messages: [m] }, null, 2);
+    const out = await sanitizeFresh(text, "nc_msgs");
+    for (const v of ["12345678", "87654321", "DOE", "JANE", "ROE", "MARTHA"]) {
+      assert(!leaks(out.text, v), `${v} in ${out.text}`);
+    }
+    JSON.parse(out.text); // still valid JSON
+    assertEquals(out.back, text);
+    for (const o of out.originals) assert(!/["\\]/.test(o ?? ""), `corrupted original ${o}`);
+  }
+});
