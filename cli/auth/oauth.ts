@@ -65,7 +65,7 @@ async function tokenRequest(
   if (!res.ok || typeof json.access_token !== "string") {
     const why = typeof json.error === "string" ? json.error : `HTTP ${res.status}`;
     throw new AssistError(
-      `the OAuth token request failed (${why}); run /login again (details: /oauth-debug)`,
+      `the OAuth token request failed (${why}); run /login again; details: /oauth-debug (assist auth oauth-debug)`,
       {
         level: "network",
       },
@@ -135,9 +135,11 @@ export function oauthProvider(s: OAuthSettings): AuthProvider {
   const load = async () => {
     cached ??= await readTokens(s.tokenFile);
     if (!cached) {
-      throw new AssistError("no OAuth token: run /login (or set ASSIST_AUTH_MODE=api-key)", {
-        level: "config",
-      });
+      throw new AssistError(
+        `no OAuth token in ${s.tokenFile}: run /login (or set ASSIST_AUTH_MODE=api-key); ` +
+          "details: /oauth-debug (assist auth oauth-debug)",
+        { level: "config" },
+      );
     }
     return cached;
   };

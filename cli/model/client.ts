@@ -10,6 +10,7 @@
  * - A 401 lets the OAuth rail refresh its token once and send again.
  */
 import { VERSION } from "../../core/version.ts";
+import { AssistError } from "../../core/errors.ts";
 import { MessageAccumulator } from "./accumulate.ts";
 import {
   blockedByHtml,
@@ -103,6 +104,7 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
         attempt--;
         continue;
       }
+      if (err instanceof AssistError) throw err; // e.g. no OAuth token: already one clear line
       if (!(err instanceof ModelError)) {
         throw new ModelError("api", `The model API response could not be read: ${(err as Error).message}`);
       }

@@ -12,6 +12,14 @@ export const OAUTH_HEADER_LOG_CAP = 50;
 /** STATUS_429_HEADER_LOG_LIMIT: 429 blocks logged per session. */
 export const STATUS_429_HEADER_LOG_LIMIT = 20;
 
+const REDACTED_HEADERS = new Set([
+  "set-cookie",
+  "cookie",
+  "authorization",
+  "x-api-key",
+  "proxy-authorization",
+]);
+
 export interface HeadersLogOptions {
   path: string;
   oauth: boolean;
@@ -36,7 +44,11 @@ export class HeadersLog {
       this.#blocks429++;
       const reading = readRateLimits(headers);
       const raw: Record<string, string> = {};
-      headers.forEach((v, k) => (raw[k] = v.replace(/\r/g, "")));
+      // The whole block, but never a cookie or credential (the log is uploaded and synced).
+      headers.forEach((
+        v,
+        k,
+      ) => (raw[k] = REDACTED_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v.replace(/\r/g, "")));
       const rail = trippedRail(reading) ?? "unknown";
       lines.push(
         JSON.stringify({

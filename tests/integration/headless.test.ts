@@ -166,3 +166,18 @@ Deno.test("no API key: one clear line, exit 2", async () => {
   assertEquals(r.code, 2);
   match(r.stderr, /^assist: no API key: set ASSIST_API_KEY or store one with `assist auth set-api-key`\n$/);
 });
+
+Deno.test("OAuth rail with no token: one line naming /login and /oauth-debug, exit 2", async () => {
+  await using tmp = await tempDir();
+  const r = await runAssist(["-p", "hello"], {
+    env: {
+      HOME: tmp.path,
+      ASSIST_AUTH_MODE: "oauth",
+      ASSIST_MODEL_API_URL: "http://127.0.0.1:9/v1/messages",
+    },
+    cwd: tmp.path,
+  });
+  assertEquals(r.code, 2, r.stderr);
+  match(r.stderr, /^assist: no OAuth token in .*\.oauth\.json: run \/login .*details: \/oauth-debug/m);
+  assert(!r.stderr.includes("could not be read"));
+});

@@ -37,7 +37,7 @@ export const bashExecTool: ToolDef = {
   ],
   examples: ["'hcisitectl -s siteA status'", "'ls -la $HCIROOT' --timeout-seconds 10"],
   async run(input, ctx) {
-    const { program, args } = shellFor(Deno.build.os, input.command as string);
+    const { program, args, raw } = shellFor(Deno.build.os, input.command as string);
     const timeoutMs = (input.timeout_seconds as number) * 1000;
     const maxLines = input.max_lines as number;
     let child: Deno.ChildProcess;
@@ -48,6 +48,7 @@ export const bashExecTool: ToolDef = {
         clearEnv: true,
         env: childEnv((n) => Deno.env.get(n)),
         stdin: "null",
+        windowsRawArguments: raw,
         stdout: "piped",
         stderr: "piped",
         // Its own process group, so a timeout or cancel kills the command and everything it started.

@@ -59,8 +59,12 @@ export function childEnv(get: (name: string) => string | undefined): Record<stri
   return env;
 }
 
-/** The shell that runs a command string: bash on POSIX, cmd.exe on Windows. */
-export function shellFor(os: string, command: string): { program: string; args: string[] } {
-  if (os === "windows") return { program: "cmd.exe", args: ["/d", "/s", "/c", command] };
-  return { program: "bash", args: ["-c", command] };
+/**
+ * The shell that runs a command string: bash on POSIX; on Windows cmd.exe with the command passed
+ * raw (`/s /c "<command>"`), because cmd.exe does not read the `\"` escaping Deno would apply and
+ * any command with quotes would break.
+ */
+export function shellFor(os: string, command: string): { program: string; args: string[]; raw: boolean } {
+  if (os === "windows") return { program: "cmd.exe", args: ["/d", "/s", "/c", `"${command}"`], raw: true };
+  return { program: "bash", args: ["-c", command], raw: false };
 }

@@ -77,11 +77,16 @@ Deno.test("headers.log: the OAuth cap of 50 blocks; 429 blocks under their own b
     await log.record(200, new Headers(unifiedHeaders("allowed")));
   }
   for (let i = 0; i < STATUS_429_HEADER_LOG_LIMIT + 5; i++) {
-    await log.record(429, new Headers({ ...unifiedHeaders("rejected"), "retry-after": "5" }));
+    await log.record(
+      429,
+      new Headers({ ...unifiedHeaders("rejected"), "retry-after": "5", "set-cookie": "sess=SECRET-COOKIE" }),
+    );
   }
   const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
   assertEquals(lines.filter((l) => l.status === "HTTP 200").length, OAUTH_HEADER_LOG_CAP);
   assertEquals(lines.filter((l) => l.status === "HTTP 429").length, STATUS_429_HEADER_LOG_LIMIT);
+  assert(!JSON.stringify(lines).includes("SECRET-COOKIE"), "a cookie reached headers.log");
+  assertEquals(lines.find((l) => l.status === "HTTP 429").headers["set-cookie"], "[redacted]");
   const apiKeyLog = new HeadersLog({ path: `${tmp.path}/log/b.log`, oauth: false });
   for (let i = 0; i < OAUTH_HEADER_LOG_CAP + 3; i++) {
     await apiKeyLog.record(200, new Headers({ "x-other": "no", ...apiKeyHeaders() }));

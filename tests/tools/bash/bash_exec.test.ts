@@ -76,8 +76,12 @@ Deno.test("child environment: named variables only, never secrets or ASSIST_*", 
 });
 
 Deno.test("shell choice per OS", () => {
-  assertEquals(shellFor("linux", "ls"), { program: "bash", args: ["-c", "ls"] });
-  assertEquals(shellFor("windows", "dir"), { program: "cmd.exe", args: ["/d", "/s", "/c", "dir"] });
+  assertEquals(shellFor("linux", "ls"), { program: "bash", args: ["-c", "ls"], raw: false });
+  assertEquals(shellFor("windows", 'findstr "ADT A01" "C:\\hci\\x.log"'), {
+    program: "cmd.exe",
+    args: ["/d", "/s", "/c", '"findstr "ADT A01" "C:\\hci\\x.log""'],
+    raw: true,
+  });
 });
 
 Deno.test("bash_exec: a detached background process holding the pipes does not hold the call", {
