@@ -66,6 +66,15 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
     }
   };
   const auth = await authFor(o.config);
+  // The session context (working folder, engine root) is operator data like any other: it passes
+  // the PHI gate once, like every other byte bound for the model. The static prompt is ours.
+  const system = systemBlocks({
+    cwd: o.cwd,
+    os: Deno.build.os,
+    date: new Date().toISOString().slice(0, 10),
+    hciroot: env("HCIROOT"),
+  });
+  system[1] = { ...system[1], text: (await o.gate.userInput(system[1].text)).text };
   return new Agent({
     model: o.model ?? o.config.model,
     tools: TOOLS,
@@ -82,12 +91,7 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
       }),
       notice: o.io.notice,
     },
-    system: systemBlocks({
-      cwd: o.cwd,
-      os: Deno.build.os,
-      date: new Date().toISOString().slice(0, 10),
-      hciroot: env("HCIROOT"),
-    }),
+    system,
     toolContext: { config: o.config, cwd: o.cwd, caller: "model" },
   });
 }
