@@ -18,7 +18,8 @@ import {
   detokenizeText,
   type StreamDetokenizer,
 } from "./detokenize.ts";
-import { lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
+import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
+import { findFieldListings } from "./hl7_listing.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
@@ -446,6 +447,21 @@ export class PhiEngine {
         scan = undefined;
       }
       for (const c of scan?.structured ?? []) if (taken.add(c.start, c.end)) chosen.push(c);
+    }
+    // Field listings (values printed next to their field path by the HL7 tools) are a structured
+    // pre-pass like the sanitizer: their tokens exist before tier 4 reads the rest, so a name in a
+    // free-text field (OBX.5, NTE.3) is known the first time the message is seen.
+    if (autoOn) {
+      const listed: Candidate[] = [];
+      for (const c of findFieldListings(text)) {
+        if (c.value.includes("[[")) continue;
+        if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
+          continue;
+        }
+        if (taken.add(c.start, c.end)) listed.push(c);
+      }
+      const kept = o.dryRun || mode !== "confirm" ? listed : await this.#confirm(listed, o);
+      for (const c of kept) chosen.push(c);
     }
     // Tokens for markers and fields first, so the automatic tiers see them as known values.
     if (!o.dryRun) await this.#assign(chosen, warnings);

@@ -57,3 +57,26 @@ Deno.test("leaks: HL7 in JSON strings (| and other delimiters) is sanitized and 
     for (const o of out.originals) assert(!/["\\]/.test(o ?? ""), `corrupted original ${o}`);
   }
 });
+
+const NOTE_MSG = "MSH|^~\\&|LAB|H|EHR|H|20240101120000||ORU^R01|9|P|2.5\r" +
+  "PID|1||44455566^^^H^MR||ZELLWEGER^HORTENSE||19510203|F\r" +
+  "OBR|1|||PANEL\r" +
+  "OBX|1|TX|NOTE||Pt Hortense Zellweger seen by Dr Quimby||||||F\r" +
+  "NTE|1||Called Hortense Zellweger at home\r";
+
+Deno.test("leaks: hl7_show and hl7_field tokenize a name in free text the first time the message is seen", async () => {
+  const { extractTable, parseMessages, renderDocument } = await import("../../hl7/mod.ts");
+  const doc = parseMessages(NOTE_MSG);
+  const renderings: Record<string, string> = {
+    hl7_show: renderDocument(doc),
+    hl7_field: extractTable(doc.messages, ["PID.5", "OBX.5", "NTE.3"], { index: true }),
+  };
+  for (const [tool, text] of Object.entries(renderings)) {
+    const out = await sanitizeFresh(text, tool);
+    for (const v of ["ZELLWEGER", "Hortense", "Zellweger"]) {
+      assert(!leaks(out.text, v), `${tool}: ${v} in ${out.text}`);
+    }
+    // A known name written in another order comes back in its first-seen form.
+    assert(!out.back.includes("[["), out.back);
+  }
+});
