@@ -58,6 +58,27 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
       });
     }
 
+    await t.step(
+      "nc_diff_interface across environments: this machine against the host (--to-alias)",
+      async () => {
+        const same = await local(["nc_diff_interface", "adt_in", "--site", "adt", "--to-alias", "e1"]);
+        assertEquals(same.code, 0, same.all);
+        match(same.stdout, /no differences/i);
+        match(same.stdout, new RegExp(`e1:${root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+        const other = await local([
+          "nc_diff_interface",
+          "adt_in",
+          "lab_out",
+          "--site",
+          "adt",
+          "--to-alias",
+          "e1",
+        ]);
+        assertEquals(other.code, 0, other.all);
+        assert(/^[~+-] /m.test(other.stdout), other.stdout);
+      },
+    );
+
     await t.step("an archive pulled for the SQLite reader is reused while unchanged", async () => {
       const dir = `${env.TMPDIR}/assist-pulls`;
       const copies = () =>

@@ -1,14 +1,15 @@
 /** nc_diff_interface: one interface (thread) compared between two NetConfigs, sites or engine roots. */
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
-import { HCIROOT_PARAM } from "./common_tool.ts";
+import { aliasParam, HCIROOT_PARAM } from "./common_tool.ts";
 
 export const ncDiffInterfaceTool: ToolDef = {
   name: "nc_diff_interface",
   summary: "Compare one thread's configuration between NetConfigs, sites or engine roots",
   description: "Compare one thread's configuration key by key between two places: another thread of " +
     "the same site, the same thread in another site (--to-site), another engine root (--to-hciroot, " +
-    "e.g. a test and a production copy) or any NetConfig file (--netconfig, --to-netconfig). Lines: " +
+    "e.g. a test and a production copy), another engine host over SSH (--alias, --to-alias: test " +
+    "against production) or any NetConfig file (--netconfig, --to-netconfig). Lines: " +
     "`~ KEY: old -> new`, `+ KEY: value` (only on the second side), `- KEY: value` (only on the " +
     "first). Routes are matched by TRXID (DATAXLATE[ADT_A01].ROUTE_DETAILS[1].DEST). Cosmetic keys " +
     "(COORDS, BITMAP) are ignored unless --cosmetic; SYMNAME when the thread names differ.",
@@ -34,6 +35,12 @@ export const ncDiffInterfaceTool: ToolDef = {
       description: "site of the first thread (default $HCISITE or the only site)",
     },
     { name: "to_site", type: "string", description: "site of the second thread (default the first's)" },
+    aliasParam(),
+    {
+      name: "to_alias",
+      type: "string",
+      description: "SSH alias of the second thread's engine host (default the first's): compare environments",
+    },
     HCIROOT_PARAM,
     {
       name: "to_hciroot",
@@ -60,6 +67,7 @@ export const ncDiffInterfaceTool: ToolDef = {
     "adt_in.adt --to-hciroot /hci/test/integrator",
     "lab_in lab_from_hub --site lab",
     "adt_in --site adt --to-netconfig /tmp/NetConfig.bak",
+    "adt_in.adt --alias test --to-alias prod",
   ],
   async run(input, ctx) {
     const { run } = await lazy<typeof import("./run/nc_diff_interface.ts")>(

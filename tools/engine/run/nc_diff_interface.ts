@@ -1,6 +1,6 @@
 /** nc_diff_interface: one thread's configuration in two NetConfigs, sites or engine roots, key by key. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { EngineInputError, failure, loadNetConfig, openEngine } from "../engine.ts";
+import { engineFor, EngineInputError, failure, loadNetConfig } from "../engine.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import { valueToJSON } from "../netconfig/mod.ts";
 import type { NcEntry } from "../netconfig/mod.ts";
@@ -20,6 +20,7 @@ async function side(
   site: string | undefined,
   hciroot: string | undefined,
   netconfig: string | undefined,
+  alias: string | undefined,
 ): Promise<Side> {
   if (netconfig) {
     const fs = localEngineFs(ctx);
@@ -32,14 +33,15 @@ async function side(
       identity: `file\0${netconfig}\0${entry.name.toLowerCase()}`,
     };
   }
-  const engine = openEngine(hciroot, ctx);
+  const engine = await engineFor({ alias, hciroot }, ctx);
   const { site: s, nc } = await engine.load(site);
   const entry = requireThread(nc, thread, s.name);
+  const where = alias ? `${alias}:${engine.root}` : engine.root;
   return {
     label: `${s.name}/${entry.name}`,
-    where: engine.root,
+    where,
     entry,
-    identity: `${engine.root}\0${s.name}\0${entry.name.toLowerCase()}`,
+    identity: `${where}\0${s.name}\0${entry.name.toLowerCase()}`,
   };
 }
 
@@ -50,22 +52,26 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       (input.other as string | undefined) ?? a.thread,
       input.to_site as string | undefined,
     );
+    const aliasA = (input.alias as string | undefined) || undefined;
+    const aliasB = (input.to_alias as string | undefined) || aliasA;
     const rootA = input.hciroot as string | undefined;
-    const rootB = (input.to_hciroot as string | undefined) ?? rootA;
+    // Another host's engine root is its own: the first side's --hciroot carries over only on one host.
+    const rootB = (input.to_hciroot as string | undefined) ?? (aliasB === aliasA ? rootA : undefined);
     const fileA = input.netconfig as string | undefined;
     const fileB = input.to_netconfig as string | undefined;
-    const left = await side(ctx, a.thread, a.site, rootA, fileA);
+    const left = await side(ctx, a.thread, a.site, rootA, fileA, aliasA);
     const right = await side(
       ctx,
       b.thread,
       b.site ?? (fileB ? undefined : a.site),
       rootB,
-      fileB ?? (input.to_hciroot || b.site || input.to_site ? undefined : fileA),
+      fileB ?? (input.to_hciroot || input.to_alias || b.site || input.to_site ? undefined : fileA),
+      aliasB,
     );
     if (left.identity === right.identity) {
       throw new EngineInputError(
         "same_sides",
-        "both sides are the same thread of the same NetConfig: give another thread, --to-site, --to-hciroot or --to-netconfig",
+        "both sides are the same thread of the same NetConfig: give another thread, --to-site, --to-hciroot, --to-alias or --to-netconfig",
       );
     }
     const namesDiffer = left.entry.name.toLowerCase() !== right.entry.name.toLowerCase();
