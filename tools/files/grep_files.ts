@@ -29,6 +29,14 @@ export const grepFilesTool: ToolDef = {
       min: 1,
       max: 100000,
     },
+    {
+      name: "timeout_seconds",
+      type: "integer",
+      description: "give up on a pattern that runs longer than this",
+      default: 30,
+      min: 1,
+      max: 600,
+    },
   ],
   examples: ["'ICLSERVERPORT' /hci/prod --glob NetConfig", "'proc ' tclprocs --glob '*.tcl' --ignore-case"],
   async run(input, ctx) {
@@ -42,9 +50,8 @@ export const grepFilesTool: ToolDef = {
     const { walk } = await lazy<typeof import("./walk.ts")>(import.meta.url, "./walk.ts");
     const pattern = input.pattern as string;
     const max = input.max_results as number;
-    let re: RegExp;
     try {
-      re = new RegExp(pattern, input.ignore_case ? "i" : "");
+      new RegExp(pattern, input.ignore_case ? "i" : ""); // validated here; matched in the worker
     } catch (err) {
       return toolError("bad_pattern", `not a valid regular expression: ${(err as Error).message}`);
     }
@@ -89,41 +96,60 @@ export const grepFilesTool: ToolDef = {
     let binary = 0;
     let large = 0;
     const decoder = new TextDecoder();
-    for (const f of files) {
-      if (ctx.signal?.aborted) break;
-      let bytes: Uint8Array;
-      try {
-        const st = await Deno.stat(f.real);
-        // A hard link into a protected place has no link to resolve: compare it by identity.
-        if (st.nlink !== null && st.nlink > 1 && await guard.hardLinkPlace(f.real)) {
-          stats.protectedSkipped++;
+    const matcher = new LineMatcher(
+      pattern,
+      input.ignore_case ? "i" : "",
+      (input.timeout_seconds as number) * 1000,
+      ctx.signal,
+    );
+    try {
+      for (const f of files) {
+        if (ctx.signal?.aborted) break;
+        let bytes: Uint8Array;
+        try {
+          const st = await Deno.stat(f.real);
+          // A hard link into a protected place has no link to resolve: compare it by identity.
+          if (st.nlink !== null && st.nlink > 1 && await guard.hardLinkPlace(f.real)) {
+            stats.protectedSkipped++;
+            continue;
+          }
+          if (st.size > GREP_MAX_FILE_BYTES) {
+            large++;
+            continue;
+          }
+          bytes = await Deno.readFile(f.real);
+        } catch {
+          stats.unreadable++;
           continue;
         }
-        if (st.size > GREP_MAX_FILE_BYTES) {
-          large++;
+        if (looksBinary(bytes)) {
+          binary++;
           continue;
         }
-        bytes = await Deno.readFile(f.real);
-      } catch {
-        stats.unreadable++;
-        continue;
-      }
-      if (looksBinary(bytes)) {
-        binary++;
-        continue;
-      }
-      const lines = decoder.decode(bytes).split("\n");
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
-        if (!re.test(line)) continue;
-        if (out.length >= max) {
-          capped = true;
-          break;
+        const text = decoder.decode(bytes);
+        const hits = await matcher.match(text, max - out.length + 1);
+        if (hits === undefined) {
+          return toolError(
+            "pattern_timeout",
+            `the regular expression ran longer than ${input.timeout_seconds} s (catastrophic backtracking?); ` +
+              "simplify it (avoid nested quantifiers such as (a+)+) or search fewer files",
+            { pattern },
+          );
         }
-        const shownLine = line.length > LINE_SHOW_CHARS ? `${line.slice(0, LINE_SHOW_CHARS)}…` : line;
-        out.push(`${f.shown}:${i + 1}:${shownLine}`);
+        const lines = hits.length ? text.split("\n") : [];
+        for (const i of hits) {
+          if (out.length >= max) {
+            capped = true;
+            break;
+          }
+          const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
+          const shownLine = line.length > LINE_SHOW_CHARS ? `${line.slice(0, LINE_SHOW_CHARS)}…` : line;
+          out.push(`${f.shown}:${i + 1}:${shownLine}`);
+        }
+        if (capped) break;
       }
-      if (capped) break;
+    } finally {
+      matcher.close();
     }
     if (out.length === 0) out.push(`no matches for /${pattern}/`);
     if (capped) out.push(`[grep_files: stopped at ${max} matches; narrow the pattern or raise max_results]`);
@@ -136,3 +162,42 @@ export const grepFilesTool: ToolDef = {
     return { text: out.join("\n") };
   },
 };
+
+/**
+ * Matches lines in a worker with a deadline: `match` resolves to the 0-based numbers of matching
+ * lines, or undefined when the deadline passed (the worker is then terminated).
+ */
+class LineMatcher {
+  #worker: Worker;
+  #deadline: number;
+  #signal?: AbortSignal;
+  #id = 0;
+  constructor(pattern: string, flags: string, budgetMs: number, signal?: AbortSignal) {
+    this.#worker = new Worker(new URL("./_match_worker.ts", import.meta.url).href, { type: "module" });
+    this.#worker.postMessage({ pattern, flags });
+    this.#deadline = Date.now() + budgetMs;
+    this.#signal = signal;
+  }
+
+  match(text: string, limit: number): Promise<number[] | undefined> {
+    const id = ++this.#id;
+    return new Promise((resolve) => {
+      const finish = (hits: number[] | undefined) => {
+        clearTimeout(timer);
+        this.#worker.removeEventListener("message", onMessage);
+        this.#signal?.removeEventListener("abort", onAbort);
+        resolve(hits);
+      };
+      const onMessage = (e: MessageEvent) => e.data.id === id && finish(e.data.hits);
+      const onAbort = () => finish([]);
+      const timer = setTimeout(() => finish(undefined), Math.max(0, this.#deadline - Date.now()));
+      this.#worker.addEventListener("message", onMessage);
+      this.#signal?.addEventListener("abort", onAbort, { once: true });
+      this.#worker.postMessage({ id, text, limit });
+    });
+  }
+
+  close(): void {
+    this.#worker.terminate();
+  }
+}

@@ -194,3 +194,15 @@ Deno.test("write targets: nothing under $ASSIST_HOME, by any route; phi_sanitize
   assertEquals(errorOf(refused).error, "protected_path");
   await rejects(() => Deno.stat(`${home}/.origin`));
 });
+
+Deno.test("grep_files: a catastrophically backtracking pattern is stopped at its deadline, not hung", async () => {
+  await using tmp = await tempDir();
+  const { ctx } = await workspace(tmp.path);
+  await Deno.writeTextFile(`${tmp.path}/work/redos.txt`, "a".repeat(40) + "!\n");
+  const started = Date.now();
+  const r = await call(grepFilesTool, { pattern: "(a+)+$", path: "redos.txt", timeout_seconds: 1 }, ctx);
+  assert(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+  assertEquals(errorOf(r).error, "pattern_timeout");
+  // An ordinary pattern still matches.
+  match((await call(grepFilesTool, { pattern: "a{3}!", path: "redos.txt" }, ctx)).text, /^redos\.txt:1:a+!$/);
+});
