@@ -43,7 +43,9 @@ Deno.test("atomicWrite: mode at creation, no .new left, old file kept when valid
   assertEquals(await Deno.readTextFile(p), '{"a":2}');
 });
 
-Deno.test("atomicWrite: a symlink planted at <path>.new is not followed", { ignore: Deno.build.os === "windows" }, async () => {
+Deno.test("atomicWrite: a symlink planted at <path>.new is not followed", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
   await using tmp = await tempDir();
   await Deno.writeTextFile(`${tmp.path}/victim.txt`, "keep me");
   await Deno.symlink(`${tmp.path}/victim.txt`, `${tmp.path}/out.txt.new`);
