@@ -9,7 +9,15 @@ import { homePaths } from "../core/home.ts";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { isHl7Shaped } from "./_hl7.ts";
 import { appendAudit, type AuditRecord, noticeLine, type Surface } from "./audit.ts";
-import { base64Runs, decodeBase64Text, encodeBase64Text, mapBase64Runs } from "./base64.ts";
+import {
+  base64Runs,
+  decodeBase64Text,
+  encodeBase64Text,
+  layoutLike,
+  mapBase64Runs,
+  MIN_DECODE,
+  runBase64,
+} from "./base64.ts";
 import { type Candidate, detectAuto, findDefinite, KnownIndex, type Tier } from "./detect.ts";
 import {
   createStreamDetokenizer as makeStream,
@@ -372,7 +380,7 @@ export class PhiEngine {
   detokenize(text: string): Detokenized {
     const resolve = (t: string) => this.table.valueOf(t);
     const d = detokenizeText(text, resolve);
-    if (text.length < 200) return d;
+    if (text.length < MIN_DECODE) return d;
     const restored = [...d.restored];
     const unknown = [...d.unknown];
     const out = mapBase64Runs(d.text, (decoded) => {
@@ -570,12 +578,12 @@ export class PhiEngine {
     warnings: string[],
   ): Promise<{ text: string; chosen: Candidate[] }> {
     const chosen: Candidate[] = [];
-    const runs = base64Runs(text);
+    const runs = base64Runs(text, MIN_DECODE);
     if (runs.length === 0) return { text, chosen };
     let out = "";
     let at = 0;
     for (const r of runs) {
-      const decoded = decodeBase64Text(text.slice(r.start, r.end));
+      const decoded = decodeBase64Text(runBase64(text, r));
       if (decoded === undefined || !isHl7Shaped(decoded)) continue;
       const inner = await this.#pass(decoded, { ...o, base64: false, markers: false });
       if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);
@@ -583,7 +591,7 @@ export class PhiEngine {
       for (const c of inner.chosen) {
         if (c.token !== undefined) chosen.push({ ...c, context: `base64 ${c.context ?? ""}`.trim() });
       }
-      out += text.slice(at, r.start) + encodeBase64Text(inner.text);
+      out += text.slice(at, r.start) + layoutLike(encodeBase64Text(inner.text), r);
       at = r.end;
     }
     return { text: at === 0 ? text : out + text.slice(at), chosen };

@@ -80,3 +80,40 @@ Deno.test("leaks: hl7_show and hl7_field tokenize a name in free text the first 
     assert(!out.back.includes("[["), out.back);
   }
 });
+
+const SHORT_HL7 =
+  "MSH|^~\\&|A|B|C|D|20240101||ADT^A08|7|P|2.5\rPID|1||31415926^^^H^MR||PEABODY^LUCINDA||19440101\r";
+
+Deno.test("leaks: base64 after key=, short base64 messages (SMAT TSV) and 76-column base64 are decoded and sanitized", async () => {
+  const b64 = (s: string) => new TextEncoder().encode(s).toBase64();
+  const values = ["31415926", "PEABODY", "LUCINDA", "19440101"];
+  const long = SHORT_HL7 + "NTE|1||" + "x".repeat(200) + "\r";
+  const wrapped = b64(long).replace(/.{76}/g, "$&\n").replace(/\n$/, "");
+  const cases: Record<string, string> = {
+    "key=": `2024-01-01 inbound msg=${b64(long)} done`,
+    "short TSV": `ts\tmsg\n20240101\t${b64(SHORT_HL7)}\n`,
+    "wrapped": `payload:\n${wrapped}\nend`,
+  };
+  assert(b64(SHORT_HL7).length < 200);
+  for (const [name, text] of Object.entries(cases)) {
+    await using h = await testEngine("on");
+    const out = await h.engine.sanitizeToolResult(text, "ssh_pull_smat");
+    const runs = name === "wrapped"
+      ? [out.text.slice(9, -4).replace(/\n/g, "")]
+      : [...out.text.matchAll(/[A-Za-z0-9+\/]{32,}=*/g)].map((m) => m[0]);
+    const decoded = runs.map((r) => {
+      try {
+        return new TextDecoder().decode(Uint8Array.fromBase64(r));
+      } catch {
+        return "";
+      }
+    }).join("\n");
+    assert(decoded.includes("[["), `${name}: sanitized inside base64`);
+    for (const v of values) assert(!decoded.includes(v), `${name}: ${v}`);
+    assertEquals(h.engine.detokenize(out.text).text, text, `${name} round trip`);
+  }
+  // Short base64 that is not HL7 stays as it was.
+  await using h = await testEngine("on");
+  const plain = `token ${b64("just some ordinary text, nothing here")}`;
+  assertEquals((await h.engine.sanitizeToolResult(plain, "bash_exec")).text, plain);
+});
