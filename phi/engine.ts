@@ -27,7 +27,7 @@ import {
   type StreamDetokenizer,
 } from "./detokenize.ts";
 import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
-import { findFieldListings } from "./hl7_listing.ts";
+import { findCaretNames, findFieldListings } from "./hl7_listing.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
@@ -461,7 +461,8 @@ export class PhiEngine {
     // free-text field (OBX.5, NTE.3) is known the first time the message is seen.
     if (autoOn) {
       const listed: Candidate[] = [];
-      for (const c of findFieldListings(text)) {
+      const caret = (scan?.free ?? []).flatMap((f) => findCaretNames(text, f.start, f.end));
+      for (const c of [...findFieldListings(text), ...caret]) {
         if (c.value.includes("[[")) continue;
         if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
           continue;

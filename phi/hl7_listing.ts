@@ -15,7 +15,8 @@
  *
  * A field-level path (`PID.5`, `PID.3[2]`) applies the field's rule to the value as a field; a
  * component or subcomponent path (`PID.5.1`, `OBR.32.1.2`) tokenizes the whole value when the rule
- * tokenizes that component. Free-text fields are left to the pattern tiers. These are exact field
+ * tokenizes that component. Free-text fields (OBX.5, NTE.3, Z-segment fields) are left to the
+ * pattern tiers, but for `LAST^FIRST` names in them (`findCaretNames`). These are exact field
  * decisions, so the never-tokenize heuristics do not apply to them (a zip code after the label
  * "Zip or Postal Code" is not a status code); existing tokens are still never nested.
  */
@@ -74,7 +75,17 @@ export function componentCategory(rule: FieldRule, c: number, s?: number): strin
   }
 }
 
-function valueCandidates(text: string, start: number, end: number, path: string, out: Candidate[]): void {
+/** Caret names found in free fields of a listing, by field path (`ZPI.2` → its name parts). */
+type FreeNames = Map<string, Set<string>>;
+
+function valueCandidates(
+  text: string,
+  start: number,
+  end: number,
+  path: string,
+  out: Candidate[],
+  names?: FreeNames,
+): void {
   // Trim the value and skip placeholders.
   while (start < end && /\s/.test(text[start])) start++;
   while (end > start && /\s/.test(text[end - 1])) end--;
@@ -84,7 +95,27 @@ function valueCandidates(text: string, start: number, end: number, path: string,
   const p = parsePath(path);
   if (!p) return;
   const rule = policyFor(p.segment)?.[p.field];
-  if (!rule || rule.kind === "free") return;
+  if (!rule) return;
+  if (rule.kind === "free") {
+    if (p.component === undefined) {
+      for (const c of findCaretNames(text, start, end, path)) {
+        out.push(c);
+        if (names) {
+          const field = `${p.segment}.${p.field}`;
+          let set = names.get(field);
+          if (!set) names.set(field, set = new Set());
+          for (const part of c.value.split("^")) set.add(part);
+        }
+      }
+    } else if (names?.get(`${p.segment}.${p.field}`)?.has(value)) {
+      // A component of a caret name listed for the whole field just above (hl7_show).
+      const canonical = canonicalize("NAME", value);
+      if (canonical !== "") {
+        out.push({ start, end, value, category: "NAME", canonical, tier: "hl7", context: path, exact: true });
+      }
+    }
+    return;
+  }
   if (p.component === undefined) {
     for (const c of fieldValueCandidates(text, start, end, rule, path)) {
       out.push({ ...c, tier: "hl7", context: path, exact: true });
@@ -118,6 +149,39 @@ function valueCandidates(text: string, start: number, end: number, path: string,
 }
 
 /**
+ * `LAST^FIRST[^MIDDLE]` names (capitalized words joined by carets) in `[start, end)` of `text`: the
+ * sidecar's HL7_CARET_NAME pattern, applied locally to free-text and Z-segment fields so their
+ * names are tokenized without the sidecar.
+ *
+ * @example
+ * findCaretNames("ZPI|1|BARNABY^ELSPETH", 6, 21, "ZPI.2").map((c) => c.value); // ["BARNABY^ELSPETH"]
+ */
+export function findCaretNames(text: string, start: number, end: number, context?: string): Candidate[] {
+  const out: Candidate[] = [];
+  const part = text.slice(start, end);
+  if (part.indexOf("^") === -1) return out;
+  CARET_NAME.lastIndex = 0;
+  for (let m = CARET_NAME.exec(part); m; m = CARET_NAME.exec(part)) {
+    const canonical = canonicalize("NAME", m[0]);
+    if (canonical === "") continue;
+    out.push({
+      start: start + m.index,
+      end: start + m.index + m[0].length,
+      value: m[0],
+      category: "NAME",
+      canonical,
+      tier: "hl7",
+      context,
+      exact: true,
+    });
+  }
+  return out;
+}
+
+/** The sidecar's HL7_CARET_NAME regex (phi/sidecar/server.py). */
+const CARET_NAME = /(?<![\w^])[A-Z][A-Za-z'\-]+\^[A-Z][A-Za-z'\-]+(?:\^[A-Z][A-Za-z'\-]*)?(?!\w)/g;
+
+/**
  * How much of the text after `PATH:` is the value. Addresses run to a comma, semicolon, tab or
  * double space; other values are one word (with carets, digits) or up to four alphabetic words
  * (a name written out), so prose after the value is left alone.
@@ -145,6 +209,7 @@ function inlineValueLength(rest: string, path: string): number {
 export function findFieldListings(text: string): Candidate[] {
   const out: Candidate[] = [];
   if (!/(?:^|[\r\n\t])[ \t]*[A-Z][A-Z0-9]{2}(?:\[\d+\])?[.-]\d/.test(text)) return out;
+  const names: FreeNames = new Map();
   let header: string[] | undefined;
   let base = 0;
   while (base <= text.length) {
@@ -177,7 +242,7 @@ export function findFieldListings(text: string): Candidate[] {
           let o = at;
           if (header![i] !== "#") {
             for (const occ of cell.split("|")) {
-              valueCandidates(text, o, o + occ.length, header![i], out);
+              valueCandidates(text, o, o + occ.length, header![i], out, names);
               o += occ.length + 1;
             }
           }
@@ -197,14 +262,21 @@ export function findFieldListings(text: string): Candidate[] {
     const arrow = rest.indexOf(" -> ");
     if (arrow !== -1) {
       const left = rest.search(/\S/);
-      valueCandidates(text, base + restAt + left, base + restAt + arrow, path, out);
-      valueCandidates(text, base + restAt + arrow + 4, base + line.length, path, out);
+      valueCandidates(text, base + restAt + left, base + restAt + arrow, path, out, names);
+      valueCandidates(text, base + restAt + arrow + 4, base + line.length, path, out, names);
       return true;
     }
     const sep = /^[ \t]*[:=\t][ \t]*/.exec(rest);
     if (sep) {
       const from = restAt + sep[0].length;
-      valueCandidates(text, base + from, base + from + inlineValueLength(line.slice(from), path), path, out);
+      valueCandidates(
+        text,
+        base + from,
+        base + from + inlineValueLength(line.slice(from), path),
+        path,
+        out,
+        names,
+      );
       return true;
     }
     // Columns: path, label, value, separated by two or more spaces; the last column is the value
@@ -212,7 +284,7 @@ export function findFieldListings(text: string): Candidate[] {
     const cols = /^\s{2,}(?:\S(?:.*?\S)?\s{2,})?(\S.*)$/.exec(rest);
     if (cols) {
       const valueAt = restAt + rest.length - cols[1].length;
-      valueCandidates(text, base + valueAt, base + line.length, path, out);
+      valueCandidates(text, base + valueAt, base + line.length, path, out, names);
     }
     return true;
   }

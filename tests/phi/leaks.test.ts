@@ -117,3 +117,20 @@ Deno.test("leaks: base64 after key=, short base64 messages (SMAT TSV) and 76-col
   const plain = `token ${b64("just some ordinary text, nothing here")}`;
   assertEquals((await h.engine.sanitizeToolResult(plain, "bash_exec")).text, plain);
 });
+
+Deno.test("leaks: caret names in Z-segment fields are tokenized without the sidecar (raw, hl7_field, hl7_show)", async () => {
+  const { extractTable, parseMessages, renderDocument } = await import("../../hl7/mod.ts");
+  const raw = "MSH|^~\\&|A|B|C|D|20240101||ADT^A08|7|P|2.5\rPID|1||31415926^^^H^MR||PEABODY^LUCINDA\r" +
+    "ZPI|1|BARNABY^ELSPETH|X\r";
+  const doc = parseMessages(raw);
+  const renderings: Record<string, string> = {
+    read_file: raw,
+    hl7_field: extractTable(doc.messages, ["PID.5", "ZPI.2"], { index: true }),
+    hl7_show: renderDocument(doc),
+  };
+  for (const [tool, text] of Object.entries(renderings)) {
+    const out = await sanitizeFresh(text, tool);
+    for (const v of ["BARNABY", "ELSPETH"]) assert(!leaks(out.text, v), `${tool}: ${v} in ${out.text}`);
+    assertEquals(out.back, text);
+  }
+});
