@@ -320,7 +320,9 @@ function matchAt(text: string, at: number, needle: string): number {
 }
 
 const WORD_RE = /[\p{L}\p{N}]+/gu;
-const NAME_RUN = /[\p{L}'\u2019-]+(?:(?:,[ \t]*|[ \t]+|\^|\/)[\p{L}'\u2019-]+){1,3}/uy;
+// Words of a name; an initial may carry a period ("Linda Q. Sample").
+const NAME_RUN =
+  /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*|[ \t]+|\^|\/)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
 
 function firstWord(s: string): string | undefined {
   WORD_RE.lastIndex = 0;
@@ -416,6 +418,11 @@ export class KnownIndex {
       const hit = this.#names.get(canon);
       if (!hit) continue;
       if (at + value.length < text.length && isWordChar(text, at + value.length)) continue;
+      // Not the first part of a longer caret-joined name ("SAMPLE^LINDA^Q" is matched whole).
+      if (
+        text[at + value.length] === "^" && !value.includes("^") &&
+        /\p{L}/u.test(text[at + value.length + 1] ?? "")
+      ) continue;
       return {
         start: at,
         end: at + value.length,

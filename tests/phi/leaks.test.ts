@@ -134,3 +134,15 @@ Deno.test("leaks: caret names in Z-segment fields are tokenized without the side
     assertEquals(out.back, text);
   }
 });
+
+Deno.test("leaks: tier 4 matches an initial with a period and does not split a caret-joined name", async () => {
+  await using h = await testEngine("on");
+  await h.engine.tokenizeUserInput("patient @@SAMPLE^LINDA^Q@@");
+  const a = await h.engine.sanitizeToolResult("name: linda q sample SAMPLE^LINDA^Q", "bash_exec");
+  assertEquals(a.text, "name: [[NAME_1]] [[NAME_1]]");
+  const b = await h.engine.sanitizeToolResult("Mrs Linda Q. Sample was seen", "bash_exec");
+  assertEquals(b.text, "Mrs [[NAME_1]] was seen");
+  await h.engine.tokenizeUserInput("patient @@DOE^JANE@@");
+  const c = await h.engine.sanitizeToolResult("pt DOE^JANE^^^^L here", "bash_exec");
+  assert(!leaks(c.text, "DOE") && !leaks(c.text, "JANE"), c.text);
+});
