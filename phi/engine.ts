@@ -34,6 +34,7 @@ import { findMarkers, stripNoPhi } from "./markers.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
 import { needsReview, reviewRefusal, strictRefusal } from "./review.ts";
 import { SidecarClient, type SidecarDetector } from "./sidecar/client.ts";
+import { sidecarFiles } from "./sidecar/lifecycle.ts";
 import { type Span, SpanSet } from "./spans.ts";
 import { CATEGORY_RE } from "./token.ts";
 
@@ -132,10 +133,12 @@ export class PhiRefusedError extends AssistError {
 }
 
 export interface PhiEngineOptions {
-  config: Pick<
-    Config,
-    "home" | "autoPhi" | "phiPort" | "toolResultReview" | "toolResultReviewThreshold" | "phiNotice"
-  >;
+  config:
+    & Pick<
+      Config,
+      "home" | "autoPhi" | "phiPort" | "toolResultReview" | "toolResultReviewThreshold" | "phiNotice"
+    >
+    & Partial<Pick<Config, "phiVenv">>;
   /** The terminal; omit when there is none. */
   prompter?: PhiPrompter;
   /** Tier 5. @default a SidecarClient on 127.0.0.1:config.phiPort; `false` turns tier 5 off. */
@@ -207,9 +210,10 @@ export class PhiEngine {
     this.table = table;
     this.#config = options.config;
     this.#prompter = options.prompter;
-    this.#sidecar = options.sidecar === false
-      ? undefined
-      : options.sidecar ?? new SidecarClient({ port: options.config.phiPort });
+    this.#sidecar = options.sidecar === false ? undefined : options.sidecar ?? new SidecarClient({
+      port: options.config.phiPort,
+      tokenFile: options.config.phiVenv ? sidecarFiles(options.config.phiVenv).tokenFile : undefined,
+    });
     this.#known = new KnownIndex(table);
     this.#now = options.now ?? (() => new Date());
     this.#sessionId = options.sessionId;

@@ -13,6 +13,13 @@
  * - `POST /shutdown` → 200 `{"status": "stopping"}` (used by `/phi-sidecar stop`).
  * - Errors: 4xx/5xx with `{"error": "<message>"}`.
  *
+ * Authentication: `/phi-sidecar start` writes a random token to `<phi-venv>/sidecar.token` (0600,
+ * folder 0700) and gives the server the file's path. `/redact` and `/shutdown` need the token in
+ * `X-Assist-Sidecar-Token` (403 otherwise), so no other local user can use the sidecar or stop it.
+ * Before any text is sent, the client proves the listener is ours: it sends a random nonce in
+ * `X-Assist-Nonce` to `/health` and checks `proof` = HMAC-SHA256(token, nonce), so a process that
+ * squats on the port never sees text or the token. An unproven sidecar counts as unreachable.
+ *
  * Before sending, every existing `[[...]]` token is swapped for a sentinel of the same length
  * (private-use characters the recognizers ignore); an entity that touches a sentinel is dropped, so
  * tokens are never nested, and the offsets need no mapping back. Acronyms tagged as organizations
@@ -58,6 +65,11 @@ export interface SidecarClientOptions {
   timeoutMs?: number;
   /** After a failure, calls within this many ms return undefined at once. @default 30000 */
   retryAfterMs?: number;
+  /**
+   * The shared token's file (`<phi-venv>/sidecar.token`). When given, the listener must prove it
+   * holds the token before any text is sent. Omitted only by tests of the bare protocol.
+   */
+  tokenFile?: string;
 }
 
 /** Acronyms and HL7 words that NER models like to tag as organizations. */
@@ -169,6 +181,9 @@ export class SidecarClient implements SidecarDetector {
   readonly #base: string;
   readonly #timeoutMs: number;
   readonly #retryAfterMs: number;
+  readonly #tokenFile?: string;
+  #token?: string;
+  #proven = false;
   #downUntil = 0;
   lastError?: string;
 
@@ -179,6 +194,41 @@ export class SidecarClient implements SidecarDetector {
     this.#base = `http://${host}:${port}`;
     this.#timeoutMs = options.timeoutMs ?? 5000;
     this.#retryAfterMs = options.retryAfterMs ?? 30_000;
+    this.#tokenFile = options.tokenFile;
+  }
+
+  /** The token header, after proving (once, and again after any failure) that the listener holds it. */
+  async #auth(): Promise<Record<string, string>> {
+    if (!this.#tokenFile) return {};
+    if (this.#proven && this.#token) return { "x-assist-sidecar-token": this.#token };
+    let token: string;
+    try {
+      token = (await Deno.readTextFile(this.#tokenFile)).trim();
+    } catch {
+      throw new Error("no sidecar token (start it with /phi-sidecar start)");
+    }
+    if (!token) throw new Error("the sidecar token file is empty (restart it with /phi-sidecar start)");
+    const nonce = crypto.getRandomValues(new Uint8Array(16)).toHex();
+    const h = await this.#call("/health", { headers: { "x-assist-nonce": nonce } }) as { proof?: unknown };
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(token),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      [
+        "sign",
+      ],
+    );
+    const want = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(nonce)))
+      .toHex();
+    if (typeof h?.proof !== "string" || h.proof !== want) {
+      throw new Error(
+        `the listener on ${this.address} is not assist's sidecar (no proof of the token); nothing was sent`,
+      );
+    }
+    this.#token = token;
+    this.#proven = true;
+    return { "x-assist-sidecar-token": token };
   }
 
   async #call(path: string, init: RequestInit = {}): Promise<unknown> {
@@ -204,6 +254,7 @@ export class SidecarClient implements SidecarDetector {
       ? `no answer within ${this.#timeoutMs / 1000} s`
       : (e?.message ?? String(err)).split("\n")[0].slice(0, 200);
     this.#downUntil = Date.now() + this.#retryAfterMs;
+    this.#proven = false;
     return undefined;
   }
 
@@ -226,9 +277,10 @@ export class SidecarClient implements SidecarDetector {
     if (text.trim() === "") return [];
     const masked = maskTokens(text);
     try {
+      const auth = await this.#auth();
       const body = await this.#call("/redact", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", ...auth },
         body: JSON.stringify({ text: masked, language: "en" }),
       }) as { entities?: unknown };
       this.lastError = undefined;
@@ -241,9 +293,10 @@ export class SidecarClient implements SidecarDetector {
   /** `POST /shutdown`; true when the sidecar acknowledged. */
   async shutdown(): Promise<boolean> {
     try {
+      const auth = await this.#auth();
       await this.#call("/shutdown", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", ...auth },
         body: "{}",
       });
       return true;

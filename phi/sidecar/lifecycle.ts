@@ -48,6 +48,8 @@ export function sidecarFiles(venv: string) {
     dir: venv,
     script: at("assist_phi_sidecar.py"),
     pidFile: at("sidecar.pid"),
+    /** The shared secret of client and server (0600): see client.ts, "Authentication". */
+    tokenFile: at("sidecar.token"),
     logFile: at("sidecar.log"),
   };
 }
@@ -84,7 +86,12 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `GET /health` with a short timeout. */
 function client(options: LifecycleOptions, timeoutMs = 2000): SidecarClient {
-  return new SidecarClient({ port: options.config.phiPort, timeoutMs, retryAfterMs: 0 });
+  return new SidecarClient({
+    port: options.config.phiPort,
+    timeoutMs,
+    retryAfterMs: 0,
+    tokenFile: sidecarFiles(options.config.phiVenv).tokenFile,
+  });
 }
 
 /**
@@ -122,6 +129,10 @@ export async function startSidecar(options: LifecycleOptions): Promise<SidecarCo
   const files = sidecarFiles(options.config.phiVenv);
   const script = await installScript(files.dir);
   await Deno.remove(files.pidFile).catch(() => {});
+  // A fresh token each start; the server reads it from the file (never argv or environment).
+  await atomicWrite(files.tokenFile, crypto.getRandomValues(new Uint8Array(32)).toHex() + "\n", {
+    mode: 0o600,
+  });
   const args = [
     script,
     "serve",
@@ -133,6 +144,8 @@ export async function startSidecar(options: LifecycleOptions): Promise<SidecarCo
     files.pidFile,
     "--log",
     files.logFile,
+    "--token-file",
+    files.tokenFile,
   ];
   if (options.regexOnly) args.push("--regex-only");
   let child: Deno.ChildProcess;

@@ -20,6 +20,8 @@ Commands:
 """
 
 import argparse
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -175,7 +177,7 @@ def build_analyzer(AnalyzerEngine):
 
 # ---- HTTP -------------------------------------------------------------------------------------------
 
-def make_handler(detector, server_ref):
+def make_handler(detector, server_ref, token=None):
     class Handler(BaseHTTPRequestHandler):
         server_version = "assist-phi-sidecar/" + VERSION
 
@@ -190,10 +192,22 @@ def make_handler(detector, server_ref):
             self.end_headers()
             self.wfile.write(body)
 
+        def authorized(self):
+            # Requests that carry text, or stop the server, must hold the token assist wrote (0600).
+            if token is None:
+                return True
+            given = (self.headers.get("X-Assist-Sidecar-Token") or "").encode("utf-8")
+            return hmac.compare_digest(given, token)
+
         def do_GET(self):
             if self.path.split("?")[0] == "/health":
-                self.reply(200, {"status": "ok", "engine": detector.engine, "pid": os.getpid(),
-                                 "version": VERSION, "python": sys.executable, "entities": detector.entities})
+                answer = {"status": "ok", "engine": detector.engine, "pid": os.getpid(),
+                          "version": VERSION, "python": sys.executable, "entities": detector.entities}
+                nonce = self.headers.get("X-Assist-Nonce")
+                if token is not None and nonce:
+                    # Proof that this server holds the token, without the client revealing it.
+                    answer["proof"] = hmac.new(token, nonce.encode("utf-8"), hashlib.sha256).hexdigest()
+                self.reply(200, answer)
             else:
                 self.reply(404, {"error": "not found"})
 
@@ -209,6 +223,9 @@ def make_handler(detector, server_ref):
 
         def do_POST(self):
             path = self.path.split("?")[0]
+            if not self.authorized():
+                self.reply(403, {"error": "missing or wrong sidecar token"})
+                return
             try:
                 req = self.read_json()
             except (ValueError, UnicodeDecodeError) as e:
@@ -260,9 +277,16 @@ def serve(args):
     if args.log:
         fd = os.open(args.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         os.dup2(fd, 2)
+    token = None
+    if args.token_file:
+        with open(args.token_file, "rb") as f:
+            token = f.read().strip()
+        if not token:
+            sys.stderr.write("the token file is empty: %s\n" % args.token_file)
+            sys.exit(2)
     detector = Detector(regex_only=args.regex_only)
     ref = [None]
-    httpd = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(detector, ref))
+    httpd = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(detector, ref, token))
     ref[0] = httpd
     if args.pid_file:
         with open(args.pid_file, "w") as f:
@@ -314,6 +338,7 @@ def main(argv):
     s.add_argument("--pid-file")
     s.add_argument("--log")
     s.add_argument("--regex-only", action="store_true")
+    s.add_argument("--token-file", help="file holding the shared token (0600); required on /redact and /shutdown")
     e = sub.add_parser("ensure")
     e.add_argument("--venv", required=True)
     e.add_argument("--index-url")

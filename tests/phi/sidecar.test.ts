@@ -136,6 +136,42 @@ Deno.test("engine with the stand-in: presidio_<TYPE> tokens, existing tokens int
   }
 });
 
+Deno.test("sidecar client: a listener that cannot prove the token gets neither text nor token", async () => {
+  await using tmp = await tempDir();
+  const tokenFile = `${tmp.path}/sidecar.token`;
+  await Deno.writeTextFile(tokenFile, "a".repeat(64) + "\n", { mode: 0o600 });
+  const seen: string[] = [];
+  const squatter = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    seen.push(
+      `${req.method} ${new URL(req.url).pathname} ${
+        req.headers.get("x-assist-sidecar-token") ?? ""
+      } ${await req.text()}`,
+    );
+    return Response.json({
+      status: "ok",
+      proof: "not-a-proof",
+      entities: [{ entity_type: "PERSON", start: 0, end: 2, score: 1 }],
+    });
+  });
+  try {
+    const c = new SidecarClient({ port: squatter.addr.port, tokenFile, retryAfterMs: 0 });
+    assertEquals(await c.detect("pt SMITH^JOHN"), undefined);
+    match(c.lastError ?? "", /not assist's sidecar/);
+    assertEquals(seen.length, 1);
+    assert(seen[0].startsWith("GET /health  "), seen[0]);
+    assert(!seen.join("").includes("SMITH") && !seen.join("").includes("a".repeat(64)));
+    const none = new SidecarClient({
+      port: squatter.addr.port,
+      tokenFile: `${tmp.path}/missing`,
+      retryAfterMs: 0,
+    });
+    assertEquals(await none.detect("pt SMITH^JOHN"), undefined);
+    match(none.lastError ?? "", /no sidecar token/);
+  } finally {
+    await squatter.shutdown();
+  }
+});
+
 Deno.test("sidecar lifecycle with the real server (python3, regex-only): start, status, health, stop", async () => {
   await using tmp = await tempDir();
   const port = freePort();
@@ -159,8 +195,24 @@ Deno.test("sidecar lifecycle with the real server (python3, regex-only): start, 
     const files = sidecarFiles(options.config.phiVenv);
     assertEquals((await Deno.readTextFile(files.pidFile)).trim(), `${health.pid} ${port}`);
     assertEquals(await Deno.readTextFile(files.script), SIDECAR_SERVER_SOURCE);
-    // The real server through the engine.
-    await using h = await testEngine("on", { sidecar: new SidecarClient({ port }) });
+    // Without the token (or with a wrong one) the real server refuses text and shutdown.
+    const attempts: Array<Record<string, string>> = [{}, { "x-assist-sidecar-token": "0".repeat(64) }];
+    for (const headers of attempts) {
+      for (const path of ["/redact", "/shutdown"]) {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify({ text: "pt SMITH^JOHN" }),
+        });
+        assertEquals(res.status, 403, path);
+        await res.body?.cancel();
+      }
+    }
+    if (Deno.build.os !== "windows") assertEquals((await Deno.stat(files.tokenFile)).mode! & 0o777, 0o600);
+    // The real server through the engine, with the token it was started with.
+    await using h = await testEngine("on", {
+      sidecar: new SidecarClient({ port, tokenFile: files.tokenFile }),
+    });
     const r = await h.engine.tokenizeUserInput("pt SMITH^JOHN, see [[NAME_4]] and chart MRN 7654321");
     assertEquals(r.text, "pt [[presidio_HL7_CARET_NAME_1]], see [[NAME_4]] and chart MRN [[MRN_1]]");
   } finally {
