@@ -28,6 +28,13 @@ async function main(args: string[]): Promise<number> {
     );
     return await runHeadless(args);
   }
+  if (first === "phi-sidecar") {
+    const { runPhiSidecar } = await lazy<typeof import("./cli/phi_sidecar_command.ts")>(
+      import.meta.url,
+      "./cli/phi_sidecar_command.ts",
+    );
+    return await runPhiSidecar(args.slice(1));
+  }
   if (first === "auth") {
     const { runAuth } = await lazy<typeof import("./cli/auth_command.ts")>(
       import.meta.url,

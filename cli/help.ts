@@ -19,6 +19,8 @@ export function helpText(): string {
     "  assist ssh <op> [args]        engine hosts: hosts, add, remove, pass, setup, close, status,",
     "                                set-hciroot, set-direct, set-multiplex, forget-hostkey",
     "                                (`assist ssh --help` for each)",
+    "  assist phi-sidecar start | stop | status | health | ensure",
+    "                                the local PHI redaction sidecar (tier 5), as /phi-sidecar",
     "  assist auth set-api-key | clear-api-key | status | oauth-debug",
     "                                store the API key (hidden prompt, or stdin), show the auth state",
     "",

@@ -234,3 +234,23 @@ Deno.test("deno.json: one permission set, no -A, no FFI, scoped env/run/sys; eve
   ]);
   assert((await Deno.readTextFile(MAIN)).length > 0);
 });
+
+Deno.test("assist phi-sidecar: the lifecycle by hand (status when stopped; usage errors)", async () => {
+  await using tmp = await tempDir();
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = String((l.addr as Deno.NetAddr).port);
+  l.close();
+  const env = { HOME: tmp.path, ASSIST_PHI_PORT: port };
+  const status = await runAssist(["phi-sidecar", "status"], { env });
+  assertEquals(status.code, 1);
+  match(
+    status.stdout,
+    new RegExp(`^not running on 127\\.0\\.0\\.1:${port}; start it with /phi-sidecar start\\n$`),
+  );
+  const bad = await runAssist(["phi-sidecar", "launch"], { env });
+  assertEquals(bad.code, 2);
+  match(
+    bad.stderr,
+    /^assist: usage: assist phi-sidecar start\|stop\|status\|health\|ensure \(got "launch"\)\n$/,
+  );
+});
