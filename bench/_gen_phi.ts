@@ -12,18 +12,10 @@
  * values are unique across one generator instance (counters, not chance), so recall can be measured
  * by absence and a round trip is exact.
  */
+import { mulberry32 } from "../tests/support/prng.ts";
 
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (the shared mulberry32 of tests/support/prng.ts). */
+export const rng = mulberry32;
 
 const LAST = [
   "ABERNATHY",

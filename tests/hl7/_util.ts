@@ -1,4 +1,5 @@
 /** Helpers for the HL7 tests: fixtures and a seeded PRNG so random cases reproduce. */
+import { mulberry32 } from "../support/prng.ts";
 
 export const FIXTURES = new URL("../fixtures/hl7/", import.meta.url);
 
@@ -7,17 +8,11 @@ export function fixture(name: string): string {
   return Deno.readTextFileSync(new URL(name, FIXTURES));
 }
 
-/** mulberry32: small, fast, deterministic. `next()` is in [0, 1). */
+/** The shared seeded PRNG (tests/support/prng.ts) with helpers. `next()` is in [0, 1). */
 export class Rng {
-  #s: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.#s = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.#s = (this.#s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = mulberry32(seed);
   }
   int(n: number): number {
     return Math.floor(this.next() * n);

@@ -7,6 +7,7 @@
  * in-place reader is an optimisation of that, not a different dialect; and the one-pass reader
  * (netconfig/_fast.ts) must give exactly what the general reader gives.
  */
+import { mulberry32 } from "../../support/prng.ts";
 import { deepStrictEqual as assertEquals, fail, ok as assert } from "node:assert/strict";
 import {
   type KlValue,
@@ -26,17 +27,8 @@ import { destinationRecord, processRecord, protocolRecord, writeNetConfig } from
 
 const CASES = 10_000;
 
-/** mulberry32: small, fast, good enough for choosing mutations. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded PRNG: good enough for choosing mutations. */
+const prng = mulberry32;
 
 function corpus(): string[] {
   const threads = [
