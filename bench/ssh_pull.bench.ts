@@ -8,7 +8,7 @@
  *     deno bench -q -P=test bench/ssh_pull.bench.ts      (needs root: it creates a throwaway user)
  */
 import { Sshd } from "../tests/support/sshd.ts";
-import { assistCommandArgs, REPO_ROOT } from "../tests/support/run_assist.ts";
+import { runAssist } from "../tests/support/run_assist.ts";
 import { MasterClient } from "../ssh/client.ts";
 import { connect } from "../ssh/connection.ts";
 import { pullToFile } from "../ssh/transfer.ts";
@@ -28,24 +28,9 @@ const denoDir = Deno.env.get("DENO_DIR");
 if (denoDir) env.DENO_DIR = denoDir;
 
 async function assist(args: string[], stdin?: string): Promise<string> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: assistCommandArgs(args),
-    cwd: REPO_ROOT,
-    clearEnv: true,
-    env,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const o = await child.output();
-  const d = new TextDecoder();
-  if (o.code !== 0) throw new Error(`assist ${args.join(" ")}: ${d.decode(o.stderr)}`);
-  return d.decode(o.stdout);
+  const r = await runAssist(args, { env: env, stdin });
+  if (r.code !== 0) throw new Error(`assist ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout;
 }
 
 // 100 MiB of incompressible bytes.

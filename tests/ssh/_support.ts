@@ -3,7 +3,7 @@
  * permission set) in a test home, and watch every process on the machine for the password in its
  * argv or environment while the suite runs.
  */
-import { assistCommandArgs, REPO_ROOT } from "../support/run_assist.ts";
+import { assistCommandArgs, REPO_ROOT, runCommand } from "../support/run_assist.ts";
 import { descendants } from "./_proc.ts";
 export { alive, SecretWatch } from "./_proc.ts";
 
@@ -37,35 +37,26 @@ export const seenPids = new Set<number>();
  */
 export async function assist(args: string[], env: Record<string, string>, stdin?: string): Promise<Run> {
   await Deno.mkdir(env.TMPDIR ?? "/tmp", { recursive: true }).catch(() => {});
-  const child = new Deno.Command(Deno.execPath(), {
-    args: assistCommandArgs(args),
+  let running = true;
+  let track = Promise.resolve();
+  const out = await runCommand(Deno.execPath(), assistCommandArgs(args), {
     cwd: REPO_ROOT,
     clearEnv: true,
     env,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  seenPids.add(child.pid);
-  let running = true;
-  const track = (async () => {
-    while (running) {
-      for (const p of await descendants(child.pid).catch(() => [])) seenPids.add(p);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const out = await child.output();
+    stdin,
+    onSpawn: (child) => {
+      seenPids.add(child.pid);
+      track = (async () => {
+        while (running) {
+          for (const p of await descendants(child.pid).catch(() => [])) seenPids.add(p);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+    },
+  });
   running = false;
   await track;
-  const d = new TextDecoder();
-  const stdout = d.decode(out.stdout);
-  const stderr = d.decode(out.stderr);
-  return { code: out.code, stdout, stderr, all: stdout + stderr };
+  return { code: out.code, stdout: out.stdout, stderr: out.stderr, all: out.stdout + out.stderr };
 }
 
 /** Every file under a folder (recursively) whose content includes the secret, except under `skip`. */

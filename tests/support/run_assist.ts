@@ -25,16 +25,33 @@ export function assistCommandArgs(args: string[]): string[] {
   return ["run", "-q", "-P=assist", "--config", CONFIG, MAIN, ...args];
 }
 
-export async function runAssist(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: assistCommandArgs(args),
-    cwd: options.cwd ?? REPO_ROOT,
-    clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...options.env },
+export interface CommandOptions {
+  cwd?: string;
+  /** With clearEnv, the whole environment; otherwise added to the inherited one. */
+  env?: Record<string, string>;
+  clearEnv?: boolean;
+  /** Written to standard input, which is then closed; absent: no standard input. */
+  stdin?: string;
+  /** Sees the child as soon as it runs (to watch its process tree). */
+  onSpawn?: (child: Deno.ChildProcess) => void;
+}
+
+/** Runs a program to completion, feeding `stdin`, and returns its exit code and decoded output. */
+export async function runCommand(
+  program: string,
+  args: string[],
+  options: CommandOptions = {},
+): Promise<RunResult> {
+  const child = new Deno.Command(program, {
+    args,
+    cwd: options.cwd,
+    clearEnv: options.clearEnv,
+    env: options.env,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  options.onSpawn?.(child);
   if (options.stdin !== undefined) {
     const w = child.stdin.getWriter();
     await w.write(new TextEncoder().encode(options.stdin));
@@ -43,6 +60,15 @@ export async function runAssist(args: string[], options: RunOptions = {}): Promi
   const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+export function runAssist(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return runCommand(Deno.execPath(), assistCommandArgs(args), {
+    cwd: options.cwd ?? REPO_ROOT,
+    clearEnv: true,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...options.env },
+    stdin: options.stdin,
+  });
 }
 
 /** A fresh temporary folder, removed by the returned disposer. */

@@ -16,6 +16,7 @@
  *
  * Must run as root (useradd, sshd): the CI container and this workplace do.
  */
+import { runCommand } from "./run_assist.ts";
 import { writeFixtureRoot } from "../tools/engine/_fixture_root.ts";
 import { hl7, writeSmatDb } from "../tools/engine/_smat_writer.ts";
 import { descendants, pidsOfUid, PROC_HELPER as PROC_HELPER_SYNC } from "../ssh/_proc.ts";
@@ -46,20 +47,8 @@ async function run(
   args: string[],
   stdin?: string,
 ): Promise<{ code: number; out: string; err: string }> {
-  const child = new Deno.Command(cmd, {
-    args,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const o = await child.output();
-  const d = new TextDecoder();
-  return { code: o.code, out: d.decode(o.stdout), err: d.decode(o.stderr) };
+  const r = await runCommand(cmd, args, { stdin });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 async function must(cmd: string, args: string[], stdin?: string): Promise<string> {
