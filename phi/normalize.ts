@@ -13,22 +13,7 @@
  * | ADDRESS | trimmed, inner white space collapsed, lowercase |
  * | MRN, MANUAL, any other category | outer white space trimmed |
  */
-
-const MONTHS: Record<string, number> = {
-  jan: 1,
-  feb: 2,
-  mar: 3,
-  apr: 4,
-  may: 5,
-  jun: 6,
-  jul: 7,
-  aug: 8,
-  sep: 9,
-  sept: 9,
-  oct: 10,
-  nov: 11,
-  dec: 12,
-};
+import { MONTHS } from "../core/months.ts";
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { MONTHS } from "../../../core/months.ts";
 
 export interface Prologue {
   /** Every `key: value` line, keys lower-cased, in order. */
@@ -39,22 +40,6 @@ export interface SortableDate {
   /** Milliseconds since the epoch, when the time zone was known. */
   epochMs?: number;
 }
-
-const MONTHS: Record<string, number> = {
-  jan: 1,
-  feb: 2,
-  mar: 3,
-  apr: 4,
-  may: 5,
-  jun: 6,
-  jul: 7,
-  aug: 8,
-  sep: 9,
-  sept: 9,
-  oct: 10,
-  nov: 11,
-  dec: 12,
-};
 
 /** Offsets (minutes east of UTC) of the zone abbreviations Java and `date` print in the field. */
 const ZONES: Record<string, number> = {
