@@ -364,6 +364,21 @@ function looseRegion(ctx: Ctx, start: number, end: number): void {
   }
 }
 
+/**
+ * Where the next segment starts in `line` from `from`, by a start pattern whose group 1 is the
+ * segment id and group 2 the character after it: that character must be the field separator, or
+ * the id must open a header (which declares its own); -1 when there is none.
+ */
+function nextStart(line: string, re: RegExp, from: number, field: string): number {
+  re.lastIndex = from;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    const pos = m.index + m[0].length - 4;
+    if (m[2] === field || headerDelimiters(line, pos)) return pos;
+    re.lastIndex = pos + 1;
+  }
+  return -1;
+}
+
 /** The segments of one line of ordinary text at offset `at`. */
 function looseLine(ctx: Ctx, line: string, at: number): void {
   const pipe = line.indexOf("|");
@@ -380,26 +395,8 @@ function looseLine(ctx: Ctx, line: string, at: number): void {
   SEG_AT.lastIndex = i;
   if (SEG_AT.test(line) || headerDelimiters(line, i)) s = i;
   else {
-    EMBEDDED_START.lastIndex = 0;
-    for (let m = EMBEDDED_START.exec(line); m; m = EMBEDDED_START.exec(line)) {
-      const pos = m.index + m[0].length - 4;
-      if (m[2] === "|" || headerDelimiters(line, pos)) {
-        s = pos;
-        break;
-      }
-      EMBEDDED_START.lastIndex = pos + 1;
-    }
-    if (s === -1) {
-      NEXT_START.lastIndex = 0;
-      for (let m = NEXT_START.exec(line); m; m = NEXT_START.exec(line)) {
-        const pos = m.index + m[0].length - 4;
-        if (m[2] === "|" || headerDelimiters(line, pos)) {
-          s = pos;
-          break;
-        }
-        NEXT_START.lastIndex = pos + 1;
-      }
-    }
+    s = nextStart(line, EMBEDDED_START, 0, "|");
+    if (s === -1) s = nextStart(line, NEXT_START, 0, "|");
   }
   let quoted = false;
   while (s !== -1) {
@@ -410,16 +407,7 @@ function looseLine(ctx: Ctx, line: string, at: number): void {
     const e = looseSegmentEnd(line, s, quoted);
     if (line[s + 3] === d.field) segment(ctx, at + s, at + e, d);
     // The next segment of the run.
-    s = -1;
-    NEXT_START.lastIndex = e;
-    for (let m = NEXT_START.exec(line); m; m = NEXT_START.exec(line)) {
-      const pos = m.index + m[0].length - 4;
-      if (m[2] === d.field || headerDelimiters(line, pos)) {
-        s = pos;
-        break;
-      }
-      NEXT_START.lastIndex = pos + 1;
-    }
+    s = nextStart(line, NEXT_START, e, d.field);
   }
 }
 
