@@ -5,18 +5,10 @@
  */
 import { hl7MessageOfSize } from "./_gen_phi.ts";
 import { createPhiEngine } from "../phi/mod.ts";
-
-const config = (home: string) => ({
-  home,
-  autoPhi: "on" as const,
-  phiPort: 9,
-  toolResultReview: "auto" as const,
-  toolResultReviewThreshold: 8192,
-  phiNotice: false,
-});
+import { testConfig } from "../tests/phi/_support.ts";
 
 const home = await Deno.makeTempDir({ prefix: "assist-bench-" });
-const engine = await createPhiEngine({ config: config(home), sidecar: false });
+const engine = await createPhiEngine({ config: testConfig(home), sidecar: false });
 const known = hl7MessageOfSize(4096);
 await engine.sanitizeToolResult(known, "bash_exec");
 // Messages of new patients: every value new, so each call also takes the lock and appends rows.

@@ -4,16 +4,9 @@
  */
 import { hl7Corpus, hl7RealisticCorpus, notesCorpus, toolOutputCorpus } from "./_gen_phi.ts";
 import { createPhiEngine } from "../phi/mod.ts";
+import { testConfig } from "../tests/phi/_support.ts";
 import { scanHl7 } from "../phi/hl7_sanitize.ts";
 
-const config = (home: string) => ({
-  home,
-  autoPhi: "on" as const,
-  phiPort: 9,
-  toolResultReview: "auto" as const,
-  toolResultReviewThreshold: 8192,
-  phiNotice: false,
-});
 const mb = (s: string) => `${(new TextEncoder().encode(s).length / 1e6).toFixed(2)} MB`;
 
 // About 0.8 MB of HL7, one message per line (SMAT-like dump). Dense: the four kinds with little but
@@ -32,7 +25,7 @@ const text = [...notesCorpus(2500, 5).map((n) => n.text), ...toolOutputCorpus(6)
 );
 
 const warmHome = await Deno.makeTempDir({ prefix: "assist-bench-" });
-const warm = await createPhiEngine({ config: config(warmHome), sidecar: false });
+const warm = await createPhiEngine({ config: testConfig(warmHome), sidecar: false });
 await warm.sanitizeToolResult(batch, "bash_exec");
 await warm.sanitizeToolResult(mixed, "bash_exec");
 await warm.sanitizeToolResult(text, "bash_exec");
@@ -63,7 +56,7 @@ Deno.bench(`sanitizeToolResult dense HL7, all values new (cold table), ${mb(cold
   warmup: 0,
 }, async (b) => {
   const home = await Deno.makeTempDir({ prefix: "assist-bench-" });
-  const engine = await createPhiEngine({ config: config(home), sidecar: false });
+  const engine = await createPhiEngine({ config: testConfig(home), sidecar: false });
   const input = coldBatches[cold++ % coldBatches.length];
   b.start();
   await engine.sanitizeToolResult(input, "bash_exec");

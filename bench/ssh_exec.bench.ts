@@ -8,7 +8,7 @@
  *     deno bench -q -P=test bench/ssh_exec.bench.ts      (needs root: it creates a throwaway user)
  */
 import { Sshd } from "../tests/support/sshd.ts";
-import { runAssist } from "../tests/support/run_assist.ts";
+import { assistOk, envFor } from "../tests/ssh/_support.ts";
 import { MasterClient } from "../ssh/client.ts";
 import { connect } from "../ssh/connection.ts";
 import { wrapCommand } from "../ssh/wrap.ts";
@@ -16,19 +16,10 @@ import { Secret } from "../core/secret.ts";
 
 const sshd = await Sshd.start();
 const home = await Deno.makeTempDir({ prefix: "assist-bench-ssh-" });
-const env: Record<string, string> = {
-  PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-  NO_COLOR: "1",
-  ASSIST_HOME: home,
-};
-const denoDir = Deno.env.get("DENO_DIR");
-if (denoDir) env.DENO_DIR = denoDir;
-
-async function assist(args: string[], stdin?: string, extra: Record<string, string> = {}): Promise<string> {
-  const r = await runAssist(args, { env: { ...env, ...extra }, stdin });
-  if (r.code !== 0) throw new Error(`assist ${args.join(" ")}: ${r.stderr}`);
-  return r.stdout;
-}
+const env = envFor(home);
+await Deno.mkdir(env.TMPDIR, { recursive: true });
+const assist = (args: string[], stdin?: string, more: Record<string, string> = {}) =>
+  assistOk(args, { ...env, ...more }, stdin);
 
 await assist(["ssh", "add", "m", sshd.target]);
 await assist(["ssh", "add", "d", sshd.target]);

@@ -8,7 +8,7 @@
  *     deno bench -q -P=test bench/ssh_pull.bench.ts      (needs root: it creates a throwaway user)
  */
 import { Sshd } from "../tests/support/sshd.ts";
-import { runAssist } from "../tests/support/run_assist.ts";
+import { assistOk, envFor } from "../tests/ssh/_support.ts";
 import { MasterClient } from "../ssh/client.ts";
 import { connect } from "../ssh/connection.ts";
 import { pullToFile } from "../ssh/transfer.ts";
@@ -19,19 +19,9 @@ const sshd = await Sshd.start();
 const home = await Deno.makeTempDir({ prefix: "assist-bench-pull-" });
 const out = `${home}/out`;
 await Deno.mkdir(out);
-const env: Record<string, string> = {
-  PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-  NO_COLOR: "1",
-  ASSIST_HOME: home,
-};
-const denoDir = Deno.env.get("DENO_DIR");
-if (denoDir) env.DENO_DIR = denoDir;
-
-async function assist(args: string[], stdin?: string): Promise<string> {
-  const r = await runAssist(args, { env: env, stdin });
-  if (r.code !== 0) throw new Error(`assist ${args.join(" ")}: ${r.stderr}`);
-  return r.stdout;
-}
+const env = envFor(home);
+await Deno.mkdir(env.TMPDIR, { recursive: true });
+const assist = (args: string[], stdin?: string) => assistOk(args, env, stdin);
 
 // 100 MiB of incompressible bytes.
 const data = new Uint8Array(MIB << 20);

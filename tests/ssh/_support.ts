@@ -3,7 +3,7 @@
  * permission set) in a test home, and watch every process on the machine for the password in its
  * argv or environment while the suite runs.
  */
-import { assistCommandArgs, REPO_ROOT, runCommand } from "../support/run_assist.ts";
+import { assistCommandArgs, REPO_ROOT, runAssist, runCommand } from "../support/run_assist.ts";
 import { descendants } from "./_proc.ts";
 export { alive, SecretWatch } from "./_proc.ts";
 
@@ -26,6 +26,16 @@ export function envFor(home: string, extra: Record<string, string> = {}): Record
     ...(denoDir ? { DENO_DIR: denoDir } : {}),
     ...extra,
   };
+}
+
+/**
+ * `assist <args>` without process watching (for benchmarks, where the watcher would cost time):
+ * stdout, or an error naming the command and its stderr.
+ */
+export async function assistOk(args: string[], env: Record<string, string>, stdin?: string): Promise<string> {
+  const r = await runAssist(args, { env, stdin });
+  if (r.code !== 0) throw new Error(`assist ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout;
 }
 
 /** Every pid the last runs started (the program and its descendants), for the /proc checks. */
