@@ -7,30 +7,15 @@ import { lazy } from "../core/lazy.ts";
 import { AssistError, describeError, EXIT } from "../core/errors.ts";
 import { stripCr } from "../core/clean.ts";
 import { closestNames } from "../core/suggest.ts";
+import { stylerFor, writeText } from "../core/term.ts";
 import { findTool, TOOLS } from "../tools/registry.ts";
 import { parseManualArgs, toolHelp } from "../tools/args.ts";
 import { errorMessage, type ToolContext } from "../tools/types.ts";
 
-const encoder = new TextEncoder();
-
-function writeOut(text: string): void {
-  writeAll(Deno.stdout, text);
-}
-
-function writeErr(text: string): void {
-  writeAll(Deno.stderr, text);
-}
-
-function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
-  const bytes = encoder.encode(text);
-  let off = 0;
-  try {
-    while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
-  } catch (err) {
-    if (err instanceof Deno.errors.BrokenPipe) return; // `assist tools list | head`
-    throw err;
-  }
-}
+const writeOut = (text: string) => writeText("stdout", text);
+const writeErr = (text: string) => writeText("stderr", text);
+/** `assist:` in red on a terminal (never under NO_COLOR or when redirected). */
+const errPrefix = () => stylerFor("stderr").red("assist:");
 
 /** `tools list`: names and one-line summaries, aligned. */
 export function toolsListText(): string {
@@ -44,7 +29,7 @@ export function reportFailure(err: unknown): number {
   try {
     debug = stripCr(Deno.env.get("ASSIST_DEBUG") ?? "").trim() === "1";
   } catch { /* not readable */ }
-  writeErr(`assist: ${describeError(err, debug)}\n`);
+  writeErr(`${errPrefix()} ${describeError(err, debug)}\n`);
   return err instanceof AssistError ? err.exitCode : EXIT.failure;
 }
 
@@ -109,7 +94,7 @@ export async function runTools(args: string[]): Promise<number> {
     const result = await def.run(input, ctx);
     if (abort.signal.aborted) return EXIT.interrupted;
     if (result.isError) {
-      writeErr(`assist: ${def.name}: ${errorMessage(result)}\n`);
+      writeErr(`${errPrefix()} ${def.name}: ${errorMessage(result)}\n`);
       return EXIT.failure;
     }
     writeOut(result.text.endsWith("\n") || result.text === "" ? result.text : `${result.text}\n`);

@@ -43,10 +43,27 @@ export function styler(enabled: boolean): Styler {
 
 const encoder = new TextEncoder();
 
-/** Writes all of `text` to the stream (no newline added). */
-export async function write(stream: Stream, text: string): Promise<void> {
+/**
+ * Writes all of `text` to the stream (no newline added). A closed reader (`assist tools list |
+ * head`) ends the writing quietly instead of failing.
+ */
+export function writeText(stream: Stream, text: string): void {
   const bytes = encoder.encode(text);
   const out = stream === "stdout" ? Deno.stdout : Deno.stderr;
   let off = 0;
-  while (off < bytes.length) off += await out.write(bytes.subarray(off));
+  try {
+    while (off < bytes.length) off += out.writeSync(bytes.subarray(off));
+  } catch (err) {
+    if (err instanceof Deno.errors.BrokenPipe) return;
+    throw err;
+  }
+}
+
+/** The styler for a stream under the process's NO_COLOR (read here; unreadable counts as unset). */
+export function stylerFor(stream: Stream): Styler {
+  let noColor: string | undefined;
+  try {
+    noColor = Deno.env.get("NO_COLOR");
+  } catch { /* outside the permission set */ }
+  return styler(colorAllowed(stream, noColor));
 }

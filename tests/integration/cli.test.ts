@@ -253,3 +253,25 @@ Deno.test("assist phi-sidecar: the lifecycle by hand (status when stopped; usage
     /^assist: usage: assist phi-sidecar start\|stop\|status\|health\|ensure \(got "launch"\)\n$/,
   );
 });
+
+Deno.test("on a terminal the error prefix is coloured, and NO_COLOR turns it off (run under script(1))", async () => {
+  await using tmp = await tempDir();
+  const { assistCommandArgs } = await import("../support/run_assist.ts");
+  const line = [Deno.execPath(), ...assistCommandArgs(["tools", "nope"])].map((a) => `'${a}'`).join(" ");
+  const onTty = async (noColor: boolean) => {
+    const out = await new Deno.Command("script", {
+      args: ["-qec", line, "/dev/null"],
+      clearEnv: true,
+      env: {
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        HOME: tmp.path,
+        ...(noColor ? { NO_COLOR: "1" } : {}),
+      },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return new TextDecoder().decode(out.stdout);
+  };
+  match(await onTty(false), /^\x1b\[31massist:\x1b\[39m unknown tool: nope/);
+  match(await onTty(true), /^assist: unknown tool: nope/);
+});
