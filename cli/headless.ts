@@ -5,6 +5,7 @@
  * interrupted. There is no review gate here (no terminal to ask on), as the spec says.
  */
 import { AssistError, EXIT } from "../core/errors.ts";
+import { writeText } from "../core/term.ts";
 import { loadConfig } from "../core/config.ts";
 import { ensureHome } from "../core/home.ts";
 import { ModelError } from "./model/errors.ts";
@@ -39,9 +40,8 @@ export function parseHeadlessArgs(args: string[]): HeadlessArgs {
   return { prompt, json, model };
 }
 
-const enc = new TextEncoder();
-const out = (s: string) => Deno.stdout.writeSync(enc.encode(s));
-const err = (s: string) => Deno.stderr.writeSync(enc.encode(s));
+const out = (s: string) => writeText("stdout", s);
+const err = (s: string) => writeText("stderr", s);
 
 export async function runHeadless(argv: string[]): Promise<number> {
   const args = parseHeadlessArgs(argv);
