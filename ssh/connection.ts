@@ -338,6 +338,8 @@ export class SshConnection implements Remote {
   #closing = false;
   #gate = new Gate(MAX_CHANNELS);
   #lostListeners = new Set<(reason: string) => void>();
+  /** Rejecters of the remote operations in flight: a lost connection settles them all. */
+  #pending = new Set<(err: SshError) => void>();
 
   constructor(
     client: Ssh2Client,
@@ -375,6 +377,11 @@ export class SshConnection implements Remote {
     if (this.#lost !== undefined) return;
     this.#lost = this.#closing ? "closed" : reason;
     this.#sftp = undefined;
+    // ssh2 does not always call back the requests of a connection that dropped mid-transfer:
+    // fail them here, so a caller is told and never waits forever.
+    const lostErr = this.#lostError();
+    for (const fail of this.#pending) fail(lostErr);
+    this.#pending.clear();
     if (!this.#closing) { for (const fn of this.#lostListeners) fn(reason); }
   }
 
@@ -384,6 +391,19 @@ export class SshConnection implements Remote {
       `the connection to ${this.alias} (${this.target}) was lost: ${this.#lost ?? "unknown reason"}`,
       { alias: this.alias },
     );
+  }
+
+  /** One remote operation's promise, also rejected when the connection is lost. */
+  #op<T>(executor: (resolve: (v: T) => void, reject: (e: unknown) => void) => void): Promise<T> {
+    if (this.#lost !== undefined) return Promise.reject(this.#lostError());
+    return new Promise<T>((resolve, reject) => {
+      const fail = (e: SshError) => reject(e);
+      this.#pending.add(fail);
+      executor(
+        (v) => (this.#pending.delete(fail), resolve(v)),
+        (e) => (this.#pending.delete(fail), reject(e)),
+      );
+    });
   }
 
   #check(): void {
@@ -527,7 +547,7 @@ export class SshConnection implements Remote {
   /** Runs one SFTP call, mapping its error; a dropped connection becomes connection_lost. */
   #call<T>(path: string, fn: (sftp: Ssh2Sftp, cb: (err: unknown, value: T) => void) => void): Promise<T> {
     return this.#sftpSession().then((sftp) =>
-      new Promise<T>((resolve, reject) => {
+      this.#op<T>((resolve, reject) => {
         fn(sftp, (err, value) => {
           if (err) {
             if (this.#lost !== undefined) reject(this.#lostError());
@@ -577,17 +597,17 @@ export class SshConnection implements Remote {
   }
 
   #closeHandle(sftp: Ssh2Sftp, handle: Buffer): Promise<void> {
-    return new Promise((resolve) => {
+    return this.#op<void>((resolve) => {
       try {
         sftp.close(handle, () => resolve());
       } catch {
         resolve();
       }
-    });
+    }).catch(() => {});
   }
 
   #read(sftp: Ssh2Sftp, path: string, handle: Buffer, pos: number, len: number): Promise<Uint8Array> {
-    return new Promise((resolve, reject) => {
+    return this.#op((resolve, reject) => {
       const buf = Buffer.allocUnsafe(len);
       sftp.read(handle, buf, 0, len, pos, (err, n) => {
         if (err) {
@@ -707,7 +727,7 @@ export class SshConnection implements Remote {
     try {
       const inflight: Promise<void>[] = [];
       const write = (buf: Buffer, pos: number) =>
-        new Promise<void>((resolve, reject) => {
+        this.#op<void>((resolve, reject) => {
           sftp.write(handle, buf, 0, buf.length, pos, (err) => {
             if (!err) resolve();
             else if (this.#lost !== undefined) reject(this.#lostError());
