@@ -18,37 +18,15 @@ import { hasDobContext } from "./exclusions.ts";
 import { SpanSet } from "./spans.ts";
 import { findFieldListings } from "./hl7_listing.ts";
 import type { LookupRow, LookupTable } from "./lookup.ts";
+import { type Candidate, candidate, type Tier } from "./candidate.ts";
 
-/** Audit tiers (spec, "Auto-PHI audit record"), plus `sidecar` for tier 5 and `manual` for markers. */
-export type Tier = "definite" | "contextual" | "hl7" | "known" | "sidecar" | "hl7_pipeline" | "manual";
-
-/** A value found in a text, not yet replaced. */
-export interface Candidate {
-  start: number;
-  end: number;
-  /** The exact text at `[start, end)`. */
-  value: string;
-  category: string;
-  canonical: string;
-  tier: Tier;
-  /** Where it was found, for the audit record (a field path, a tool name). */
-  context?: string;
-  /** The token it gets, once assigned by the engine. */
-  token?: string;
-  /** The lookup-table row of that token (engine internal). */
-  row?: LookupRow;
-  /**
-   * An exact field-policy decision (an HL7 field listing): the never-tokenize heuristics do not
-   * apply, only "never inside an existing token".
-   */
-  exact?: boolean;
-}
+export type { Candidate, Tier } from "./candidate.ts";
 
 function cand(text: string, start: number, end: number, category: string, tier: Tier): Candidate | undefined {
   const value = text.slice(start, end);
   const canonical = canonicalize(category, value);
   if (canonical === "") return undefined;
-  return { start, end, value, category, canonical, tier };
+  return candidate(start, end, value, category, canonical, tier);
 }
 
 // ---- tier 1 ---------------------------------------------------------------------------------------
@@ -319,15 +297,46 @@ function matchAt(text: string, at: number, needle: string): number {
   return i - at;
 }
 
-const WORD_RE = /[\p{L}\p{N}]+/gu;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]/u;
+
+/** Size of the KnownIndex word filter in bits (128 KiB). */
+const WORD_BITS = 1 << 20;
+
+/**
+ * FNV-1a of `text[start, end)` lowercased (ASCII), reduced to a bit of the word filter; -1 when the
+ * word holds a non-ASCII character (such words skip the filter and are looked up).
+ */
+function asciiWordHash(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 128) return -1;
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return (h >>> 0) & (WORD_BITS - 1);
+}
+
+/** UTF-16 length of the letter or digit (`[\p{L}\p{N}]`) at `i`, or 0. */
+function letterOrDigitAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0;
+  if (c !== c) return 0; // past the end (NaN)
+  const cp = text.codePointAt(i)!;
+  const w = cp > 0xffff ? 2 : 1;
+  return LETTER_OR_DIGIT.test(text.slice(i, i + w)) ? w : 0;
+}
 // Words of a name; an initial may carry a period ("Linda Q. Sample").
 const NAME_RUN =
   /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*|[ \t]+|\^|\/)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
 
-function firstWord(s: string): string | undefined {
-  WORD_RE.lastIndex = 0;
-  const m = WORD_RE.exec(s);
-  return m ? m[0].toLowerCase() : undefined;
+/** White space, `,`, `^` or `/`: the separators of a name's words. */
+function hasNameSeparator(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 44 || c === 94 || c === 47 || c <= 32 || (c >= 128 && /\s/.test(s[i]))) return true;
+  }
+  return false;
 }
 
 /**
@@ -350,30 +359,59 @@ export class KnownIndex {
   /** Known names by canonical form (also without initials); words that start a name check. */
   #names = new Map<string, { row: LookupRow; exact: boolean }>();
   #nameWords = new Set<string>();
+  /**
+   * A one-hash Bloom filter over the words that lead anywhere (needle first words and name words):
+   * most words of a text are in neither table, and the filter turns them away from their character
+   * codes alone, before any slice, lowercase copy or lookup in the large tables.
+   */
+  #wordBits = new Uint32Array(WORD_BITS >>> 5);
 
   constructor(table: LookupTable) {
     this.#table = table;
   }
 
+  #markWord(w: string): void {
+    const h = asciiWordHash(w, 0, w.length);
+    if (h !== -1) this.#wordBits[h >>> 5] |= 1 << (h & 31);
+  }
+
   #needle(form: string, row: LookupRow, exact: boolean): void {
     const f = form.trim();
     if (f.length < 4) return;
-    const key = f.toLowerCase();
-    if (this.#seen.has(key)) return;
-    const w = firstWord(f);
     // A needle must start and end with a letter or digit, and not start with a lone initial ("a jane
     // doe"): such forms are rare in text, and one-letter words would make huge lists to try.
-    if (w === undefined || w.length < 2 || !isWordChar(f, 0) || !isWordChar(f, f.length - 1)) return;
-    const single = /^\p{L}+$/u.test(f);
-    if (single && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
+    if (!isWordChar(f, 0) || !isWordChar(f, f.length - 1)) return;
+    // One pass over the form: the end of its first word, and what kind of characters it holds.
+    let firstEnd = -1;
+    let letters = true;
+    let digitsOnly = true;
+    let spaced = false;
+    for (let i = 0; i < f.length; i++) {
+      const c = f.charCodeAt(i);
+      const word = c < 128
+        ? (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
+        : isWordChar(f, i);
+      if (!word && firstEnd === -1) firstEnd = i;
+      if (c < 48 || c > 57) digitsOnly = false;
+      if (c < 128 ? !((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) : !/\p{L}/u.test(f[i])) letters = false;
+      if (c === 44 || (c < 128 ? c <= 32 : /\s/.test(f[i]))) spaced = true;
+    }
+    if (firstEnd === -1) firstEnd = f.length;
+    if (firstEnd < 2) return;
+    if (letters && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
     // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts.
-    if (/^\d+$/.test(f) && f.length < 6) return;
+    if (digitsOnly && f.length < 6) return;
+    const key = f.toLowerCase();
+    if (this.#seen.has(key)) return;
     this.#seen.add(key);
-    const lower = key.replace(/\s+/g, " ").replace(/,\s*/g, ", ");
+    const lower = spaced ? key.replace(/\s+/g, " ").replace(/,\s*/g, ", ") : key;
+    const w = firstEnd === f.length ? key : key.slice(0, firstEnd);
     const needle: Needle = { lower, row, exact };
     const list = this.#byWord.get(w);
-    if (!list) this.#byWord.set(w, [needle]);
-    else {
+    if (!list) {
+      this.#byWord.set(w, [needle]);
+      this.#markWord(w);
+    } else {
       list.push(needle);
       this.#unsorted.add(w); // sorted (longest first) when next used
     }
@@ -385,22 +423,28 @@ export class KnownIndex {
       // two or more letters leads to a check of the name run that starts there.
       const norm = normalizeName(row.canonical);
       const words = norm.split(" ");
-      const full = words.filter((w) => w.length > 1);
+      let full = 0;
+      for (const w of words) {
+        if (w.length > 1) {
+          full++;
+          this.#nameWords.add(w);
+          this.#markWord(w);
+        }
+      }
       if (words.length >= 2 && words.length <= 4 && !this.#names.has(norm)) {
         this.#names.set(norm, { row, exact: true });
       }
-      if (full.length >= 2 && full.length < words.length) {
-        const sub = full.join(" ");
+      if (full >= 2 && full < words.length) {
+        const sub = words.filter((w) => w.length > 1).join(" ");
         if (!this.#names.has(sub)) this.#names.set(sub, { row, exact: false });
       }
-      for (const w of full) this.#nameWords.add(w);
-      if (row.original !== undefined && !/[\s,^/]/.test(row.original.trim())) {
+      if (row.original !== undefined && !hasNameSeparator(row.original.trim())) {
         this.#needle(row.original, row, true);
       }
       return;
     }
     if (row.original !== undefined) this.#needle(row.original, row, true);
-    this.#needle(row.canonical, row, true);
+    if (row.canonical !== row.original) this.#needle(row.canonical, row, true);
   }
 
   /** A known name starting at `at` (2 to 4 name words joined by spaces, `, `, `^` or `/`). */
@@ -423,14 +467,14 @@ export class KnownIndex {
         text[at + value.length] === "^" && !value.includes("^") &&
         /\p{L}/u.test(text[at + value.length + 1] ?? "")
       ) continue;
-      return {
-        start: at,
-        end: at + value.length,
+      return candidate(
+        at,
+        at + value.length,
         value,
-        category: hit.row.category,
-        canonical: hit.exact ? hit.row.canonical : canon,
-        tier: "known",
-      };
+        hit.row.category,
+        hit.exact ? hit.row.canonical : canon,
+        "known",
+      );
     }
     return undefined;
   }
@@ -445,6 +489,7 @@ export class KnownIndex {
       this.#unsorted = new Set();
       this.#names = new Map();
       this.#nameWords = new Set();
+      this.#wordBits.fill(0);
       this.#indexed = 0;
     }
     for (let i = this.#indexed; i < rows.length; i++) this.#index(rows[i]);
@@ -457,14 +502,24 @@ export class KnownIndex {
     this.#update();
     const out: Candidate[] = [];
     if (this.#byWord.size === 0 && this.#names.size === 0) return out;
-    WORD_RE.lastIndex = 0;
     let after = 0;
-    for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
-      if (m.index < after) continue;
-      if (m.index > 0 && isWordChar(text, m.index - 1)) continue;
-      const word = m[0].toLowerCase();
+    // The words of the text (runs of letters and digits, as /[\p{L}\p{N}]+/u finds them), scanned by
+    // character code: no match object per word.
+    for (let at = 0, end = 0; at < text.length; at = end) {
+      const len = letterOrDigitAt(text, at);
+      if (len === 0) {
+        end = at + 1;
+        continue;
+      }
+      end = at + len;
+      for (let l = letterOrDigitAt(text, end); l > 0; l = letterOrDigitAt(text, end)) end += l;
+      if (at < after) continue;
+      if (at > 0 && isWordChar(text, at - 1)) continue;
+      const h = asciiWordHash(text, at, end);
+      if (h !== -1 && (this.#wordBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
+      const word = text.slice(at, end).toLowerCase();
       if (this.#nameWords.has(word)) {
-        const c = this.#nameAt(text, m.index);
+        const c = this.#nameAt(text, at);
         if (c) {
           out.push(c);
           after = c.end;
@@ -479,21 +534,14 @@ export class KnownIndex {
         this.#unsorted.delete(word);
       }
       for (const n of list) {
-        const len = matchAt(text, m.index, n.lower);
+        const len = matchAt(text, at, n.lower);
         if (len === -1) continue;
-        const value = text.slice(m.index, m.index + len);
+        const value = text.slice(at, at + len);
         const canonical = n.exact ? n.row.canonical : canonicalize(n.row.category, value);
         if (canonical) {
-          out.push({
-            start: m.index,
-            end: m.index + value.length,
-            value,
-            category: n.row.category,
-            canonical,
-            tier: "known",
-          });
+          out.push(candidate(at, at + value.length, value, n.row.category, canonical, "known"));
         }
-        after = m.index + value.length;
+        after = at + value.length;
         break;
       }
     }

@@ -19,6 +19,7 @@ import {
   runBase64,
 } from "./base64.ts";
 import { type Candidate, detectAuto, findDefinite, KnownIndex, type Tier } from "./detect.ts";
+import { candidate } from "./candidate.ts";
 import {
   createStreamDetokenizer as makeStream,
   type Detokenized,
@@ -29,7 +30,7 @@ import {
 import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
 import { findCaretNames, findFieldListings } from "./hl7_listing.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
-import { LookupTable, type TokenRequest } from "./lookup.ts";
+import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
 import { needsReview, reviewRefusal, strictRefusal } from "./review.ts";
@@ -433,14 +434,7 @@ export class PhiEngine {
         const category = detectCategory(m.value);
         const canonical = canonicalize(category, m.value);
         if (canonical === "") continue;
-        const c: Candidate = {
-          start: m.start,
-          end: m.end,
-          value: m.value,
-          category,
-          canonical,
-          tier: "manual",
-        };
+        const c = candidate(m.start, m.end, m.value, category, canonical, "manual");
         if (taken.add(c.start, c.end)) chosen.push(c);
       }
     }
@@ -561,8 +555,8 @@ export class PhiEngine {
         found.push(c);
       }
     }
-    const segs = SpanSet.union(scan.segments.map((s) => ({ ...s })));
-    const free = SpanSet.union(scan.free.map((s) => ({ ...s })));
+    const segs = SpanSet.of(scan.segments);
+    const free = SpanSet.of(scan.free);
     const local = new SpanSet();
     const skip = (s: number, e: number) => taken.overlaps(s, e) || !segs.overlaps(s, e) || free.covers(s, e);
     for (const c of findDefinite(text, skip)) {
@@ -594,7 +588,21 @@ export class PhiEngine {
       if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);
       warnings.push(...inner.warnings);
       for (const c of inner.chosen) {
-        if (c.token !== undefined) chosen.push({ ...c, context: `base64 ${c.context ?? ""}`.trim() });
+        if (c.token !== undefined) {
+          const nested = candidate(
+            c.start,
+            c.end,
+            c.value,
+            c.category,
+            c.canonical,
+            c.tier,
+            `base64 ${c.context ?? ""}`.trim(),
+            c.exact,
+          );
+          nested.token = c.token;
+          nested.row = c.row;
+          chosen.push(nested);
+        }
       }
       out += text.slice(at, r.start) + layoutLike(encodeBase64Text(inner.text), r);
       at = r.end;
@@ -650,7 +658,7 @@ export class PhiEngine {
       const value = text.slice(s, en);
       const canonical = canonicalize(category, value);
       if (canonical === "" || !taken.add(s, en)) continue;
-      out.push({ start: s, end: en, value, category, canonical, tier: "sidecar" });
+      out.push(candidate(s, en, value, category, canonical, "sidecar"));
     }
     if (out.length > 0) await this.#tier5Notice(warnings);
     return out;
@@ -712,15 +720,15 @@ export class PhiEngine {
       canonical: c.canonical,
       original: c.value,
     }));
-    let got: string[];
+    let got: LookupRow[];
     try {
-      got = await this.table.assign(requests);
+      got = await this.table.assignRows(requests);
     } catch (err) {
       const why = (err as Error)?.name ?? "error";
       if (this.#mode === "strict") {
         throw new PhiRefusedError(`the lookup table could not be written (${why})`);
       }
-      got = this.table.remember(requests);
+      got = this.table.rememberRows(requests);
       if (!this.#tableWarned) {
         this.#tableWarned = true;
         warnings.push(
@@ -729,11 +737,12 @@ export class PhiEngine {
         );
       }
     }
-    todo.forEach((c, i) => {
-      c.token = got[i];
-      c.row = this.table.byToken(got[i]);
-      c.category = c.row?.category ?? c.category;
-    });
+    for (let i = 0; i < todo.length; i++) {
+      const c = todo[i], row = got[i];
+      c.token = row.token;
+      c.row = row;
+      c.category = row.category;
+    }
   }
 
   /**
@@ -757,14 +766,8 @@ export class PhiEngine {
       row.pass = pass;
       const token = c.token;
       const category = c.category;
-      tokenized.push({
-        token,
-        category,
-        value: c.value,
-        canonical: c.canonical,
-        tier: c.tier,
-        context: c.context,
-      });
+      // The candidate itself (it has every field of a Tokenization): no copy per value.
+      tokenized.push(c as Tokenization);
       if (c.tier === "manual") continue;
       categories.push(category);
       if (row.audited?.includes(placeKey)) continue;
@@ -789,7 +792,7 @@ export class PhiEngine {
 
 /** Non-segment text (segment terminators and blank runs left out) plus free-text fields, in order. */
 function freeRegions(text: string, scan: Hl7Scan): Span[] {
-  const segs = SpanSet.union(scan.segments.map((s) => ({ ...s })));
+  const segs = SpanSet.of(scan.segments);
   const out: Span[] = [];
   const gap = (start: number, end: number) => {
     for (let i = start; i < end; i++) {

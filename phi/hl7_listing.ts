@@ -20,7 +20,7 @@
  * decisions, so the never-tokenize heuristics do not apply to them (a zip code after the label
  * "Zip or Postal Code" is not a status code); existing tokens are still never nested.
  */
-import type { Candidate } from "./detect.ts";
+import { type Candidate, candidate } from "./candidate.ts";
 import { type FieldRule, policyFor } from "./hl7_policy.ts";
 import { fieldValueCandidates } from "./hl7_sanitize.ts";
 import { canonicalize } from "./normalize.ts";
@@ -111,14 +111,14 @@ function valueCandidates(
       // A component of a caret name listed for the whole field just above (hl7_show).
       const canonical = canonicalize("NAME", value);
       if (canonical !== "") {
-        out.push({ start, end, value, category: "NAME", canonical, tier: "hl7", context: path, exact: true });
+        out.push(candidate(start, end, value, "NAME", canonical, "hl7", path, true));
       }
     }
     return;
   }
   if (p.component === undefined) {
     for (const c of fieldValueCandidates(text, start, end, rule, path)) {
-      out.push({ ...c, tier: "hl7", context: path, exact: true });
+      out.push(candidate(c.start, c.end, c.value, c.category, c.canonical, "hl7", path, true));
     }
     return;
   }
@@ -135,16 +135,7 @@ function valueCandidates(
     const s = repStart + rep.indexOf(trimmed);
     const canonical = canonicalize(category, unescape(trimmed).split("&").join("^"));
     if (canonical === "") continue;
-    out.push({
-      start: s,
-      end: s + trimmed.length,
-      value: trimmed,
-      category,
-      canonical,
-      tier: "hl7",
-      context: path,
-      exact: true,
-    });
+    out.push(candidate(s, s + trimmed.length, trimmed, category, canonical, "hl7", path, true));
   }
 }
 
@@ -164,16 +155,18 @@ export function findCaretNames(text: string, start: number, end: number, context
   for (let m = CARET_NAME.exec(part); m; m = CARET_NAME.exec(part)) {
     const canonical = canonicalize("NAME", m[0]);
     if (canonical === "") continue;
-    out.push({
-      start: start + m.index,
-      end: start + m.index + m[0].length,
-      value: m[0],
-      category: "NAME",
-      canonical,
-      tier: "hl7",
-      context,
-      exact: true,
-    });
+    out.push(
+      candidate(
+        start + m.index,
+        start + m.index + m[0].length,
+        m[0],
+        "NAME",
+        canonical,
+        "hl7",
+        context,
+        true,
+      ),
+    );
   }
   return out;
 }

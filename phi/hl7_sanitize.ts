@@ -13,7 +13,7 @@
 import { DEFAULT_DELIMITERS, type Delimiters, type Hl7Document, parseMessages, unescape } from "./_hl7.ts";
 import { type FieldRule, OBX_TEXT_TYPES, policyFor } from "./hl7_policy.ts";
 import { canonicalize } from "./normalize.ts";
-import type { Candidate } from "./detect.ts";
+import { type Candidate, candidate } from "./candidate.ts";
 import type { Span } from "./spans.ts";
 
 export interface Hl7Scan {
@@ -28,14 +28,19 @@ export interface Hl7Scan {
 interface Ctx {
   text: string;
   out: Hl7Scan;
-  /** Canonical values already computed in this scan, per category. */
-  canon: Map<string, Map<string, string>>;
+}
+
+/** A field of a segment (`PID.3`) and its context strings, built once per distinct path. */
+interface FieldRef {
+  name: string;
+  /** Index rep * 16 + tail: "PID.3", "PID.3[2]", "PID.11.5", "OBR.32.1.2", ... */
+  paths: string[];
 }
 
 const NULL = '""';
 
 /** The canonical value of a field value (delimiters as `^`, escapes decoded). */
-function canonOf(_ctx: Ctx, category: string, value: string, d: Delimiters): string {
+function canonOf(category: string, value: string, d: Delimiters): string {
   {
     let plain = value;
     if (d.component !== "^" && d.component !== "" && plain.indexOf(d.component) !== -1) {
@@ -49,17 +54,15 @@ function canonOf(_ctx: Ctx, category: string, value: string, d: Delimiters): str
   }
 }
 
-// Context strings ("PID.3", "PID.3[2]", "PID.11.5", "OBR.32.1.2") are built once per distinct path.
-const PATHS = new Map<string, string[]>();
-
-function pathOf(field: string, rep: number, tail: string): string {
-  let list = PATHS.get(field);
-  if (!list) PATHS.set(field, list = []);
-  const key = rep * 16 + TAILS.indexOf(tail);
-  return list[key] ??= rep === 0 ? field + tail : `${field}[${rep + 1}]${tail}`;
+function pathOf(f: FieldRef, rep: number, tail: number): string {
+  return f.paths[rep * 16 + tail] ??= rep === 0
+    ? f.name + TAILS[tail]
+    : `${f.name}[${rep + 1}]${TAILS[tail]}`;
 }
 
+/** Component paths, by index (the `tail` arguments below). */
 const TAILS = ["", ".1", ".2", ".1.1", ".1.2", ".3", ".4", ".5", ".6", ".7", ".8", ".9", ".12"];
+const T_WHOLE = 0, T_1 = 1, T_2 = 2, T_1_1 = 3, T_1_2 = 4;
 
 function push(
   ctx: Ctx,
@@ -67,24 +70,18 @@ function push(
   end: number,
   category: string,
   d: Delimiters,
-  field: string,
+  f: FieldRef,
   rep: number,
-  tail: string,
+  tail: number,
 ): void {
   if (end <= start) return;
   const value = ctx.text.slice(start, end);
   if (value === NULL) return;
-  const canonical = canonOf(ctx, category, value, d);
+  const canonical = canonOf(category, value, d);
   if (canonical === "") return;
-  ctx.out.structured.push({
-    start,
-    end,
-    value,
-    category,
-    canonical,
-    tier: "hl7_pipeline",
-    context: pathOf(field, rep, tail),
-  });
+  ctx.out.structured.push(
+    candidate(start, end, value, category, canonical, "hl7_pipeline", pathOf(f, rep, tail)),
+  );
 }
 
 // Scratch buffers for part offsets (two levels: components, subcomponents); the scan is synchronous.
@@ -117,11 +114,11 @@ function pushPart(
   k: number,
   category: string,
   d: Delimiters,
-  field: string,
+  f: FieldRef,
   rep: number,
-  tail: string,
+  tail: number,
 ): void {
-  if (k < n) push(ctx, at[k], at[k + 1] - 1, category, d, field, rep, tail);
+  if (k < n) push(ctx, at[k], at[k + 1] - 1, category, d, f, rep, tail);
 }
 
 /** Pushes the span from part `from` to the last non-empty part up to `to` (inclusive, 0-based). */
@@ -133,23 +130,23 @@ function pushSpan(
   to: number,
   category: string,
   d: Delimiters,
-  field: string,
+  f: FieldRef,
   rep: number,
-  tail: string,
+  tail: number,
 ): void {
   let last = -1;
   for (let k = from; k <= to && k < n; k++) {
     if (at[k + 1] - 1 > at[k]) last = k;
   }
-  if (last !== -1) push(ctx, at[from], at[last + 1] - 1, category, d, field, rep, tail);
+  if (last !== -1) push(ctx, at[from], at[last + 1] - 1, category, d, f, rep, tail);
 }
 
 const ADDR_PARTS = [0, 1, 2, 4, 7, 8];
-const ADDR_TAILS = [".1", ".2", ".3", ".5", ".8", ".9"];
+const ADDR_TAILS = [1, 2, 5, 7, 10, 11];
 const PHONE_PARTS = [0, 3, 5, 6, 11];
-const PHONE_TAILS = [".1", ".4", ".6", ".7", ".12"];
+const PHONE_TAILS = [1, 6, 8, 9, 12];
 
-function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimiters, field: string): void {
+function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimiters, field: FieldRef): void {
   if (rule.kind === "free") {
     if (fe > fs) ctx.out.free.push({ start: fs, end: fe });
     return;
@@ -162,31 +159,31 @@ function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimit
     if (re > rs) {
       switch (rule.kind) {
         case "whole":
-          push(ctx, rs, re, rule.category, d, field, r, "");
+          push(ctx, rs, re, rule.category, d, field, r, T_WHOLE);
           break;
         case "id":
         case "date": {
           const cs = d.component === "" ? -1 : text.indexOf(d.component, rs);
-          push(ctx, rs, cs === -1 || cs > re ? re : cs, rule.category, d, field, r, "");
+          push(ctx, rs, cs === -1 || cs > re ? re : cs, rule.category, d, field, r, T_WHOLE);
           break;
         }
         case "name": {
           const n = cuts(C1, text, rs, re, d.component);
-          pushSpan(ctx, C1, n, 0, 3, "NAME", d, field, r, "");
+          pushSpan(ctx, C1, n, 0, 3, "NAME", d, field, r, T_WHOLE);
           break;
         }
         case "xcn": {
           const n = cuts(C1, text, rs, re, d.component);
-          pushPart(ctx, C1, n, 0, "NPI", d, field, r, ".1");
-          pushSpan(ctx, C1, n, 1, 4, "NAME", d, field, r, ".2");
+          pushPart(ctx, C1, n, 0, "NPI", d, field, r, T_1);
+          pushSpan(ctx, C1, n, 1, 4, "NAME", d, field, r, T_2);
           break;
         }
         case "ndl": {
           const n = cuts(C1, text, rs, re, d.component);
           const m = cuts(C2, text, C1[0], C1[1] - 1, d.subcomponent);
           if (n > 0) {
-            pushPart(ctx, C2, m, 0, "NPI", d, field, r, ".1.1");
-            pushSpan(ctx, C2, m, 1, 3, "NAME", d, field, r, ".1.2");
+            pushPart(ctx, C2, m, 0, "NPI", d, field, r, T_1_1);
+            pushSpan(ctx, C2, m, 1, 3, "NAME", d, field, r, T_1_2);
           }
           break;
         }
@@ -221,12 +218,29 @@ function isTextType(text: string, fs: number, fe: number, component: string): bo
   return false;
 }
 
-const FIELDS = new Map<string, string[]>();
+/** A segment's rules with its field references, by segment id as a number (three char codes). */
+interface SegPolicy {
+  id: string;
+  rules: readonly (FieldRule | undefined)[];
+  fields: FieldRef[];
+}
+const SEGMENTS = new Map<number, SegPolicy | null>();
 
-function fieldName(id: string, n: number): string {
-  let list = FIELDS.get(id);
-  if (!list) FIELDS.set(id, list = []);
-  return list[n] ??= `${id}.${n}`;
+function segPolicy(text: string, s: number): SegPolicy | null {
+  const c0 = text.charCodeAt(s), c1 = text.charCodeAt(s + 1), c2 = text.charCodeAt(s + 2);
+  if ((c0 | c1 | c2) > 255) {
+    const rules = policyFor(text.slice(s, s + 3));
+    return rules ? { id: text.slice(s, s + 3), rules, fields: [] } : null;
+  }
+  const key = (c0 << 16) | (c1 << 8) | c2;
+  let p = SEGMENTS.get(key);
+  if (p === undefined) {
+    const id = text.slice(s, s + 3);
+    const rules = policyFor(id);
+    p = rules ? { id, rules, fields: [] } : null;
+    SEGMENTS.set(key, p);
+  }
+  return p;
 }
 
 /** Applies the field policy to one segment `[s, e)` of the text. */
@@ -237,28 +251,31 @@ function segment(ctx: Ctx, s: number, e: number, d: Delimiters): void {
   if (idEnd === -1 || idEnd > e) return;
   ctx.out.segments.push({ start: s, end: e });
   if (idEnd - s !== 3) return;
-  const id = text.slice(s, idEnd);
-  const rules = policyFor(id);
-  if (!rules) return;
+  const policy = segPolicy(text, s);
+  if (!policy) return;
+  const rules = policy.rules;
   const last = rules.length - 1;
+  const obx = rules === OBX_RULES;
   let n = 1;
   let fs = idEnd + 1;
   let obxText = false;
   for (;;) {
     let fe = text.indexOf(sep, fs);
     if (fe === -1 || fe > e) fe = e;
-    if (n === 2 && id === "OBX") obxText = isTextType(text, fs, fe, d.component);
+    if (n === 2 && obx) obxText = isTextType(text, fs, fe, d.component);
     const rule = rules[n];
     if (
       rule && fe > fs && (rule.kind !== "free" || rule.when !== "obx_text" || obxText)
     ) {
-      applyRule(ctx, rule, fs, fe, d, fieldName(id, n));
+      applyRule(ctx, rule, fs, fe, d, policy.fields[n] ??= { name: `${policy.id}.${n}`, paths: [] });
     }
     if (fe >= e || n >= last) break;
     fs = fe + 1;
     n++;
   }
 }
+
+const OBX_RULES = policyFor("OBX");
 
 /**
  * The values a field rule tokenizes in `[start, end)` of `text`, read as one field (repetitions
@@ -271,8 +288,8 @@ export function fieldValueCandidates(
   rule: FieldRule,
   field: string,
 ): Candidate[] {
-  const ctx: Ctx = { text, out: { structured: [], free: [], segments: [] }, canon: new Map() };
-  applyRule(ctx, rule, start, end, DEFAULT_DELIMITERS, field);
+  const ctx: Ctx = { text, out: { structured: [], free: [], segments: [] } };
+  applyRule(ctx, rule, start, end, DEFAULT_DELIMITERS, { name: field, paths: [] });
   return ctx.out.structured;
 }
 
@@ -419,7 +436,7 @@ function looseLine(ctx: Ctx, line: string, at: number): void {
  * scan.structured.map((c) => [c.context, c.value]); // [["PID.3", "12345678"], ["PID.5", "DOE^JANE"]]
  */
 export function scanHl7(text: string): Hl7Scan {
-  const ctx: Ctx = { text, out: { structured: [], free: [], segments: [] }, canon: new Map() };
+  const ctx: Ctx = { text, out: { structured: [], free: [], segments: [] } };
   let doc: Hl7Document | undefined;
   try {
     doc = parseMessages(text);

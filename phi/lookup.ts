@@ -41,6 +41,41 @@ export interface LookupRow {
   audited?: string[];
 }
 
+/**
+ * A row in memory. Every field is set at construction, so all rows share one object shape and the
+ * hot loops that read them (the engine's per-value bookkeeping) stay monomorphic.
+ */
+class Row implements LookupRow {
+  token: string;
+  category: string;
+  canonical: string;
+  original: string | undefined;
+  unsaved: boolean;
+  pass = 0;
+  audited: string[] | undefined = undefined;
+  /** The token's category and counter when it has our shape (`[[<CATEGORY>_<N>]]`; else n is 0). */
+  nCategory: string;
+  n: number;
+
+  constructor(
+    token: string,
+    category: string,
+    canonical: string,
+    original: string | undefined,
+    unsaved: boolean,
+    nCategory: string,
+    n: number,
+  ) {
+    this.token = token;
+    this.category = category;
+    this.canonical = canonical;
+    this.original = original;
+    this.unsaved = unsaved;
+    this.nCategory = nCategory;
+    this.n = n;
+  }
+}
+
 /** What a caller asks a token for. */
 export interface TokenRequest {
   category: string;
@@ -53,9 +88,17 @@ const dec = new TextDecoder();
 const posix = Deno.build.os !== "windows";
 
 function escapeField(v: string): string {
-  return /[\\\t\n\r]/.test(v)
+  return needsEscape(v)
     ? v.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r")
     : v;
+}
+
+function needsEscape(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 92 || c === 9 || c === 10 || c === 13) return true;
+  }
+  return false;
 }
 
 function unescapeField(v: string): string {
@@ -78,10 +121,12 @@ function unescapeField(v: string): string {
 export class LookupTable {
   readonly path: string;
   readonly lockPath: string;
-  #rows: LookupRow[] = [];
-  #byCanonical = new Map<string, LookupRow>();
-  #byToken = new Map<string, LookupRow>();
-  #byTokenLower = new Map<string, LookupRow>();
+  #rows: Row[] = [];
+  #byCanonical = new Map<string, Row>();
+  #byToken = new Map<string, Row>();
+  /** Tokens lowercased, built on the first lookup that needs it (models rarely vary the case). */
+  #byTokenLower = new Map<string, Row>();
+  #lowerIndexed = 0;
   #maxN = new Map<string, number>();
   #offset = 0;
   #serial: Promise<unknown> = Promise.resolve();
@@ -119,7 +164,17 @@ export class LookupTable {
 
   /** The row of a token (exact text first, then ignoring case, since models sometimes vary it). */
   byToken(token: string): LookupRow | undefined {
-    return this.#byToken.get(token) ?? this.#byTokenLower.get(token.toLowerCase());
+    return this.#byToken.get(token) ?? this.#byLower(token.toLowerCase());
+  }
+
+  #byLower(lower: string): Row | undefined {
+    const rows = this.#rows;
+    for (let i = this.#lowerIndexed; i < rows.length; i++) {
+      const key = rows[i].token.toLowerCase();
+      if (!this.#byTokenLower.has(key)) this.#byTokenLower.set(key, rows[i]);
+    }
+    this.#lowerIndexed = rows.length;
+    return this.#byTokenLower.get(lower);
   }
 
   /** The value a token stands for: column 4, else column 3. */
@@ -128,7 +183,7 @@ export class LookupTable {
     return row === undefined ? undefined : row.original ?? row.canonical;
   }
 
-  #add(row: LookupRow): void {
+  #add(row: Row): void {
     const same = this.#byToken.get(row.token);
     if (same && same.canonical === row.canonical && same.category === row.category) {
       same.unsaved = same.unsaved && row.unsaved; // our own row read back from disk
@@ -142,12 +197,7 @@ export class LookupTable {
       if (canon && !this.#byCanonical.has(canon)) this.#byCanonical.set(canon, row);
     }
     if (!this.#byToken.has(row.token)) this.#byToken.set(row.token, row);
-    const lower = row.token.toLowerCase();
-    if (!this.#byTokenLower.has(lower)) this.#byTokenLower.set(lower, row);
-    const parsed = parseToken(row.token);
-    if (parsed && parsed.n > (this.#maxN.get(parsed.category) ?? 0)) {
-      this.#maxN.set(parsed.category, parsed.n);
-    }
+    if (row.n > (this.#maxN.get(row.nCategory) ?? 0)) this.#maxN.set(row.nCategory, row.n);
     this.version++;
   }
 
@@ -162,7 +212,8 @@ export class LookupTable {
     const canonical = unescapeField(cols[2]);
     if (canonical === "") return;
     const original = cols.length >= 4 && cols[3] !== "" ? unescapeField(cols[3]) : undefined;
-    this.#add({ token, category, canonical, original });
+    const ours = parseToken(token);
+    this.#add(new Row(token, category, canonical, original, false, ours?.category ?? "", ours?.n ?? 0));
   }
 
   /**
@@ -224,6 +275,7 @@ export class LookupTable {
     this.#byCanonical.clear();
     this.#byToken.clear();
     this.#byTokenLower.clear();
+    this.#lowerIndexed = 0;
     this.#maxN.clear();
     this.#offset = 0;
     this.generation++;
@@ -257,44 +309,81 @@ export class LookupTable {
    * Throws when the table cannot be written (the caller decides: strict aborts, other modes fall
    * back to `remember`).
    */
-  assign(requests: readonly TokenRequest[]): Promise<string[]> {
-    if (requests.every((r) => this.#byCanonical.has(r.canonical))) {
-      return Promise.resolve(requests.map((r) => this.#byCanonical.get(r.canonical)!.token));
-    }
-    // Synchronous file work under the lock: the lock is held for a refresh and one append (well under
-    // a millisecond), and no other task of this process can interleave with it.
-    return this.#queue(() => {
-      try {
-        return Promise.resolve(this.#assignSync(requests));
-      } catch (err) {
-        return Promise.reject(err);
-      }
-    });
+  async assign(requests: readonly TokenRequest[]): Promise<string[]> {
+    return (await this.assignRows(requests)).map((r) => r.token);
   }
 
-  #assignSync(requests: readonly TokenRequest[]): string[] {
+  /** `assign`, giving the rows themselves (one lookup per request, none afterwards). */
+  assignRows(requests: readonly TokenRequest[]): Promise<LookupRow[]> {
+    const out: Row[] = new Array(requests.length);
+    for (let i = 0; i < requests.length; i++) {
+      const row = this.#byCanonical.get(requests[i].canonical);
+      if (row === undefined) {
+        // Synchronous file work under the lock: the lock is held for a refresh and one append (well
+        // under a millisecond for a prompt), and no other task of this process can interleave with it.
+        return this.#queue(() => {
+          try {
+            return Promise.resolve(this.#assignSync(requests));
+          } catch (err) {
+            return Promise.reject(err);
+          }
+        });
+      }
+      out[i] = row;
+    }
+    return Promise.resolve(out);
+  }
+
+  #assignSync(requests: readonly TokenRequest[]): Row[] {
     this.#ensureDir();
     const lock = Deno.openSync(this.lockPath, { create: true, write: true, mode: 0o600 });
+    const out: Row[] = new Array(requests.length);
     try {
       lock.lockSync(true);
       this.refreshSync();
-      const fresh: LookupRow[] = [];
-      const pending = new Set<string>();
-      for (const r of requests) {
-        if (this.#byCanonical.has(r.canonical) || pending.has(r.canonical)) continue;
-        const n = (this.#maxN.get(r.category) ?? 0) + 1;
-        this.#maxN.set(r.category, n);
-        pending.add(r.canonical);
-        fresh.push({
-          token: formatToken(r.category, n),
-          category: r.category,
-          canonical: r.canonical,
-          original: r.original,
-        });
+      const fresh: Row[] = [];
+      // Counters of the categories in this batch (few; a Map lookup per value would cost more).
+      const cats: string[] = [];
+      const next: number[] = [];
+      for (let i = 0; i < requests.length; i++) {
+        const r = requests[i];
+        let row = this.#byCanonical.get(r.canonical);
+        if (row === undefined) {
+          let k = cats.indexOf(r.category);
+          if (k === -1) {
+            k = cats.push(r.category) - 1;
+            next.push((this.#maxN.get(r.category) ?? 0) + 1);
+          }
+          const n = next[k]++;
+          row = new Row(
+            formatToken(r.category, n),
+            r.category,
+            r.canonical,
+            r.original,
+            false,
+            r.category,
+            n,
+          );
+          // In the index at once, so a repeat in this batch shares it; taken out again if the append fails.
+          this.#byCanonical.set(r.canonical, row);
+          fresh.push(row);
+        }
+        out[i] = row;
       }
       if (fresh.length > 0) {
-        this.#append(fresh);
-        for (const row of fresh) this.#add(row);
+        try {
+          this.#append(fresh);
+        } catch (err) {
+          for (const row of fresh) this.#byCanonical.delete(row.canonical);
+          throw err;
+        }
+        // New tokens, past the highest counter of their category: nothing to check on the way in.
+        for (const row of fresh) {
+          this.#rows.push(row);
+          this.#byToken.set(row.token, row);
+        }
+        for (let k = 0; k < cats.length; k++) this.#maxN.set(cats[k], next[k] - 1);
+        this.version++;
       }
     } finally {
       try {
@@ -303,10 +392,10 @@ export class LookupTable {
         lock.close();
       }
     }
-    return requests.map((r) => this.#byCanonical.get(r.canonical)!.token);
+    return out;
   }
 
-  #append(rows: LookupRow[]): void {
+  #append(rows: Row[]): void {
     let text = rows.map((r) =>
       `${r.token}\t${escapeField(r.category)}\t${escapeField(r.canonical)}\t${
         escapeField(r.original ?? "")
@@ -335,19 +424,26 @@ export class LookupTable {
    * are not stable across processes. Strict mode never uses this.
    */
   remember(requests: readonly TokenRequest[]): string[] {
+    return this.rememberRows(requests).map((r) => r.token);
+  }
+
+  /** `remember`, giving the rows. */
+  rememberRows(requests: readonly TokenRequest[]): LookupRow[] {
     return requests.map((r) => {
       const have = this.#byCanonical.get(r.canonical);
-      if (have) return have.token;
+      if (have) return have;
       const n = (this.#maxN.get(r.category) ?? 0) + 1;
-      const row: LookupRow = {
-        token: formatToken(r.category, n),
-        category: r.category,
-        canonical: r.canonical,
-        original: r.original,
-        unsaved: true,
-      };
+      const row = new Row(
+        formatToken(r.category, n),
+        r.category,
+        r.canonical,
+        r.original,
+        true,
+        r.category,
+        n,
+      );
       this.#add(row);
-      return row.token;
+      return row;
     });
   }
 }

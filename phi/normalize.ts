@@ -103,26 +103,50 @@ export function normalizeName(value: string): string {
   return [...seen].sort().join(" ");
 }
 
-/** The common case without regular expressions: ASCII letters and separators only. */
+// Token bounds of the name being normalized (scratch; normalization is synchronous).
+const TOK_S: number[] = [];
+const TOK_E: number[] = [];
+
+/**
+ * The common case without regular expressions: ASCII letters and separators only. One lowercase
+ * copy of the value, tokens sliced from it and kept sorted and distinct as they are added.
+ */
 function normalizeAsciiName(value: string): string | undefined {
-  const toks: string[] = [];
+  let n = 0;
   let start = -1;
+  let upper = false;
   for (let i = 0; i <= value.length; i++) {
     const c = i < value.length ? value.charCodeAt(i) : 32;
-    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+    if (c >= 65 && c <= 90) {
+      upper = true;
+      if (start === -1) start = i;
+    } else if (c >= 97 && c <= 122) {
       if (start === -1) start = i;
     } else if (c === 32 || c === 44 || c === 94 || c === 47 || c === 9) {
       if (start !== -1) {
-        const t = value.slice(start, i).toLowerCase();
-        if (!toks.includes(t)) toks.push(t);
+        TOK_S[n] = start;
+        TOK_E[n] = i;
+        n++;
         start = -1;
       }
     } else {
       return undefined;
     }
   }
-  if (toks.length === 0) return undefined;
-  return toks.length === 1 ? toks[0] : toks.sort().join(" ");
+  if (n === 0) return undefined;
+  const low = upper ? value.toLowerCase() : value;
+  if (n === 1) return TOK_S[0] === 0 && TOK_E[0] === low.length ? low : low.slice(TOK_S[0], TOK_E[0]);
+  const toks: string[] = [];
+  for (let k = 0; k < n; k++) {
+    const t = low.slice(TOK_S[k], TOK_E[k]);
+    let j = toks.length;
+    while (j > 0 && toks[j - 1] > t) j--;
+    if (j > 0 && toks[j - 1] === t) continue;
+    toks.push(t);
+    for (let m = toks.length - 1; m > j; m--) toks[m] = toks[m - 1];
+    toks[j] = t;
+  }
+  return toks.length === 1 ? toks[0] : toks.join(" ");
 }
 
 /** Fast path: a-z only. */
@@ -134,7 +158,14 @@ function isAsciiLetters(s: string): boolean {
   return s.length > 0;
 }
 
-const digits = (v: string) => v.replace(/\D+/g, "");
+/** Digits only (the value itself when it is all digits already). */
+const digits = (v: string) => {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return v.replace(/\D+/g, "");
+  }
+  return v;
+};
 
 type Normalizer = (value: string) => string;
 
@@ -145,7 +176,17 @@ const npi: Normalizer = (v) => {
   const t = v.trim().replace(/^NPI\s*[:#]?\s*/i, "");
   return /^[\d\s.-]+$/.test(t) && /\d/.test(t) ? digits(t) : t;
 };
-const address: Normalizer = (v) => v.trim().replace(/\s+/g, " ").toLowerCase();
+const address: Normalizer = (v) => {
+  const t = v.trim();
+  // Inner white space is usually single spaces already: then only the case changes.
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 32 ? t.charCodeAt(i + 1) === 32 : c < 32 || c > 126) {
+      return t.replace(/\s+/g, " ").toLowerCase();
+    }
+  }
+  return t.toLowerCase();
+};
 
 const NORMALIZERS: Record<string, Normalizer> = {
   NAME: normalizeName,

@@ -34,6 +34,30 @@ export class SpanSet {
     return set;
   }
 
+  /**
+   * Builds a set from ranges that may overlap, without touching `spans`: ranges already in order
+   * (the usual case: scan results) are merged in one pass with no copy or sort.
+   */
+  static of(spans: readonly Span[]): SpanSet {
+    for (let i = 1; i < spans.length; i++) {
+      if (spans[i].start < spans[i - 1].start) {
+        return SpanSet.union(spans.map((s) => ({ start: s.start, end: s.end })));
+      }
+    }
+    const set = new SpanSet();
+    for (const s of spans) {
+      if (s.end <= s.start) continue;
+      const n = set.starts.length;
+      if (n > 0 && s.start <= set.ends[n - 1]) {
+        if (s.end > set.ends[n - 1]) set.ends[n - 1] = s.end;
+      } else {
+        set.starts.push(s.start);
+        set.ends.push(s.end);
+      }
+    }
+    return set;
+  }
+
   get size(): number {
     return this.starts.length;
   }

@@ -3,6 +3,7 @@ import { detectAuto, findContextual, findDefinite, findHl7Lines, KnownIndex } fr
 import { protectedRanges, protectedSpans } from "../../phi/exclusions.ts";
 import { LookupTable } from "../../phi/lookup.ts";
 import { tempDir } from "../support/run_assist.ts";
+import { mulberry32 } from "../support/prng.ts";
 
 const auto = (text: string, known?: KnownIndex) =>
   detectAuto(text, { protect: protectedSpans(text), known }).map((c) => [c.tier, c.category, c.value]);
@@ -136,4 +137,48 @@ Deno.test("never tokenized: each kind of the spec's list, even on a tier match",
     [["contextual", "MRN", "12345678"]],
     "an unclosed fence protects nothing",
   );
+});
+
+Deno.test("tier 4: the word filter passes every known word in any case, non-ASCII words, and a table read anew", async () => {
+  await using tmp = await tempDir();
+  const path = `${tmp.path}/lookup.tsv`;
+  const table = await LookupTable.open(path);
+  const rand = mulberry32(11);
+  const word = () =>
+    Array.from(
+      { length: 4 + Math.floor(rand() * 6) },
+      () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(rand() * 26)],
+    )
+      .join("");
+  const names = Array.from({ length: 300 }, () => [word(), word()]);
+  const ids = Array.from({ length: 300 }, (_, i) => `QX${100000 + i * 7}`);
+  await table.assign([
+    ...names.map(([f, g]) => ({
+      category: "NAME",
+      canonical: [f, g].sort().join(" "),
+      original: `${f.toUpperCase()}^${g.toUpperCase()}`,
+    })),
+    ...ids.map((id) => ({ category: "MRN", canonical: id, original: id })),
+    { category: "NAME", canonical: "zoë ångström", original: "ÅNGSTRÖM^ZOË" },
+  ]);
+  const k = new KnownIndex(table);
+  for (let i = 0; i < names.length; i += 37) {
+    const [f, g] = names[i];
+    const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
+    assertEquals(auto(`saw ${cap(g)} ${f.toUpperCase()} today`, k), [[
+      "known",
+      "NAME",
+      `${cap(g)} ${f.toUpperCase()}`,
+    ]]);
+    assertEquals(auto(`chart ${ids[i].toLowerCase()} ok`, k), [["known", "MRN", ids[i].toLowerCase()]]);
+  }
+  assertEquals(auto("seen Zoë Ångström and Ångström, Zoë", k), [
+    ["known", "NAME", "Zoë Ångström"],
+    ["known", "NAME", "Ångström, Zoë"],
+  ]);
+  assertEquals(auto("nothing here but ordinary words and numbers 123456", k), []);
+  // The file replaced by hand (shrunk): the index, filter included, starts again from the new rows.
+  await Deno.writeTextFile(path, "[[MRN_1]]\tMRN\tZZ998877\tZZ998877\n");
+  await table.refresh();
+  assertEquals(auto(`chart ${ids[0]} and ZZ998877`, k), [["known", "MRN", "ZZ998877"]]);
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
 import { LookupTable } from "../../phi/lookup.ts";
 import { parseToken } from "../../phi/token.ts";
 import { tempDir } from "../support/run_assist.ts";
@@ -132,4 +132,24 @@ Deno.test("lookup table: two processes appending at once lose no row, tear none,
     );
     assertEquals(ns, ns.map((_, i) => i + 1), cat);
   }
+});
+
+Deno.test("lookup table: an append that fails (disk full) leaves no half-minted row; remember() then keeps it in memory", async () => {
+  if (Deno.build.os !== "linux") return; // /dev/full is Linux's
+  await using tmp = await tempDir();
+  const path = `${tmp.path}/lookup.tsv`;
+  await Deno.symlink("/dev/full", path);
+  const t = await LookupTable.open(path);
+  const req = [
+    { category: "MRN", canonical: "1234567", original: "1234567" },
+    { category: "NAME", canonical: "jane roe", original: "ROE^JANE" },
+    { category: "MRN", canonical: "1234567", original: " 1234567" },
+  ];
+  await rejects(() => t.assign(req), (err: Error) => err.name !== "AssertionError");
+  assertEquals(t.get("1234567"), undefined);
+  assertEquals(t.get("jane roe"), undefined);
+  assertEquals(t.size, 0);
+  assertEquals(t.remember(req), ["[[MRN_1]]", "[[NAME_1]]", "[[MRN_1]]"]);
+  assertEquals(t.get("1234567")?.unsaved, true);
+  assertEquals(t.valueOf("[[name_1]]"), "ROE^JANE", "tokens are found whatever their case");
 });

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { canonicalize, detectCategory, parseDate } from "../../phi/normalize.ts";
+import { mulberry32 } from "../support/prng.ts";
 
 Deno.test("NAME: the spec's forms collapse to one canonical value", () => {
   for (
@@ -75,4 +76,48 @@ Deno.test("category auto-detection for manual markers follows the spec's table i
     ["room 12", "MANUAL"],
   ];
   for (const [v, cat] of rows) assertEquals(detectCategory(v), cat, v);
+});
+
+Deno.test("NAME, PHONE, ADDRESS fast paths give what the plain regex forms give, on random input", () => {
+  const rand = mulberry32(5);
+  const alphabet = [
+    "A",
+    "b",
+    "Z",
+    "q",
+    " ",
+    "  ",
+    ",",
+    "^",
+    "/",
+    "\t",
+    "-",
+    "'",
+    ".",
+    "é",
+    "Ö",
+    "1",
+    "7",
+    "(",
+    ")",
+    "\u00a0",
+  ];
+  const str = () =>
+    Array.from({ length: Math.floor(rand() * 14) }, () => alphabet[Math.floor(rand() * alphabet.length)])
+      .join("");
+  // The forms of the spec's table, written the slow way.
+  const refName = (v: string) => {
+    const seen = new Set<string>();
+    for (let tok of v.toLowerCase().split(/[\s,^/]+/u)) {
+      tok = tok.replace(/^[.'"(]+|[.'")]+$/g, "");
+      if (tok && /^\p{L}[\p{L}'\u2019-]*$/u.test(tok)) seen.add(tok);
+    }
+    return seen.size === 0 ? v.trim().toLowerCase() : [...seen].sort().join(" ");
+  };
+  for (let i = 0; i < 20000; i++) {
+    const v = str();
+    assertEquals(canonicalize("NAME", v), refName(v), JSON.stringify(v));
+    assertEquals(canonicalize("PHONE", v), v.replace(/\D+/g, ""), JSON.stringify(v));
+    assertEquals(canonicalize("ADDRESS", v), v.trim().replace(/\s+/g, " ").toLowerCase(), JSON.stringify(v));
+  }
 });
