@@ -14,7 +14,7 @@
  * like that. Tier-2 numbers get category DOB when date-shaped, else MRN.
  */
 import { canonicalize, detectCategory, isDateShaped, normalizeName } from "./normalize.ts";
-import { hasDobContext } from "./exclusions.ts";
+import { hasDobContext, lineStart } from "./exclusions.ts";
 import { SpanSet } from "./spans.ts";
 import { findFieldListings } from "./hl7_listing.ts";
 import type { LookupRow, LookupTable } from "./lookup.ts";
@@ -122,18 +122,41 @@ function lineStartOf(text: string, pos: number): number {
  * @example
  * findContextual("MRN: 12345678").map((c) => c.value); // ["12345678"]
  */
-export function findContextual(text: string): Candidate[] {
+export function findContextual(text: string, byLine = true): Candidate[] {
   const out: Candidate[] = [];
-  NUMBER_RE.lastIndex = 0;
-  for (let m = NUMBER_RE.exec(text); m; m = NUMBER_RE.exec(text)) {
-    if (digitCount(m[0]) < 4) continue;
-    const from = Math.max(lineStartOf(text, m.index), m.index - 20);
-    if (!CONTEXT_RE.test(text.slice(from, m.index))) continue;
-    const category = isDateShaped(m[0]) ? "DOB" : "MRN";
-    const c = cand(text, m.index, m.index + m[0].length, category, "contextual");
-    if (c) out.push(c);
+  if (!byLine) {
+    contextualIn(text, 0, text.length, out);
+    return out;
+  }
+  // The window never leaves the number's line, and numbers never span lines: only lines with a
+  // keyword can hold a match (the same matches as a scan of the whole text).
+  CONTEXT_ANY.lastIndex = 0;
+  for (let k = CONTEXT_ANY.exec(text); k; k = CONTEXT_ANY.exec(text)) {
+    const ls = lineStart(text, k.index);
+    let le = k.index;
+    while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
+    contextualIn(text, ls, le, out);
+    CONTEXT_ANY.lastIndex = le;
   }
   return out;
+}
+
+// The keywords anywhere (no look-behind: a window may begin right at a keyword inside a word).
+const CONTEXT_ANY = /mrn|patient|dob|account|visit|acct|record|birth/gi;
+
+/** Tier-2 candidates in `[start, end)` of `text` (a line, or the whole text). */
+function contextualIn(text: string, start: number, end: number, out: Candidate[]): void {
+  const part = start === 0 && end === text.length ? text : text.slice(start, end);
+  NUMBER_RE.lastIndex = 0;
+  for (let m = NUMBER_RE.exec(part); m; m = NUMBER_RE.exec(part)) {
+    if (digitCount(m[0]) < 4) continue;
+    const at = start + m.index;
+    const from = Math.max(lineStartOf(text, at), at - 20);
+    if (!CONTEXT_RE.test(text.slice(from, at))) continue;
+    const category = isDateShaped(m[0]) ? "DOB" : "MRN";
+    const c = cand(text, at, at + m[0].length, category, "contextual");
+    if (c) out.push(c);
+  }
 }
 
 // ---- tier 3 ---------------------------------------------------------------------------------------
@@ -505,18 +528,45 @@ export class KnownIndex {
     let after = 0;
     // The words of the text (runs of letters and digits, as /[\p{L}\p{N}]+/u finds them), scanned by
     // character code: no match object per word.
-    for (let at = 0, end = 0; at < text.length; at = end) {
-      const len = letterOrDigitAt(text, at);
-      if (len === 0) {
-        end = at + 1;
-        continue;
+    // The filter hash (FNV-1a of the lowercased word, as asciiWordHash) is computed on the way.
+    const n = text.length;
+    for (let at = 0, end = 0; at < n; at = end) {
+      let c = text.charCodeAt(at);
+      let h = 0x811c9dc5;
+      let ascii = true;
+      if (c < 128) {
+        if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90))) {
+          end = at + 1;
+          continue;
+        }
+      } else {
+        const len = letterOrDigitAt(text, at);
+        if (len === 0) {
+          end = at + 1;
+          continue;
+        }
       }
-      end = at + len;
-      for (let l = letterOrDigitAt(text, end); l > 0; l = letterOrDigitAt(text, end)) end += l;
+      end = at;
+      while (end < n) {
+        c = text.charCodeAt(end);
+        if (c < 128) {
+          if (c >= 97 && c <= 122 || c >= 48 && c <= 57) h = Math.imul(h ^ c, 0x01000193);
+          else if (c >= 65 && c <= 90) h = Math.imul(h ^ (c + 32), 0x01000193);
+          else break;
+          end++;
+        } else {
+          const l = letterOrDigitAt(text, end);
+          if (l === 0) break;
+          ascii = false;
+          end += l;
+        }
+      }
       if (at < after) continue;
       if (at > 0 && isWordChar(text, at - 1)) continue;
-      const h = asciiWordHash(text, at, end);
-      if (h !== -1 && (this.#wordBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
+      if (ascii) {
+        h = (h >>> 0) & (WORD_BITS - 1);
+        if ((this.#wordBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
+      }
       const word = text.slice(at, end).toLowerCase();
       if (this.#nameWords.has(word)) {
         const c = this.#nameAt(text, at);

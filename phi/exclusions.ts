@@ -121,6 +121,14 @@ interface Rule {
   keep?: (text: string, m: RegExpExecArray) => boolean;
   /** A cheap test on the whole text: false means the rule cannot match (skips the scan). */
   need?: (text: string) => boolean;
+  /**
+   * The rule's matches never span lines and always hold this text: only lines that hold it are
+   * scanned (the same matches as a scan of the whole text, at a fraction of the cost on large tool
+   * output). Lines end at `\n` or `\r` (scanned with their line break, which look-aheads see).
+   */
+  line?: string;
+  /** With `line`: a match may also begin on the line before when the text is first on its line. */
+  spillBack?: boolean;
 }
 
 const has = (s: string) => (t: string) => t.indexOf(s) !== -1;
@@ -173,6 +181,9 @@ const RULES: Rule[] = [
       /(?:\blocalhost|(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z][A-Za-z0-9-]*|\])\s?:(\d{1,5})(?![\d:])/g,
     group: 1,
     need: (t) => /:\d/.test(t),
+    // `\s?:` may cross a line break: a colon first on its line also scans the line before.
+    line: ":",
+    spillBack: true,
   },
   {
     kind: "status_code",
@@ -189,8 +200,13 @@ const RULES: Rule[] = [
     keep: (t, m) => !/NPI\s*:\s*$/i.test(t.slice(Math.max(0, m.index - 12), m.index)),
     need: (t) => /\d{10}/.test(t),
   },
-  { kind: "path", re: /(?<![\w@])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>]+/g, need: has("://") },
-  { kind: "path", re: /(?<![\w.@\/-])(?:~|\.{1,2})?\/(?![\/\s])[^\s"'<>|,;()\[\]{}]*/g, need: has("/") },
+  { kind: "path", re: /(?<![\w@])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>]+/g, need: has("://"), line: "://" },
+  {
+    kind: "path",
+    re: /(?<![\w.@\/-])(?:~|\.{1,2})?\/(?![\/\s])[^\s"'<>|,;()\[\]{}]*/g,
+    need: has("/"),
+    line: "/",
+  },
   { kind: "path", re: /(?<![\w@])[A-Za-z]:[\\\/][^\s"'<>|,;]*/g, need: (t) => /:[\\/]/.test(t) },
   { kind: "path", re: /(?<![\w\\])\\\\[^\s"'<>|,;]+/g, need: has("\\\\") },
   {
@@ -198,6 +214,7 @@ const RULES: Rule[] = [
     re: /(?<![\w.@\/-])[\w.-]+(?:\/[\w.-]+)+\/?/g,
     keep: (_t, m) => /[A-Za-z]/.test(m[0]),
     need: has("/"),
+    line: "/",
   },
 ];
 
@@ -223,35 +240,70 @@ function fencedBlocks(text: string, out: ProtectedSpan[]): void {
 }
 
 /**
- * Every protected range of `text`, by kind (overlapping; for display and tests).
+ * Every protected range of `text`, by kind (overlapping; for display and tests). `byLine` false
+ * scans every rule over the whole text (the reference the line-by-line scan is tested against).
  *
  * @example
  * protectedRanges("see /var/log/x 12345").map((s) => s.kind); // ["path"]
  */
-export function protectedRanges(text: string): ProtectedSpan[] {
+export function protectedRanges(text: string, byLine = true): ProtectedSpan[] {
   const out: ProtectedSpan[] = [];
   fencedBlocks(text, out);
   if (text.length >= MIN_RUN) { for (const r of base64Runs(text)) out.push({ ...r, kind: "base64" }); }
   for (const rule of RULES) {
     if (rule.need && !rule.need(text)) continue;
-    rule.re.lastIndex = 0;
-    for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
-      if (m[0].length === 0) {
-        rule.re.lastIndex++;
-        continue;
+    if (rule.line === undefined || !byLine) {
+      scanRule(rule, text, 0, text, out);
+      continue;
+    }
+    // Only the lines holding the rule's text; a line is scanned once, and matches of a spilled-back
+    // region that start before the end of the last match (already reported) are dropped.
+    let done = 0;
+    let last = 0;
+    for (let at = text.indexOf(rule.line); at !== -1; at = text.indexOf(rule.line, done)) {
+      let ls = lineStart(text, at);
+      let le = at;
+      while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
+      if (rule.spillBack && at === ls && ls > 0) ls = lineStart(text, ls - 1);
+      const found = out.length;
+      // The line break is part of the scanned text: look-aheads such as `(?![\/\s])` must see it.
+      scanRule(rule, text.slice(ls, le + 1), ls, text, out);
+      let keep = found;
+      for (let i = found; i < out.length; i++) {
+        if (out[i].start >= last) out[keep++] = out[i];
       }
-      if (rule.keep && !rule.keep(text, m)) continue;
-      if (rule.group !== undefined) {
-        const g = m[rule.group];
-        if (g === undefined) continue;
-        const at = m.index + m[0].lastIndexOf(g);
-        out.push({ start: at, end: at + g.length, kind: rule.kind });
-      } else {
-        out.push({ start: m.index, end: m.index + m[0].length, kind: rule.kind });
-      }
+      out.length = keep;
+      if (keep > found) last = out[keep - 1].end;
+      done = le;
     }
   }
   return out;
+}
+
+/** The matches of one rule in `part`, which starts at `offset` of `text`. */
+function scanRule(rule: Rule, part: string, offset: number, text: string, out: ProtectedSpan[]): void {
+  const re = rule.re;
+  re.lastIndex = 0;
+  for (let m = re.exec(part); m; m = re.exec(part)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    if (rule.keep) {
+      if (offset !== 0) m.index += offset;
+      const keep = rule.keep(text, m);
+      if (offset !== 0) m.index -= offset;
+      if (!keep) continue;
+    }
+    if (rule.group !== undefined) {
+      const g = m[rule.group];
+      if (g === undefined) continue;
+      const at = offset + m.index + m[0].lastIndexOf(g);
+      out.push({ start: at, end: at + g.length, kind: rule.kind });
+    } else {
+      out.push({ start: offset + m.index, end: offset + m.index + m[0].length, kind: rule.kind });
+    }
+  }
 }
 
 /**

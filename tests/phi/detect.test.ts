@@ -182,3 +182,67 @@ Deno.test("tier 4: the word filter passes every known word in any case, non-ASCI
   await table.refresh();
   assertEquals(auto(`chart ${ids[0]} and ZZ998877`, k), [["known", "MRN", "ZZ998877"]]);
 });
+
+Deno.test("line-by-line scans (protected ranges, tier 2) find exactly what a whole-text scan finds (fuzz)", () => {
+  const pieces = [
+    "host",
+    "localhost",
+    "10.0.0.1",
+    "a.b.com",
+    "]",
+    ":",
+    ":8080",
+    " :80",
+    "\n",
+    "\r",
+    "\r\n",
+    "/",
+    "//",
+    "://",
+    "http",
+    "./x",
+    "../y",
+    "~/z",
+    "a/b",
+    "C:\\x",
+    "\\\\srv",
+    "@",
+    "-",
+    ".",
+    " ",
+    "x",
+    "12",
+    "v1.2",
+    "1.2.3",
+    "port 80",
+    "error 5",
+    '"k":',
+    "2024-01-02",
+    "1700000000",
+    "[[T_1]]",
+    "PID.3",
+    "```\n",
+    "MRN",
+    "mrn:",
+    "Patient ",
+    "dob ",
+    "03/15/1980",
+    "1234567",
+    "E1234567",
+    "acct#",
+    "birth",
+    "record 12345",
+  ];
+  const rand = mulberry32(2024);
+  const key = (a: Array<{ start: number; end: number; kind?: string; value?: string }>) =>
+    a.map((r) => `${r.start},${r.end},${r.kind ?? r.value}`).sort().join(";");
+  for (let i = 0; i < 40000; i++) {
+    const t = Array.from(
+      { length: Math.floor(rand() * 40) },
+      () => pieces[Math.floor(rand() * pieces.length)],
+    )
+      .join("");
+    assertEquals(key(protectedRanges(t)), key(protectedRanges(t, false)), JSON.stringify(t));
+    assertEquals(key(findContextual(t)), key(findContextual(t, false)), JSON.stringify(t));
+  }
+});
