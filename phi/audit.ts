@@ -48,7 +48,8 @@ function ensurePrivateDir(path: string): void {
 }
 
 /**
- * Appends records to the audit log (creating it 0600, its folder 0700).
+ * Appends records to the audit log (creating it 0600, its folder 0700). Build each record with the
+ * spec's keys in the spec's order and nothing else: it is written as it is.
  *
  * @example
  * await appendAudit(homePaths(home).autoPhiLog, [{ ts, value: "12345678", category: "MRN",
@@ -67,17 +68,9 @@ export function appendAudit(path: string, records: readonly AuditRecord[]): Prom
 function appendAuditSync(path: string, records: readonly AuditRecord[]): void {
   if (records.length === 0) return;
   ensurePrivateDir(path);
-  const text = records.map((r) =>
-    JSON.stringify({
-      ts: r.ts,
-      value: r.value,
-      category: r.category,
-      token: r.token,
-      tier: r.tier,
-      surface: r.surface,
-      context: r.context,
-    }) + "\n"
-  ).join("");
+  // Each record is written as it is: callers build it with the spec's keys in the spec's order
+  // (ts, value, category, token, tier, surface, context), which saves a copy per record.
+  const text = records.map((r) => JSON.stringify(r) + "\n").join("");
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(path, { append: true, create: true, mode: 0o600 });
