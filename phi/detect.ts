@@ -13,7 +13,13 @@
  * Phones written with spaces only (`555 123 4567`) are not tier 1: too many tables of numbers look
  * like that. Tier-2 numbers get category DOB when date-shaped, else MRN.
  */
-import { canonicalize, detectCategory, isDateShaped, normalizeName } from "./normalize.ts";
+import {
+  canonicalize,
+  detectCategory,
+  isCanonicalAsciiName,
+  isDateShaped,
+  normalizeName,
+} from "./normalize.ts";
 import { hasDobContext, lineStart } from "./exclusions.ts";
 import { SpanSet } from "./spans.ts";
 import { findFieldListings } from "./hl7_listing.ts";
@@ -398,7 +404,8 @@ export class KnownIndex {
     if (h !== -1) this.#wordBits[h >>> 5] |= 1 << (h & 31);
   }
 
-  #needle(form: string, row: LookupRow, exact: boolean): void {
+  /** Indexes one form of a row; returns its lowercase key when it got that far (indexed or seen before). */
+  #needle(form: string, row: LookupRow, exact: boolean): string | undefined {
     const f = form.trim();
     if (f.length < 4) return;
     // A needle must start and end with a letter or digit, and not start with a lone initial ("a jane
@@ -425,7 +432,7 @@ export class KnownIndex {
     // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts.
     if (digitsOnly && f.length < 6) return;
     const key = f.toLowerCase();
-    if (this.#seen.has(key)) return;
+    if (this.#seen.has(key)) return key;
     this.#seen.add(key);
     const lower = spaced ? key.replace(/\s+/g, " ").replace(/,\s*/g, ", ") : key;
     const w = firstEnd === f.length ? key : key.slice(0, firstEnd);
@@ -438,13 +445,15 @@ export class KnownIndex {
       list.push(needle);
       this.#unsorted.add(w); // sorted (longest first) when next used
     }
+    return key;
   }
 
   #index(row: LookupRow): void {
     if (row.category === "NAME" || row.category === "presidio_PERSON") {
       // Names are matched by their words in any order and with any of the separators: each word of
       // two or more letters leads to a check of the name run that starts there.
-      const norm = normalizeName(row.canonical);
+      // Column 3 is usually in canonical form already (a cheap check); legacy rows may not be.
+      const norm = isCanonicalAsciiName(row.canonical) ? row.canonical : normalizeName(row.canonical);
       const words = norm.split(" ");
       let full = 0;
       for (const w of words) {
@@ -466,8 +475,9 @@ export class KnownIndex {
       }
       return;
     }
-    if (row.original !== undefined) this.#needle(row.original, row, true);
-    if (row.canonical !== row.original) this.#needle(row.canonical, row, true);
+    const key = row.original === undefined ? undefined : this.#needle(row.original, row, true);
+    // The canonical form is often the original lowercased (addresses, e-mail): then it is that key.
+    if (row.canonical !== row.original && row.canonical !== key) this.#needle(row.canonical, row, true);
   }
 
   /** A known name starting at `at` (2 to 4 name words joined by spaces, `, `, `^` or `/`). */

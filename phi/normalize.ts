@@ -149,6 +149,30 @@ function normalizeAsciiName(value: string): string | undefined {
   return toks.length === 1 ? toks[0] : toks.join(" ");
 }
 
+/**
+ * True when `s` is a NAME canonical form made of ASCII words: lowercase letters, words separated by
+ * one space, strictly increasing (sorted, no repeats). `normalizeName` would give it back unchanged.
+ */
+export function isCanonicalAsciiName(s: string): boolean {
+  let prev = -1; // start of the previous word
+  let start = 0;
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : 32;
+    if (c >= 97 && c <= 122) continue;
+    if (c !== 32 || i === start) return false;
+    if (prev !== -1) {
+      // The previous word [prev, start - 1) must sort before this one [start, i).
+      let a = prev, b = start;
+      while (a < start - 1 && b < i && s.charCodeAt(a) === s.charCodeAt(b)) a++, b++;
+      const less = a === start - 1 ? b < i : b < i && s.charCodeAt(a) < s.charCodeAt(b);
+      if (!less) return false;
+    }
+    prev = start;
+    start = i + 1;
+  }
+  return s.length > 0;
+}
+
 /** Fast path: a-z only. */
 function isAsciiLetters(s: string): boolean {
   for (let i = 0; i < s.length; i++) {

@@ -1,5 +1,11 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { canonicalize, detectCategory, parseDate } from "../../phi/normalize.ts";
+import {
+  canonicalize,
+  detectCategory,
+  isCanonicalAsciiName,
+  normalizeName,
+  parseDate,
+} from "../../phi/normalize.ts";
 import { mulberry32 } from "../support/prng.ts";
 
 Deno.test("NAME: the spec's forms collapse to one canonical value", () => {
@@ -119,5 +125,31 @@ Deno.test("NAME, PHONE, ADDRESS fast paths give what the plain regex forms give,
     assertEquals(canonicalize("NAME", v), refName(v), JSON.stringify(v));
     assertEquals(canonicalize("PHONE", v), v.replace(/\D+/g, ""), JSON.stringify(v));
     assertEquals(canonicalize("ADDRESS", v), v.trim().replace(/\s+/g, " ").toLowerCase(), JSON.stringify(v));
+  }
+});
+
+Deno.test("NAME: the canonical-form check agrees with normalizeName (it is what normalizeName gives back unchanged)", () => {
+  const rand = mulberry32(9);
+  const alphabet = ["a", "b", "c", "z", " ", "  ", "A", "^", ",", "é", "-"];
+  let yes = 0;
+  for (let i = 0; i < 50000; i++) {
+    const v = Array.from(
+      { length: Math.floor(rand() * 10) },
+      () => alphabet[Math.floor(rand() * alphabet.length)],
+    )
+      .join("");
+    if (isCanonicalAsciiName(v)) {
+      yes++;
+      assertEquals(normalizeName(v), v, JSON.stringify(v));
+    }
+    const n = normalizeName(v);
+    if (/^[a-z ]+$/.test(n)) assertEquals(isCanonicalAsciiName(n), true, JSON.stringify(n));
+  }
+  assertEquals(yes > 1000, true);
+  for (const bad of ["", " a", "a ", "b a", "a a", "a  b", "ab aa"]) {
+    assertEquals(isCanonicalAsciiName(bad), false, bad);
+  }
+  for (const good of ["a", "a b", "aa ab", "a doe jane", "doe jane"]) {
+    assertEquals(isCanonicalAsciiName(good), true, good);
   }
 });
