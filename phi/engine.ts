@@ -110,18 +110,11 @@ export interface ToolResultSanitized extends PhiTextResult {
   reviewed: boolean;
 }
 
-/** A finding of `scan` (phi_scan): what a pass would tokenize, without writing anything. */
-export interface ScanFinding {
-  start: number;
-  end: number;
-  value: string;
-  category: string;
-  canonical: string;
-  tier: Tier;
-  context?: string;
-  /** The token already in the lookup table for this value, if any. */
-  token?: string;
-}
+/**
+ * A finding of `scan` (phi_scan): what a pass would tokenize, without writing anything. `token` is
+ * the token already in the lookup table for the value, if any.
+ */
+export type ScanFinding = Omit<Candidate, "row" | "exact">;
 
 /** Strict mode stopped the turn; nothing was sent. Its message never holds a value. */
 export class PhiRefusedError extends AssistError {

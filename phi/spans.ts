@@ -17,21 +17,10 @@ export class SpanSet {
   readonly starts: number[] = [];
   readonly ends: number[] = [];
 
-  /** Builds a set from ranges that may overlap (merged). */
+  /** Builds a set from ranges that may overlap (merged). Sorts `spans` in place. */
   static union(spans: Span[]): SpanSet {
-    const set = new SpanSet();
     spans.sort((a, b) => a.start - b.start || a.end - b.end);
-    for (const s of spans) {
-      if (s.end <= s.start) continue;
-      const n = set.starts.length;
-      if (n > 0 && s.start <= set.ends[n - 1]) {
-        if (s.end > set.ends[n - 1]) set.ends[n - 1] = s.end;
-      } else {
-        set.starts.push(s.start);
-        set.ends.push(s.end);
-      }
-    }
-    return set;
+    return SpanSet.#merge(spans);
   }
 
   /**
@@ -44,8 +33,13 @@ export class SpanSet {
         return SpanSet.union(spans.map((s) => ({ start: s.start, end: s.end })));
       }
     }
+    return SpanSet.#merge(spans);
+  }
+
+  /** Ranges ordered by start, merged where they overlap or touch; empty ranges skipped. */
+  static #merge(sorted: readonly Span[]): SpanSet {
     const set = new SpanSet();
-    for (const s of spans) {
+    for (const s of sorted) {
       if (s.end <= s.start) continue;
       const n = set.starts.length;
       if (n > 0 && s.start <= set.ends[n - 1]) {
