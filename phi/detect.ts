@@ -363,7 +363,11 @@ const NAME_RUN =
 function hasNameSeparator(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 44 || c === 94 || c === 47 || c <= 32 || (c >= 128 && /\s/.test(s[i]))) return true;
+    if (
+      c === 44 || c === 94 || c === 47 || c === 32 || (c >= 9 && c <= 13) || (c >= 128 && /\s/.test(s[i]))
+    ) {
+      return true;
+    }
   }
   return false;
 }
@@ -416,15 +420,27 @@ export class KnownIndex {
     let letters = true;
     let digitsOnly = true;
     let spaced = false;
-    for (let i = 0; i < f.length; i++) {
+    for (let i = 0; i < f.length;) {
       const c = f.charCodeAt(i);
-      const word = c < 128
-        ? (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
-        : isWordChar(f, i);
-      if (!word && firstEnd === -1) firstEnd = i;
-      if (c < 48 || c > 57) digitsOnly = false;
-      if (c < 128 ? !((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) : !/\p{L}/u.test(f[i])) letters = false;
-      if (c === 44 || (c < 128 ? c <= 32 : /\s/.test(f[i]))) spaced = true;
+      if (c < 128) {
+        const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+        const digit = c >= 48 && c <= 57;
+        if (!letter && !digit && firstEnd === -1) firstEnd = i;
+        if (!digit) digitsOnly = false;
+        if (!letter) letters = false;
+        if (c === 44 || c === 32 || (c >= 9 && c <= 13)) spaced = true;
+        i++;
+        continue;
+      }
+      // Whole code points (a letter outside the BMP is two UTF-16 units), as the text scan reads them.
+      const w = f.codePointAt(i)! > 0xffff ? 2 : 1;
+      const ch = f.slice(i, i + w);
+      const letter = /\p{L}/u.test(ch);
+      if (!letter && !/\p{N}/u.test(ch) && firstEnd === -1) firstEnd = i;
+      digitsOnly = false;
+      if (!letter) letters = false;
+      if (/\s/.test(ch)) spaced = true;
+      i += w;
     }
     if (firstEnd === -1) firstEnd = f.length;
     if (firstEnd < 2) return;
@@ -435,7 +451,8 @@ export class KnownIndex {
     if (this.#seen.has(key)) return key;
     this.#seen.add(key);
     const lower = spaced ? key.replace(/\s+/g, " ").replace(/,\s*/g, ", ") : key;
-    const w = firstEnd === f.length ? key : key.slice(0, firstEnd);
+    // The first word lowercased on its own, as the text scan does (Greek final sigma differs).
+    const w = firstEnd === f.length ? key : f.slice(0, firstEnd).toLowerCase();
     const needle: Needle = { lower, row, exact };
     const list = this.#byWord.get(w);
     if (!list) {

@@ -73,7 +73,11 @@ export interface PhiPrompter {
   showToolResult?(text: string): Promise<void> | void;
 }
 
-/** One value replaced by a token in a pass. */
+/**
+ * One value replaced by a token in a pass. The entries are the engine's own candidate objects (no
+ * copy per value on large results): read these fields; they carry engine bookkeeping as well, so
+ * never serialize one whole.
+ */
 export interface Tokenization {
   token: string;
   /** The category of the token's row. */

@@ -256,39 +256,48 @@ export function protectedRanges(text: string, byLine = true): ProtectedSpan[] {
       scanRule(rule, text, 0, text, out);
       continue;
     }
-    // Only the lines holding the rule's text; a line is scanned once, and matches of a spilled-back
-    // region that start before the end of the last match (already reported) are dropped.
+    // Only the lines holding the rule's text, each scanned once, left to right like a scan of the
+    // whole text: a region starts no earlier than the end of the rule's last match (so nothing it
+    // consumed is read again), with one character before it for the look-behinds.
     let done = 0;
-    let last = 0;
+    let lastEnd = 0;
     for (let at = text.indexOf(rule.line); at !== -1; at = text.indexOf(rule.line, done)) {
       let ls = lineStart(text, at);
       let le = at;
       while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
       if (rule.spillBack && at === ls && ls > 0) ls = lineStart(text, ls - 1);
-      const found = out.length;
+      const from = Math.max(ls, lastEnd);
+      const ctx = from > 0 ? 1 : 0;
       // The line break is part of the scanned text: look-aheads such as `(?![\/\s])` must see it.
-      scanRule(rule, text.slice(ls, le + 1), ls, text, out);
-      let keep = found;
-      for (let i = found; i < out.length; i++) {
-        if (out[i].start >= last) out[keep++] = out[i];
-      }
-      out.length = keep;
-      if (keep > found) last = out[keep - 1].end;
+      const end = scanRule(rule, text.slice(from - ctx, le + 1), from - ctx, text, out, ctx);
+      if (end > lastEnd) lastEnd = end;
       done = le;
     }
   }
   return out;
 }
 
-/** The matches of one rule in `part`, which starts at `offset` of `text`. */
-function scanRule(rule: Rule, part: string, offset: number, text: string, out: ProtectedSpan[]): void {
+/**
+ * The matches of one rule in `part`, which starts at `offset` of `text`, searched from index `from`
+ * of `part`; returns the end (in `text`) of the last match, kept or not (0 when none).
+ */
+function scanRule(
+  rule: Rule,
+  part: string,
+  offset: number,
+  text: string,
+  out: ProtectedSpan[],
+  from = 0,
+): number {
   const re = rule.re;
-  re.lastIndex = 0;
+  let lastEnd = 0;
+  re.lastIndex = from;
   for (let m = re.exec(part); m; m = re.exec(part)) {
     if (m[0].length === 0) {
       re.lastIndex++;
       continue;
     }
+    lastEnd = offset + m.index + m[0].length;
     if (rule.keep) {
       if (offset !== 0) m.index += offset;
       const keep = rule.keep(text, m);
@@ -304,6 +313,7 @@ function scanRule(rule: Rule, part: string, offset: number, text: string, out: P
       out.push({ start: offset + m.index, end: offset + m.index + m[0].length, kind: rule.kind });
     }
   }
+  return lastEnd;
 }
 
 /**

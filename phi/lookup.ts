@@ -375,6 +375,8 @@ export class LookupTable {
           this.#append(fresh);
         } catch (err) {
           for (const row of fresh) this.#byCanonical.delete(row.canonical);
+          // Part of the batch may be on disk: its numbers are never used again.
+          for (let k = 0; k < cats.length; k++) this.#maxN.set(cats[k], next[k] - 1);
           throw err;
         }
         // New tokens, past the highest counter of their category: nothing to check on the way in.

@@ -245,4 +245,48 @@ Deno.test("line-by-line scans (protected ranges, tier 2) find exactly what a who
     assertEquals(key(protectedRanges(t)), key(protectedRanges(t, false)), JSON.stringify(t));
     assertEquals(key(findContextual(t)), key(findContextual(t, false)), JSON.stringify(t));
   }
+  // Lines that start with a colon: a host:port match may cross the line break before it, and a
+  // match that crossed one already consumed the start of the next line ("a.b\n:1.x\n:2").
+  const bits = [
+    "a.b",
+    "1",
+    ".x",
+    "1.2.3.4",
+    ":",
+    " ",
+    "]",
+    "localhost",
+    "x",
+    ":1",
+    "12",
+    "443.tls",
+    "/",
+    "a/b",
+  ];
+  const breaks = ["\n", "\r", "\r\n"];
+  for (let i = 0; i < 40000; i++) {
+    const lines = Array.from(
+      { length: 1 + Math.floor(rand() * 4) },
+      () =>
+        (rand() < 0.5 ? ":" : "") +
+        Array.from({ length: Math.floor(rand() * 4) }, () => bits[Math.floor(rand() * bits.length)]).join(""),
+    );
+    const t = lines.reduce((acc, l) => acc + breaks[Math.floor(rand() * breaks.length)] + l);
+    assertEquals(key(protectedRanges(t)), key(protectedRanges(t, false)), JSON.stringify(t));
+  }
+  assertEquals(key(protectedRanges("a.b\n:1.x\n:2")), "5,6,port");
+});
+
+Deno.test("tier 4: forms with letters outside the BMP, and a first word ending in Σ, are found as the text spells them", async () => {
+  await using tmp = await tempDir();
+  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
+  await table.assign([
+    { category: "MANUAL", canonical: "ab𝐀cd", original: "ab𝐀cd" },
+    { category: "MANUAL", canonical: "陳大𠀀明", original: "陳大𠀀明" },
+    { category: "MANUAL", canonical: "ΟΔΟΣ.ΑΘΗΝΩΝ", original: "ΟΔΟΣ.ΑΘΗΝΩΝ" },
+  ]);
+  const k = new KnownIndex(table);
+  assertEquals(auto("see ab𝐀cd now", k), [["known", "MANUAL", "ab𝐀cd"]]);
+  assertEquals(auto("患者 陳大𠀀明 入院", k), [["known", "MANUAL", "陳大𠀀明"]]);
+  assertEquals(auto("στην ΟΔΟΣ.ΑΘΗΝΩΝ 12", k), [["known", "MANUAL", "ΟΔΟΣ.ΑΘΗΝΩΝ"]]);
 });

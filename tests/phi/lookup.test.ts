@@ -149,7 +149,8 @@ Deno.test("lookup table: an append that fails (disk full) leaves no half-minted 
   assertEquals(t.get("1234567"), undefined);
   assertEquals(t.get("jane roe"), undefined);
   assertEquals(t.size, 0);
-  assertEquals(t.remember(req), ["[[MRN_1]]", "[[NAME_1]]", "[[MRN_1]]"]);
+  // Part of the failed batch may have reached the disk: its numbers are not handed out again.
+  assertEquals(t.remember(req), ["[[MRN_2]]", "[[NAME_2]]", "[[MRN_2]]"]);
   assertEquals(t.get("1234567")?.unsaved, true);
-  assertEquals(t.valueOf("[[name_1]]"), "ROE^JANE", "tokens are found whatever their case");
+  assertEquals(t.valueOf("[[name_2]]"), "ROE^JANE", "tokens are found whatever their case");
 });
