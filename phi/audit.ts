@@ -48,29 +48,66 @@ function ensurePrivateDir(path: string): void {
 }
 
 /**
- * Appends records to the audit log (creating it 0600, its folder 0700). Build each record with the
- * spec's keys in the spec's order and nothing else: it is written as it is.
+ * Audit log lines for one pass, built as JSON text directly: the parts of a line that do not depend
+ * on the value (timestamp, surface, category, tier, context) are encoded once and reused, so a
+ * large first-sight tool result (tens of thousands of records) costs a string concatenation and two
+ * short `JSON.stringify` calls per record. Each line is exactly `JSON.stringify(record)` plus a
+ * newline, keys in the spec's order.
  *
  * @example
- * await appendAudit(homePaths(home).autoPhiLog, [{ ts, value: "12345678", category: "MRN",
- *   token: "[[MRN_1]]", tier: "contextual", surface: "user_input", context: "prompt" }]);
+ * const lines = new AuditLines("2024-05-01T12:00:00.000Z", "tool_result", "read_file");
+ * lines.add("12345678", "MRN", "[[MRN_1]]", "hl7_pipeline", "PID.3");
+ * await appendAuditText(homePaths(home).autoPhiLog, lines.text);
  */
-export function appendAudit(path: string, records: readonly AuditRecord[]): Promise<void> {
-  // Synchronous: one small append per pass, no thread-pool round trips on the gate's hot path.
+export class AuditLines {
+  readonly #head: string;
+  readonly #surface: string;
+  readonly #source: string;
+  readonly #mid = new Map<string, string>();
+  readonly #tails = new Map<string, Map<string | undefined, string>>();
+  /** The lines so far. */
+  text = "";
+  /** How many. */
+  count = 0;
+
+  constructor(ts: string, surface: Surface, source: string) {
+    this.#head = `{"ts":${JSON.stringify(ts)},"value":`;
+    this.#surface = JSON.stringify(surface);
+    this.#source = source;
+  }
+
+  /** One record; `place` is the field path or reason, appended to the source as the context. */
+  add(value: string, category: string, token: string, tier: AuditRecord["tier"], place?: string): void {
+    let mid = this.#mid.get(category);
+    if (mid === undefined) this.#mid.set(category, mid = `,"category":${JSON.stringify(category)},"token":`);
+    let byPlace = this.#tails.get(tier);
+    if (byPlace === undefined) this.#tails.set(tier, byPlace = new Map());
+    let tail = byPlace.get(place);
+    if (tail === undefined) {
+      const context = place ? `${this.#source} ${place}` : this.#source;
+      tail = `,"tier":${JSON.stringify(tier)},"surface":${this.#surface},"context":${
+        JSON.stringify(context)
+      }}\n`;
+      byPlace.set(place, tail);
+    }
+    this.text += this.#head + JSON.stringify(value) + mid + JSON.stringify(token) + tail;
+    this.count++;
+  }
+}
+
+/** Appends lines made by `AuditLines` to the audit log (creating it 0600, its folder 0700). */
+export function appendAuditText(path: string, text: string): Promise<void> {
   try {
-    appendAuditSync(path, records);
+    if (text !== "") writePrivate(path, text);
     return Promise.resolve();
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
-function appendAuditSync(path: string, records: readonly AuditRecord[]): void {
-  if (records.length === 0) return;
+/** One `O_APPEND` write of `text` to a 0600 file in a 0700 folder. */
+function writePrivate(path: string, text: string): void {
   ensurePrivateDir(path);
-  // Each record is written as it is: callers build it with the spec's keys in the spec's order
-  // (ts, value, category, token, tier, surface, context), which saves a copy per record.
-  const text = records.map((r) => JSON.stringify(r) + "\n").join("");
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(path, { append: true, create: true, mode: 0o600 });

@@ -8,7 +8,7 @@ import { AssistError } from "../core/errors.ts";
 import { homePaths } from "../core/home.ts";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { isHl7Shaped } from "./_hl7.ts";
-import { appendAudit, type AuditRecord, noticeLine, type Surface } from "./audit.ts";
+import { appendAuditText, AuditLines, noticeLine, type Surface } from "./audit.ts";
 import {
   base64Runs,
   decodeBase64Text,
@@ -750,9 +750,8 @@ export class PhiEngine {
    */
   async #finish(out: PassOut, surface: Surface, source: string): Promise<PhiTextResult> {
     const tokenized: Tokenization[] = [];
-    const records: AuditRecord[] = [];
+    const audit = new AuditLines(this.#now().toISOString(), surface, source);
     const categories: string[] = [];
-    const ts = this.#now().toISOString();
     const placeKey = `${surface}\u0000${source}`;
     // Distinct values are told apart by a pass stamp on their lookup row (cheaper than a map on
     // large tool results); rows of values kept in memory only are stamped the same way.
@@ -769,12 +768,11 @@ export class PhiEngine {
       categories.push(category);
       if (row.audited?.includes(placeKey)) continue;
       (row.audited ??= []).push(placeKey);
-      const context = c.context ? `${source} ${c.context}` : source;
-      records.push({ ts, value: c.value, category, token, tier: c.tier, surface, context });
+      audit.add(c.value, category, token, c.tier, c.context);
     }
     const warnings = [...out.warnings];
     try {
-      await appendAudit(this.#paths.autoPhiLog, records);
+      await appendAuditText(this.#paths.autoPhiLog, audit.text);
     } catch (err) {
       warnings.push(`phi> the audit log could not be written (${(err as Error)?.name ?? "error"})`);
     }

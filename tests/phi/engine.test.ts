@@ -4,6 +4,8 @@ import { PhiRefusedError } from "../../phi/mod.ts";
 import type { SidecarDetector, SidecarEntity } from "../../phi/sidecar/client.ts";
 import { hl7Corpus } from "../../bench/_gen_phi.ts";
 import { testEngine } from "./_support.ts";
+import { AuditLines, type AuditRecord } from "../../phi/audit.ts";
+import { mulberry32 } from "../support/prng.ts";
 
 const posix = Deno.build.os !== "windows";
 
@@ -200,6 +202,55 @@ Deno.test("audit log: JSONL with the spec's fields, 0600 in a 0700 folder; notic
   if (posix) {
     assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
     assertEquals((await Deno.stat(`${h.home}/log`)).mode! & 0o777, 0o700);
+  }
+});
+
+Deno.test("audit lines: each is JSON.stringify of the record in the spec's key order, whatever the value (fuzz)", () => {
+  const rand = mulberry32(77);
+  const alphabet = [
+    '"',
+    "\\",
+    "\n",
+    "\t",
+    "\u0000",
+    "\u001f",
+    "\u007f",
+    "é",
+    "名",
+    "\ud83d",
+    "\ude00",
+    "😀",
+    "a",
+    "Z",
+    "9",
+    " ",
+  ];
+  const str = () =>
+    Array.from({ length: Math.floor(rand() * 12) }, () => alphabet[Math.floor(rand() * alphabet.length)])
+      .join("");
+  const tiers = ["definite", "contextual", "hl7", "known", "hl7_pipeline", "sidecar"] as const;
+  for (const surface of ["tool_result", "user_input"] as const) {
+    const source = str();
+    const lines = new AuditLines("2024-05-01T12:00:00.000Z", surface, source);
+    const want: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const value = str(), token = `[[${str()}_${i}]]`, tier = tiers[i % tiers.length];
+      const category = rand() < 0.5 ? "NAME" : str();
+      const place = rand() < 0.2 ? undefined : rand() < 0.5 ? "PID.5" : str();
+      lines.add(value, category, token, tier, place);
+      const r: AuditRecord = {
+        ts: "2024-05-01T12:00:00.000Z",
+        value,
+        category,
+        token,
+        tier,
+        surface,
+        context: place ? `${source} ${place}` : source,
+      };
+      want.push(JSON.stringify(r) + "\n");
+    }
+    assertEquals(lines.text, want.join(""));
+    assertEquals(lines.count, 1500);
   }
 });
 
