@@ -386,8 +386,8 @@ export class KnownIndex {
   #version = -1;
   #generation = 0;
   #indexed = 0;
-  #byWord = new Map<string, Needle[]>();
-  #seen = new Set<string>();
+  /** Needles by first word: one needle alone (most words), or a list once a second one comes. */
+  #byWord = new Map<string, Needle | Needle[]>();
   #unsorted = new Set<string>();
   /** Known names by canonical form (also without initials); words that start a name check. */
   #names = new Map<string, { row: LookupRow; exact: boolean }>();
@@ -448,18 +448,19 @@ export class KnownIndex {
     // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts.
     if (digitsOnly && f.length < 6) return;
     const key = f.toLowerCase();
-    if (this.#seen.has(key)) return key;
-    this.#seen.add(key);
+    // A form two rows share (rare: rows are distinct by canonical value) is simply listed twice;
+    // lists are sorted by length with a stable sort, so the row indexed first still wins.
     const lower = spaced ? key.replace(/\s+/g, " ").replace(/,\s*/g, ", ") : key;
     // The first word lowercased on its own, as the text scan does (Greek final sigma differs).
     const w = firstEnd === f.length ? key : f.slice(0, firstEnd).toLowerCase();
     const needle: Needle = { lower, row, exact };
-    const list = this.#byWord.get(w);
-    if (!list) {
-      this.#byWord.set(w, [needle]);
+    const have = this.#byWord.get(w);
+    if (have === undefined) {
+      this.#byWord.set(w, needle);
       this.#markWord(w);
     } else {
-      list.push(needle);
+      if (Array.isArray(have)) have.push(needle);
+      else this.#byWord.set(w, [have, needle]);
       this.#unsorted.add(w); // sorted (longest first) when next used
     }
     return key;
@@ -535,7 +536,6 @@ export class KnownIndex {
     if (rows.length < this.#indexed || this.#generation !== this.#table.generation) {
       this.#generation = this.#table.generation;
       this.#byWord = new Map();
-      this.#seen = new Set();
       this.#unsorted = new Set();
       this.#names = new Map();
       this.#nameWords = new Set();
@@ -603,27 +603,38 @@ export class KnownIndex {
           continue;
         }
       }
-      const list = this.#byWord.get(word);
-      if (!list) continue;
+      const entry = this.#byWord.get(word);
+      if (entry === undefined) continue;
+      if (!Array.isArray(entry)) {
+        const len = tryNeedle(entry, text, at, out);
+        if (len !== -1) after = at + len;
+        continue;
+      }
       if (this.#unsorted.has(word)) {
-        // Longest needles first, so "John A Smith" wins over "John Smith".
-        list.sort((a, b) => b.lower.length - a.lower.length);
+        // Longest needles first, so "John A Smith" wins over "John Smith" (a stable sort: among
+        // forms of one length, the row indexed first).
+        entry.sort((a, b) => b.lower.length - a.lower.length);
         this.#unsorted.delete(word);
       }
-      for (const n of list) {
-        const len = matchAt(text, at, n.lower);
+      for (const n of entry) {
+        const len = tryNeedle(n, text, at, out);
         if (len === -1) continue;
-        const value = text.slice(at, at + len);
-        const canonical = n.exact ? n.row.canonical : canonicalize(n.row.category, value);
-        if (canonical) {
-          out.push(candidate(at, at + value.length, value, n.row.category, canonical, "known"));
-        }
-        after = at + value.length;
+        after = at + len;
         break;
       }
     }
     return out;
   }
+}
+
+/** A tier-4 candidate when `n` matches at `at` (pushed to `out`); the matched length, or -1. */
+function tryNeedle(n: Needle, text: string, at: number, out: Candidate[]): number {
+  const len = matchAt(text, at, n.lower);
+  if (len === -1) return -1;
+  const value = text.slice(at, at + len);
+  const canonical = n.exact ? n.row.canonical : canonicalize(n.row.category, value);
+  if (canonical) out.push(candidate(at, at + len, value, n.row.category, canonical, "known"));
+  return len;
 }
 
 // ---- resolution -----------------------------------------------------------------------------------

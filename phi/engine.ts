@@ -766,8 +766,11 @@ export class PhiEngine {
       tokenized.push(c as Tokenization);
       if (c.tier === "manual") continue;
       categories.push(category);
-      if (row.audited?.includes(placeKey)) continue;
-      (row.audited ??= []).push(placeKey);
+      const seen = row.audited;
+      if (seen === undefined) row.audited = placeKey;
+      else if (seen === placeKey || (typeof seen !== "string" && seen.includes(placeKey))) continue;
+      else if (typeof seen === "string") row.audited = [seen, placeKey];
+      else seen.push(placeKey);
       audit.add(c.value, category, token, c.tier, c.context);
     }
     const warnings = [...out.warnings];

@@ -37,8 +37,11 @@ export interface LookupRow {
   unsaved?: boolean;
   /** Engine bookkeeping: the last pass that reported this value. */
   pass?: number;
-  /** Engine bookkeeping: the places (surface and source) it was audited at this session. */
-  audited?: string[];
+  /**
+   * Engine bookkeeping: the places (surface and source) it was audited at this session; one place
+   * alone (the usual case) is kept as a string.
+   */
+  audited?: string | string[];
 }
 
 /**
@@ -52,7 +55,7 @@ class Row implements LookupRow {
   original: string | undefined;
   unsaved: boolean;
   pass = 0;
-  audited: string[] | undefined = undefined;
+  audited: string | string[] | undefined = undefined;
   /** The token's category and counter when it has our shape (`[[<CATEGORY>_<N>]]`; else n is 0). */
   nCategory: string;
   n: number;

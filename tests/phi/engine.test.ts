@@ -205,6 +205,26 @@ Deno.test("audit log: JSONL with the spec's fields, 0600 in a 0700 folder; notic
   }
 });
 
+Deno.test("audit log: a value is recorded once per session, surface and source, however often it is seen", async () => {
+  await using h = await testEngine("on");
+  const path = `${h.home}/log/auto-phi.log`;
+  const count = async () => (await Deno.readTextFile(path)).trim().split("\n").length;
+  const first = await h.engine.sanitizeToolResult(HL7, "read_file");
+  const n = await count();
+  assertEquals(n, first.tokenized.length);
+  const again = await h.engine.sanitizeToolResult(HL7, "read_file");
+  assertEquals(again.notice, first.notice, "the notice still counts what this pass tokenized");
+  assertEquals(await count(), n, "same place: nothing new");
+  await h.engine.sanitizeToolResult(HL7, "bash_exec");
+  assertEquals(await count(), 2 * n, "another tool: recorded again");
+  await h.engine.tokenizeUserInput(`look at ${HL7}`);
+  assertEquals(await count(), 3 * n, "the prompt: recorded again");
+  await h.engine.sanitizeToolResult(HL7, "read_file");
+  await h.engine.sanitizeToolResult(HL7, "bash_exec");
+  await h.engine.tokenizeUserInput(`look at ${HL7}`);
+  assertEquals(await count(), 3 * n, "every place seen before: nothing new");
+});
+
 Deno.test("audit lines: each is JSON.stringify of the record in the spec's key order, whatever the value (fuzz)", () => {
   const rand = mulberry32(77);
   const alphabet = [
