@@ -298,6 +298,12 @@ interface Needle {
 function isWordChar(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  // Either half of a surrogate pair stands for its whole character (a letter outside the BMP).
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+    const h = text.charCodeAt(i - 1);
+    if (h >= 0xd800 && h <= 0xdbff) return /[\p{L}\p{N}]/u.test(text.slice(i - 1, i + 1));
+  }
+  if (c >= 0xd800 && c <= 0xdbff) return /[\p{L}\p{N}]/u.test(text.slice(i, i + 2));
   return /[\p{L}\p{N}]/u.test(text[i]);
 }
 
@@ -398,9 +404,18 @@ export class KnownIndex {
    * codes alone, before any slice, lowercase copy or lookup in the large tables.
    */
   #wordBits = new Uint32Array(WORD_BITS >>> 5);
+  /**
+   * Long lists (a common first word: an area code, a birth year, a street number) split by what
+   * follows the first word (`secondKey`), built when first used: a match then tries only the needles
+   * that can match there, instead of the whole list.
+   */
+  #split = new Map<string, Map<string, Needle[]>>();
+  readonly #longList: number;
 
-  constructor(table: LookupTable) {
+  /** `longList`: lists longer than this are split by their second word (tests compare with Infinity). */
+  constructor(table: LookupTable, options: { longList?: number } = {}) {
     this.#table = table;
+    this.#longList = options.longList ?? 8;
   }
 
   #markWord(w: string): void {
@@ -462,6 +477,7 @@ export class KnownIndex {
       if (Array.isArray(have)) have.push(needle);
       else this.#byWord.set(w, [have, needle]);
       this.#unsorted.add(w); // sorted (longest first) when next used
+      this.#split.delete(w);
     }
     return key;
   }
@@ -537,6 +553,7 @@ export class KnownIndex {
       this.#generation = this.#table.generation;
       this.#byWord = new Map();
       this.#unsorted = new Set();
+      this.#split = new Map();
       this.#names = new Map();
       this.#nameWords = new Set();
       this.#wordBits.fill(0);
@@ -616,6 +633,22 @@ export class KnownIndex {
         entry.sort((a, b) => b.lower.length - a.lower.length);
         this.#unsorted.delete(word);
       }
+      if (entry.length > this.#longList) {
+        // Only the needles whose second part is the text's, then the one-word ones: the same order
+        // as the whole list (a needle with a second part is longer than any one-word needle), and
+        // no needle skipped could have matched.
+        let split = this.#split.get(word);
+        if (split === undefined) this.#split.set(word, split = splitBySecond(entry));
+        const second = textSecondKey(text, end);
+        let len: number;
+        if (second === undefined) len = tryList(entry, text, at, out);
+        else {
+          len = second === "" ? -1 : tryList(split.get(second), text, at, out);
+          if (len === -1) len = tryList(split.get(""), text, at, out);
+        }
+        if (len !== -1) after = at + len;
+        continue;
+      }
       for (const n of entry) {
         const len = tryNeedle(n, text, at, out);
         if (len === -1) continue;
@@ -625,6 +658,80 @@ export class KnownIndex {
     }
     return out;
   }
+}
+
+/** The first of `list` that matches at `at` (pushed to `out`): its length, or -1. */
+function tryList(list: Needle[] | undefined, text: string, at: number, out: Candidate[]): number {
+  if (list === undefined) return -1;
+  for (const n of list) {
+    const len = tryNeedle(n, text, at, out);
+    if (len !== -1) return len;
+  }
+  return -1;
+}
+
+/**
+ * What follows the first word of a needle: its separator and second word ("-03" of "1980-03-15",
+ * " smith" of "john smith", ", jane" of "doe, jane"); "" for a one-word needle.
+ */
+function needleSecondKey(lower: string): string {
+  let i = 0;
+  for (let l = letterOrDigitAt(lower, i); l > 0; l = letterOrDigitAt(lower, i)) i += l;
+  const first = i;
+  while (i < lower.length && letterOrDigitAt(lower, i) === 0) i++;
+  for (let l = letterOrDigitAt(lower, i); l > 0; l = letterOrDigitAt(lower, i)) i += l;
+  return lower.slice(first, i);
+}
+
+/**
+ * The same key read from a text after a first word ending at `at`, the way `matchAt` compares: a
+ * run of white space is one space, a comma and the white space after it are ", ", other characters
+ * are themselves; letters are lowercased one UTF-16 unit at a time. "" at the end of the text;
+ * undefined when the separator runs on too long to be worth a key (the caller tries the whole list).
+ */
+function textSecondKey(text: string, at: number): string | undefined {
+  let key = "";
+  let i = at;
+  while (i < text.length && letterOrDigitAt(text, i) === 0) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+      key += " ";
+    } else if (c === 44) {
+      i++;
+      while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+      key += ", ";
+    } else {
+      key += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : c < 128 ? text[i] : text[i].toLowerCase();
+      i++;
+    }
+    if (key.length > 256) return undefined;
+  }
+  if (key === "") return "";
+  for (let l = letterOrDigitAt(text, i); l > 0; l = letterOrDigitAt(text, i)) {
+    for (let u = 0; u < l; u++) {
+      const c = text.charCodeAt(i + u);
+      key += c >= 65 && c <= 90
+        ? String.fromCharCode(c + 32)
+        : c < 128
+        ? text[i + u]
+        : text[i + u].toLowerCase();
+    }
+    i += l;
+  }
+  return key;
+}
+
+/** A sorted list split by `needleSecondKey`, each part in the list's order. */
+function splitBySecond(list: readonly Needle[]): Map<string, Needle[]> {
+  const out = new Map<string, Needle[]>();
+  for (const n of list) {
+    const k = needleSecondKey(n.lower);
+    const part = out.get(k);
+    if (part) part.push(n);
+    else out.set(k, [n]);
+  }
+  return out;
 }
 
 /** A tier-4 candidate when `n` matches at `at` (pushed to `out`); the matched length, or -1. */

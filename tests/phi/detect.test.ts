@@ -290,3 +290,40 @@ Deno.test("tier 4: forms with letters outside the BMP, and a first word ending i
   assertEquals(auto("患者 陳大𠀀明 入院", k), [["known", "MANUAL", "陳大𠀀明"]]);
   assertEquals(auto("στην ΟΔΟΣ.ΑΘΗΝΩΝ 12", k), [["known", "MANUAL", "ΟΔΟΣ.ΑΘΗΝΩΝ"]]);
 });
+
+Deno.test("tier 4: long needle lists split by second word find exactly what the whole list finds (fuzz)", async () => {
+  await using tmp = await tempDir();
+  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
+  const rand = mulberry32(31);
+  const pick = <T>(a: readonly T[]) => a[Math.floor(rand() * a.length)];
+  const firsts = ["555", "1980", "123", "Main", "Ünïc", "ΟΔΟΣ"];
+  const seps = ["-", " ", ", ", ".", "/", "  ", " - ", "_", ""];
+  const words = ["03", "15", "123", "st", "Elm", "x", "Ab", "4567", "ΣΑ", "𝐀b", "12a"];
+  const forms = new Set<string>();
+  while (forms.size < 400) {
+    let f = pick(firsts);
+    for (let k = Math.floor(rand() * 3); k > 0; k--) f += pick(seps) + pick(words);
+    forms.add(f);
+  }
+  await table.assign([...forms].map((f) => ({ category: "MANUAL", canonical: f, original: f })));
+  const split = new KnownIndex(table, { longList: 2 });
+  const whole = new KnownIndex(table, { longList: Infinity });
+  const noise = [" ", "\n", "\t", ",", ", ", "-", ".", ":", "a", "Z", "9", "\u00a0", "(", ")"];
+  const key = (k: KnownIndex, t: string) =>
+    k.find(t).map((c) => `${c.start}-${c.end}:${c.canonical}`).join(" ");
+  let hits = 0;
+  for (let i = 0; i < 3000; i++) {
+    let t = "";
+    for (let k = Math.floor(rand() * 8); k >= 0; k--) {
+      t += rand() < 0.5 ? pick(noise) : "";
+      t += rand() < 0.6
+        ? [...forms][Math.floor(rand() * forms.size)]
+        : pick(firsts) + pick(seps) + pick(words);
+      if (rand() < 0.3) t = t.toUpperCase();
+    }
+    const a = key(split, t), b = key(whole, t);
+    assertEquals(a, b, JSON.stringify(t));
+    if (a !== "") hits++;
+  }
+  assertEquals(hits > 1500, true, `${hits} texts with a match`);
+});
