@@ -303,7 +303,10 @@ function isWordChar(text: string, i: number): boolean {
     const h = text.charCodeAt(i - 1);
     if (h >= 0xd800 && h <= 0xdbff) return /[\p{L}\p{N}]/u.test(text.slice(i - 1, i + 1));
   }
-  if (c >= 0xd800 && c <= 0xdbff) return /[\p{L}\p{N}]/u.test(text.slice(i, i + 2));
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const l = text.charCodeAt(i + 1);
+    return l >= 0xdc00 && l <= 0xdfff && /^[\p{L}\p{N}]$/u.test(text.slice(i, i + 2));
+  }
   return /[\p{L}\p{N}]/u.test(text[i]);
 }
 
@@ -634,9 +637,9 @@ export class KnownIndex {
         this.#unsorted.delete(word);
       }
       if (entry.length > this.#longList) {
-        // Only the needles whose second part is the text's, then the one-word ones: the same order
-        // as the whole list (a needle with a second part is longer than any one-word needle), and
-        // no needle skipped could have matched.
+        // Only the needles whose second part is the text's, then those with none: the same order
+        // as the whole list (where both match, the one with a second word is the longer), and no
+        // needle skipped could have matched.
         let split = this.#split.get(word);
         if (split === undefined) this.#split.set(word, split = splitBySecond(entry));
         const second = textSecondKey(text, end);
@@ -672,15 +675,19 @@ function tryList(list: Needle[] | undefined, text: string, at: number, out: Cand
 
 /**
  * What follows the first word of a needle: its separator and second word ("-03" of "1980-03-15",
- * " smith" of "john smith", ", jane" of "doe, jane"); "" for a one-word needle.
+ * " smith" of "john smith", ", jane" of "doe, jane"); "" for a one-word needle, or one with no
+ * letter or digit after its separator ("acme_").
  */
 function needleSecondKey(lower: string): string {
   let i = 0;
   for (let l = letterOrDigitAt(lower, i); l > 0; l = letterOrDigitAt(lower, i)) i += l;
   const first = i;
   while (i < lower.length && letterOrDigitAt(lower, i) === 0) i++;
+  const second = i;
   for (let l = letterOrDigitAt(lower, i); l > 0; l = letterOrDigitAt(lower, i)) i += l;
-  return lower.slice(first, i);
+  // No letter or digit after the separator ("acme_"): the needle matches whatever follows its
+  // separator, so it goes with the one-word needles, which are tried after the second-word group.
+  return i > second ? lower.slice(first, i) : "";
 }
 
 /**

@@ -296,8 +296,8 @@ Deno.test("tier 4: long needle lists split by second word find exactly what the 
   const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
   const rand = mulberry32(31);
   const pick = <T>(a: readonly T[]) => a[Math.floor(rand() * a.length)];
-  const firsts = ["555", "1980", "123", "Main", "Ünïc", "ΟΔΟΣ"];
-  const seps = ["-", " ", ", ", ".", "/", "  ", " - ", "_", ""];
+  const firsts = ["555", "1980", "123", "Main", "Ünïc", "ΟΔΟΣ", "ACME"];
+  const seps = ["-", " ", ", ", ".", "/", "  ", " - ", "_", "", "-_", "_ ", "__"];
   const words = ["03", "15", "123", "st", "Elm", "x", "Ab", "4567", "ΣΑ", "𝐀b", "12a"];
   const forms = new Set<string>();
   while (forms.size < 400) {
@@ -326,4 +326,23 @@ Deno.test("tier 4: long needle lists split by second word find exactly what the 
     if (a !== "") hits++;
   }
   assertEquals(hits > 1500, true, `${hits} texts with a match`);
+  // A needle ending in "_" after its first word matches whatever follows.
+  const more = Array.from({ length: 9 }, (_, i) => `ACME-100${i}`);
+  await table.assign(["ACME_", ...more].map((f) => ({ category: "MANUAL", canonical: f, original: f })));
+  assertEquals(key(split, "user ACME_ logged in"), "5-10:ACME_");
+  assertEquals(key(split, "user ACME_. logged in"), "5-10:ACME_");
+});
+
+Deno.test("tier 4: a lone surrogate next to a known value is not a letter (text cut in the middle of an emoji)", async () => {
+  await using tmp = await tempDir();
+  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
+  await table.assign([
+    { category: "MRN", canonical: "E1234567", original: "E1234567" },
+    { category: "NAME", canonical: "jane sample", original: "SAMPLE^JANE" },
+  ]);
+  const k = new KnownIndex(table);
+  assertEquals(auto("id E1234567\uD83Dx", k), [["known", "MRN", "E1234567"]]);
+  assertEquals(auto("id \uD83DE1234567 x", k), [["known", "MRN", "E1234567"]]);
+  assertEquals(auto("Jane Sample\uD83Dx", k), [["known", "NAME", "Jane Sample"]]);
+  assertEquals(auto("id E1234567𝐀 x", k), [], "a letter outside the BMP continues the word");
 });
