@@ -574,8 +574,8 @@ export class KnownIndex {
     if (this.#byWord.size === 0 && this.#names.size === 0) return out;
     let after = 0;
     // The words of the text (runs of letters and digits, as /[\p{L}\p{N}]+/u finds them), scanned by
-    // character code: no match object per word.
-    // The filter hash (FNV-1a of the lowercased word, as asciiWordHash) is computed on the way.
+    // character code, with no match object per word; the filter hash (FNV-1a of the lowercased
+    // word, as asciiWordHash) is computed on the way.
     const n = text.length;
     for (let at = 0, end = 0; at < n; at = end) {
       let c = text.charCodeAt(at);
@@ -614,52 +614,40 @@ export class KnownIndex {
         h = (h >>> 0) & (WORD_BITS - 1);
         if ((this.#wordBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
       }
-      const word = text.slice(at, end).toLowerCase();
-      if (this.#nameWords.has(word)) {
-        const c = this.#nameAt(text, at);
-        if (c) {
-          out.push(c);
-          after = c.end;
-          continue;
-        }
-      }
-      const entry = this.#byWord.get(word);
-      if (entry === undefined) continue;
-      if (!Array.isArray(entry)) {
-        const len = tryNeedle(entry, text, at, out);
-        if (len !== -1) after = at + len;
-        continue;
-      }
-      if (this.#unsorted.has(word)) {
-        // Longest needles first, so "John A Smith" wins over "John Smith" (a stable sort: among
-        // forms of one length, the row indexed first).
-        entry.sort((a, b) => b.lower.length - a.lower.length);
-        this.#unsorted.delete(word);
-      }
-      if (entry.length > this.#longList) {
-        // Only the needles whose second part is the text's, then those with none: the same order
-        // as the whole list (where both match, the one with a second word is the longer), and no
-        // needle skipped could have matched.
-        let split = this.#split.get(word);
-        if (split === undefined) this.#split.set(word, split = splitBySecond(entry));
-        const second = textSecondKey(text, end);
-        let len: number;
-        if (second === undefined) len = tryList(entry, text, at, out);
-        else {
-          len = second === "" ? -1 : tryList(split.get(second), text, at, out);
-          if (len === -1) len = tryList(split.get(""), text, at, out);
-        }
-        if (len !== -1) after = at + len;
-        continue;
-      }
-      for (const n of entry) {
-        const len = tryNeedle(n, text, at, out);
-        if (len === -1) continue;
-        after = at + len;
-        break;
-      }
+      const len = this.#matchWord(text.slice(at, end).toLowerCase(), text, at, end, out);
+      if (len !== -1) after = at + len;
     }
     return out;
+  }
+
+  /** A known value that starts with `word` (its first word, lowercased) at `at`, pushed to `out`: its length, or -1. */
+  #matchWord(word: string, text: string, at: number, end: number, out: Candidate[]): number {
+    if (this.#nameWords.has(word)) {
+      const c = this.#nameAt(text, at);
+      if (c) {
+        out.push(c);
+        return c.end - at;
+      }
+    }
+    const entry = this.#byWord.get(word);
+    if (entry === undefined) return -1;
+    if (!Array.isArray(entry)) return tryNeedle(entry, text, at, out);
+    if (this.#unsorted.has(word)) {
+      // Longest needles first, so "John A Smith" wins over "John Smith" (a stable sort: among forms
+      // of one length, the row indexed first).
+      entry.sort((a, b) => b.lower.length - a.lower.length);
+      this.#unsorted.delete(word);
+    }
+    if (entry.length <= this.#longList) return tryList(entry, text, at, out);
+    // Only the needles whose second part is the text's, then those with none: the same order as the
+    // whole list (where both match, the one with a second word is the longer), and no needle
+    // skipped could have matched.
+    let split = this.#split.get(word);
+    if (split === undefined) this.#split.set(word, split = splitBySecond(entry));
+    const second = textSecondKey(text, end);
+    if (second === undefined) return tryList(entry, text, at, out);
+    const len = second === "" ? -1 : tryList(split.get(second), text, at, out);
+    return len !== -1 ? len : tryList(split.get(""), text, at, out);
   }
 }
 
