@@ -316,20 +316,29 @@ const isSpace = (c: number) =>
 /** Length of the match of `needle` at `at` in `text`, or -1 (case-insensitive, flexible spaces). */
 function matchAt(text: string, at: number, needle: string): number {
   let i = at;
-  for (let k = 0; k < needle.length; k++) {
+  for (let k = 0; k < needle.length;) {
     const nc = needle.charCodeAt(k);
     if (nc === 32) {
       const comma = k > 0 && needle.charCodeAt(k - 1) === 44;
       if (!comma && (i >= text.length || !isSpace(text.charCodeAt(i)))) return -1;
       while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+      k++;
       continue;
     }
     if (i >= text.length) return -1;
     const tc = text.charCodeAt(i);
-    if (tc !== nc && (tc < 65 || tc > 90 || tc + 32 !== nc)) {
-      if (tc < 128 || text[i].toLowerCase() !== needle[k]) return -1;
+    if (tc < 128) {
+      if (tc !== nc && (tc < 65 || tc > 90 || tc + 32 !== nc)) return -1;
+      i++;
+      k++;
+      continue;
     }
-    i++;
+    // A whole code point of the text, case-folded, against as many units of the needle.
+    const w = tc >= 0xd800 && tc <= 0xdbff && i + 1 < text.length ? 2 : 1;
+    const f = foldChar(text.slice(i, i + w));
+    if (!needle.startsWith(f, k)) return -1;
+    i += w;
+    k += f.length;
   }
   if (i < text.length && isWordChar(text, i)) return -1;
   return i - at;
@@ -353,6 +362,36 @@ function asciiWordHash(text: string, start: number, end: number): number {
     h = Math.imul(h ^ c, 0x01000193);
   }
   return (h >>> 0) & (WORD_BITS - 1);
+}
+
+/**
+ * One character (a code point), case-folded the way tier 4 compares: lowercased on its own, with no
+ * context (so `Σ` is always `σ`), and final sigma `ς` read as `σ`. A character whose lowercase is
+ * more than one character (`İ`) stays as it is, so a letter always folds to one letter.
+ */
+function foldChar(ch: string): string {
+  if (ch === "\u03c2") return "\u03c3";
+  const l = ch.toLowerCase();
+  return l.length === (l.codePointAt(0)! > 0xffff ? 2 : 1) ? l : ch;
+}
+
+/** `foldChar` over a whole form, character by character (ASCII simply lowercased). */
+function foldForm(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) >= 128) {
+      let out = "";
+      for (let j = 0; j < s.length;) {
+        const c = s.charCodeAt(j);
+        const w = c >= 0xd800 && c <= 0xdbff && j + 1 < s.length ? 2 : 1;
+        out += c < 128
+          ? (c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : s[j])
+          : foldChar(s.slice(j, j + w));
+        j += w;
+      }
+      return out;
+    }
+  }
+  return s.toLowerCase();
 }
 
 /** UTF-16 length of the letter or digit (`[\p{L}\p{N}]`) at `i`, or 0. */
@@ -465,12 +504,14 @@ export class KnownIndex {
     if (letters && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
     // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts.
     if (digitsOnly && f.length < 6) return;
-    const key = f.toLowerCase();
+    // Folded one character at a time, as matchAt reads the text (not f.toLowerCase(), whose final
+    // sigma depends on what follows: the form would not match its own spelling).
+    const key = foldForm(f);
     // A form two rows share (rare: rows are distinct by canonical value) is simply listed twice;
     // lists are sorted by length with a stable sort, so the row indexed first still wins.
     const lower = spaced ? key.replace(/\s+/g, " ").replace(/,\s*/g, ", ") : key;
     // The first word lowercased on its own, as the text scan does (Greek final sigma differs).
-    const w = firstEnd === f.length ? key : f.slice(0, firstEnd).toLowerCase();
+    const w = (firstEnd === f.length ? f : f.slice(0, firstEnd)).toLowerCase();
     const needle: Needle = { lower, row, exact };
     const have = this.#byWord.get(w);
     if (have === undefined) {
@@ -681,7 +722,7 @@ function needleSecondKey(lower: string): string {
 /**
  * The same key read from a text after a first word ending at `at`, the way `matchAt` compares: a
  * run of white space is one space, a comma and the white space after it are ", ", other characters
- * are themselves; letters are lowercased one UTF-16 unit at a time. "" at the end of the text;
+ * are themselves; characters are folded by `foldChar`, as `matchAt` reads them. "" at the end of the text;
  * undefined when the separator runs on too long to be worth a key (the caller tries the whole list).
  */
 function textSecondKey(text: string, at: number): string | undefined {
@@ -697,21 +738,24 @@ function textSecondKey(text: string, at: number): string | undefined {
       while (i < text.length && isSpace(text.charCodeAt(i))) i++;
       key += ", ";
     } else {
-      key += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : c < 128 ? text[i] : text[i].toLowerCase();
-      i++;
+      const w = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
+      key += c >= 65 && c <= 90
+        ? String.fromCharCode(c + 32)
+        : c < 128
+        ? text[i]
+        : foldChar(text.slice(i, i + w));
+      i += w;
     }
     if (key.length > 256) return undefined;
   }
   if (key === "") return "";
   for (let l = letterOrDigitAt(text, i); l > 0; l = letterOrDigitAt(text, i)) {
-    for (let u = 0; u < l; u++) {
-      const c = text.charCodeAt(i + u);
-      key += c >= 65 && c <= 90
-        ? String.fromCharCode(c + 32)
-        : c < 128
-        ? text[i + u]
-        : text[i + u].toLowerCase();
-    }
+    const c = text.charCodeAt(i);
+    key += c >= 65 && c <= 90
+      ? String.fromCharCode(c + 32)
+      : c < 128
+      ? text[i]
+      : foldChar(text.slice(i, i + l));
     i += l;
   }
   return key;

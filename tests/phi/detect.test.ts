@@ -346,3 +346,16 @@ Deno.test("tier 4: a lone surrogate next to a known value is not a letter (text 
   assertEquals(auto("Jane Sample\uD83Dx", k), [["known", "NAME", "Jane Sample"]]);
   assertEquals(auto("id E1234567𝐀 x", k), [], "a letter outside the BMP continues the word");
 });
+
+Deno.test("tier 4: forms whose lowercase depends on context (final sigma, İ, capitals outside the BMP) match their own spelling", async () => {
+  await using tmp = await tempDir();
+  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
+  const forms = ["ΟΔΟΣ ΑΘΗΝΩΝ", "ΣΑΣ-12", "İSTANBUL-5", "𐐀BC-12"];
+  await table.assign(forms.map((f) => ({ category: "MANUAL", canonical: f, original: f })));
+  for (const longList of [8, 0]) {
+    const k = new KnownIndex(table, { longList });
+    for (const f of forms) assertEquals(auto(`at ${f} today`, k), [["known", "MANUAL", f]], f);
+    assertEquals(auto("στην οδος αθηνων", k), [["known", "MANUAL", "οδος αθηνων"]], "lowercase, final sigma");
+    assertEquals(auto("σας-12 ok", k), [["known", "MANUAL", "σας-12"]]);
+  }
+});
