@@ -375,6 +375,13 @@ function foldChar(ch: string): string {
   return l.length === (l.codePointAt(0)! > 0xffff ? 2 : 1) ? l : ch;
 }
 
+/** The character of `w` units at `i` of `s`, folded (ASCII by char code). */
+function foldAt(s: string, i: number, w: number): string {
+  const c = s.charCodeAt(i);
+  if (c < 128) return c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : s[i];
+  return foldChar(s.slice(i, i + w));
+}
+
 /** `foldChar` over a whole form, character by character (ASCII simply lowercased). */
 function foldForm(s: string): string {
   for (let i = 0; i < s.length; i++) {
@@ -383,9 +390,7 @@ function foldForm(s: string): string {
       for (let j = 0; j < s.length;) {
         const c = s.charCodeAt(j);
         const w = c >= 0xd800 && c <= 0xdbff && j + 1 < s.length ? 2 : 1;
-        out += c < 128
-          ? (c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : s[j])
-          : foldChar(s.slice(j, j + w));
+        out += foldAt(s, j, w);
         j += w;
       }
       return out;
@@ -739,23 +744,14 @@ function textSecondKey(text: string, at: number): string | undefined {
       key += ", ";
     } else {
       const w = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
-      key += c >= 65 && c <= 90
-        ? String.fromCharCode(c + 32)
-        : c < 128
-        ? text[i]
-        : foldChar(text.slice(i, i + w));
+      key += foldAt(text, i, w);
       i += w;
     }
     if (key.length > 256) return undefined;
   }
   if (key === "") return "";
   for (let l = letterOrDigitAt(text, i); l > 0; l = letterOrDigitAt(text, i)) {
-    const c = text.charCodeAt(i);
-    key += c >= 65 && c <= 90
-      ? String.fromCharCode(c + 32)
-      : c < 128
-      ? text[i]
-      : foldChar(text.slice(i, i + l));
+    key += foldAt(text, i, l);
     i += l;
   }
   return key;

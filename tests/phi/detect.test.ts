@@ -1,12 +1,28 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { detectAuto, findContextual, findDefinite, findHl7Lines, KnownIndex } from "../../phi/detect.ts";
 import { protectedRanges, protectedSpans } from "../../phi/exclusions.ts";
-import { LookupTable } from "../../phi/lookup.ts";
+import { LookupTable, type TokenRequest } from "../../phi/lookup.ts";
 import { tempDir } from "../support/run_assist.ts";
-import { mulberry32 } from "../support/prng.ts";
+import { mulberry32, pick, randomText } from "../support/prng.ts";
 
 const auto = (text: string, known?: KnownIndex) =>
   detectAuto(text, { protect: protectedSpans(text), known }).map((c) => [c.tier, c.category, c.value]);
+
+/** A tier-4 index over a fresh lookup table holding `rows` (its folder removed on dispose). */
+async function knownOf(rows: TokenRequest[], options?: { longList?: number }) {
+  const tmp = await tempDir();
+  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
+  await table.assign(rows);
+  return {
+    table,
+    k: new KnownIndex(table, options),
+    [Symbol.asyncDispose]: () => tmp[Symbol.asyncDispose](),
+  };
+}
+
+/** MANUAL rows whose canonical and original are the form itself. */
+const manual = (forms: readonly string[]): TokenRequest[] =>
+  forms.map((f) => ({ category: "MANUAL", canonical: f, original: f }));
 
 Deno.test("tier 1: SSN, e-mail, formatted phones, NPI after NPI:", () => {
   const t = "ssn 123-45-6789 mail Jane.Doe+x@mail.example.org. ph (555) 123-4567, 555-234-5678, " +
@@ -237,11 +253,7 @@ Deno.test("line-by-line scans (protected ranges, tier 2) find exactly what a who
   const key = (a: Array<{ start: number; end: number; kind?: string; value?: string }>) =>
     a.map((r) => `${r.start},${r.end},${r.kind ?? r.value}`).sort().join(";");
   for (let i = 0; i < 40000; i++) {
-    const t = Array.from(
-      { length: Math.floor(rand() * 40) },
-      () => pieces[Math.floor(rand() * pieces.length)],
-    )
-      .join("");
+    const t = randomText(rand, pieces, 40);
     assertEquals(key(protectedRanges(t)), key(protectedRanges(t, false)), JSON.stringify(t));
     assertEquals(key(findContextual(t)), key(findContextual(t, false)), JSON.stringify(t));
   }
@@ -267,25 +279,17 @@ Deno.test("line-by-line scans (protected ranges, tier 2) find exactly what a who
   for (let i = 0; i < 40000; i++) {
     const lines = Array.from(
       { length: 1 + Math.floor(rand() * 4) },
-      () =>
-        (rand() < 0.5 ? ":" : "") +
-        Array.from({ length: Math.floor(rand() * 4) }, () => bits[Math.floor(rand() * bits.length)]).join(""),
+      () => (rand() < 0.5 ? ":" : "") + randomText(rand, bits, 4),
     );
-    const t = lines.reduce((acc, l) => acc + breaks[Math.floor(rand() * breaks.length)] + l);
+    const t = lines.reduce((acc, l) => acc + pick(rand, breaks) + l);
     assertEquals(key(protectedRanges(t)), key(protectedRanges(t, false)), JSON.stringify(t));
   }
   assertEquals(key(protectedRanges("a.b\n:1.x\n:2")), "5,6,port");
 });
 
 Deno.test("tier 4: forms with letters outside the BMP, and a first word ending in Σ, are found as the text spells them", async () => {
-  await using tmp = await tempDir();
-  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
-  await table.assign([
-    { category: "MANUAL", canonical: "ab𝐀cd", original: "ab𝐀cd" },
-    { category: "MANUAL", canonical: "陳大𠀀明", original: "陳大𠀀明" },
-    { category: "MANUAL", canonical: "ΟΔΟΣ.ΑΘΗΝΩΝ", original: "ΟΔΟΣ.ΑΘΗΝΩΝ" },
-  ]);
-  const k = new KnownIndex(table);
+  await using known = await knownOf(manual(["ab𝐀cd", "陳大𠀀明", "ΟΔΟΣ.ΑΘΗΝΩΝ"]));
+  const k = known.k;
   assertEquals(auto("see ab𝐀cd now", k), [["known", "MANUAL", "ab𝐀cd"]]);
   assertEquals(auto("患者 陳大𠀀明 入院", k), [["known", "MANUAL", "陳大𠀀明"]]);
   assertEquals(auto("στην ΟΔΟΣ.ΑΘΗΝΩΝ 12", k), [["known", "MANUAL", "ΟΔΟΣ.ΑΘΗΝΩΝ"]]);
@@ -295,14 +299,14 @@ Deno.test("tier 4: long needle lists split by second word find exactly what the 
   await using tmp = await tempDir();
   const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
   const rand = mulberry32(31);
-  const pick = <T>(a: readonly T[]) => a[Math.floor(rand() * a.length)];
+  const one = <T>(a: readonly T[]) => pick(rand, a);
   const firsts = ["555", "1980", "123", "Main", "Ünïc", "ΟΔΟΣ", "ACME"];
   const seps = ["-", " ", ", ", ".", "/", "  ", " - ", "_", "", "-_", "_ ", "__"];
   const words = ["03", "15", "123", "st", "Elm", "x", "Ab", "4567", "ΣΑ", "𝐀b", "12a"];
   const forms = new Set<string>();
   while (forms.size < 400) {
-    let f = pick(firsts);
-    for (let k = Math.floor(rand() * 3); k > 0; k--) f += pick(seps) + pick(words);
+    let f = one(firsts);
+    for (let k = Math.floor(rand() * 3); k > 0; k--) f += one(seps) + one(words);
     forms.add(f);
   }
   await table.assign([...forms].map((f) => ({ category: "MANUAL", canonical: f, original: f })));
@@ -315,10 +319,8 @@ Deno.test("tier 4: long needle lists split by second word find exactly what the 
   for (let i = 0; i < 3000; i++) {
     let t = "";
     for (let k = Math.floor(rand() * 8); k >= 0; k--) {
-      t += rand() < 0.5 ? pick(noise) : "";
-      t += rand() < 0.6
-        ? [...forms][Math.floor(rand() * forms.size)]
-        : pick(firsts) + pick(seps) + pick(words);
+      t += rand() < 0.5 ? one(noise) : "";
+      t += rand() < 0.6 ? [...forms][Math.floor(rand() * forms.size)] : one(firsts) + one(seps) + one(words);
       if (rand() < 0.3) t = t.toUpperCase();
     }
     const a = key(split, t), b = key(whole, t);
@@ -334,13 +336,11 @@ Deno.test("tier 4: long needle lists split by second word find exactly what the 
 });
 
 Deno.test("tier 4: a lone surrogate next to a known value is not a letter (text cut in the middle of an emoji)", async () => {
-  await using tmp = await tempDir();
-  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
-  await table.assign([
+  await using known = await knownOf([
     { category: "MRN", canonical: "E1234567", original: "E1234567" },
     { category: "NAME", canonical: "jane sample", original: "SAMPLE^JANE" },
   ]);
-  const k = new KnownIndex(table);
+  const k = known.k;
   assertEquals(auto("id E1234567\uD83Dx", k), [["known", "MRN", "E1234567"]]);
   assertEquals(auto("id \uD83DE1234567 x", k), [["known", "MRN", "E1234567"]]);
   assertEquals(auto("Jane Sample\uD83Dx", k), [["known", "NAME", "Jane Sample"]]);
@@ -348,12 +348,10 @@ Deno.test("tier 4: a lone surrogate next to a known value is not a letter (text 
 });
 
 Deno.test("tier 4: forms whose lowercase depends on context (final sigma, İ, capitals outside the BMP) match their own spelling", async () => {
-  await using tmp = await tempDir();
-  const table = await LookupTable.open(`${tmp.path}/lookup.tsv`);
   const forms = ["ΟΔΟΣ ΑΘΗΝΩΝ", "ΣΑΣ-12", "İSTANBUL-5", "𐐀BC-12"];
-  await table.assign(forms.map((f) => ({ category: "MANUAL", canonical: f, original: f })));
+  await using known = await knownOf(manual(forms));
   for (const longList of [8, 0]) {
-    const k = new KnownIndex(table, { longList });
+    const k = new KnownIndex(known.table, { longList });
     for (const f of forms) assertEquals(auto(`at ${f} today`, k), [["known", "MANUAL", f]], f);
     assertEquals(auto("στην οδος αθηνων", k), [["known", "MANUAL", "οδος αθηνων"]], "lowercase, final sigma");
     assertEquals(auto("σας-12 ok", k), [["known", "MANUAL", "σας-12"]]);

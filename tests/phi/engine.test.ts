@@ -5,7 +5,7 @@ import type { SidecarDetector, SidecarEntity } from "../../phi/sidecar/client.ts
 import { hl7Corpus } from "../../bench/_gen_phi.ts";
 import { testEngine } from "./_support.ts";
 import { AuditLines, type AuditRecord } from "../../phi/audit.ts";
-import { mulberry32 } from "../support/prng.ts";
+import { mulberry32, randomText } from "../support/prng.ts";
 
 const posix = Deno.build.os !== "windows";
 
@@ -245,9 +245,7 @@ Deno.test("audit lines: each is JSON.stringify of the record in the spec's key o
     "9",
     " ",
   ];
-  const str = () =>
-    Array.from({ length: Math.floor(rand() * 12) }, () => alphabet[Math.floor(rand() * alphabet.length)])
-      .join("");
+  const str = () => randomText(rand, alphabet, 12);
   const tiers = ["definite", "contextual", "hl7", "known", "hl7_pipeline", "sidecar"] as const;
   for (const surface of ["tool_result", "user_input"] as const) {
     const source = str();

@@ -6,7 +6,7 @@ import {
   normalizeName,
   parseDate,
 } from "../../phi/normalize.ts";
-import { mulberry32 } from "../support/prng.ts";
+import { mulberry32, randomText } from "../support/prng.ts";
 
 Deno.test("NAME: the spec's forms collapse to one canonical value", () => {
   for (
@@ -108,9 +108,7 @@ Deno.test("NAME, PHONE, ADDRESS fast paths give what the plain regex forms give,
     ")",
     "\u00a0",
   ];
-  const str = () =>
-    Array.from({ length: Math.floor(rand() * 14) }, () => alphabet[Math.floor(rand() * alphabet.length)])
-      .join("");
+  const str = () => randomText(rand, alphabet, 14);
   // The forms of the spec's table, written the slow way.
   const refName = (v: string) => {
     const seen = new Set<string>();
@@ -133,11 +131,7 @@ Deno.test("NAME: the canonical-form check agrees with normalizeName (it is what 
   const alphabet = ["a", "b", "c", "z", " ", "  ", "A", "^", ",", "é", "-"];
   let yes = 0;
   for (let i = 0; i < 50000; i++) {
-    const v = Array.from(
-      { length: Math.floor(rand() * 10) },
-      () => alphabet[Math.floor(rand() * alphabet.length)],
-    )
-      .join("");
+    const v = randomText(rand, alphabet, 10);
     if (isCanonicalAsciiName(v)) {
       yes++;
       assertEquals(normalizeName(v), v, JSON.stringify(v));

@@ -16,3 +16,23 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A random element of `list`.
+ *
+ * @example
+ * pick(mulberry32(1), ["a", "b"]); // "a" or "b"
+ */
+export function pick<T>(rand: () => number, list: readonly T[]): T {
+  return list[Math.floor(rand() * list.length)];
+}
+
+/**
+ * Up to `maxPieces - 1` random pieces of `pieces`, joined: the fuzzers' text generator.
+ *
+ * @example
+ * randomText(mulberry32(1), ["a", " ", "\n"], 10); // e.g. "a \na"
+ */
+export function randomText(rand: () => number, pieces: readonly string[], maxPieces: number): string {
+  return Array.from({ length: Math.floor(rand() * maxPieces) }, () => pick(rand, pieces)).join("");
+}
