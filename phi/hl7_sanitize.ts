@@ -226,9 +226,13 @@ interface SegPolicy {
 }
 const SEGMENTS = new Map<number, SegPolicy | null>();
 
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
 function segPolicy(text: string, s: number): SegPolicy | null {
   const c0 = text.charCodeAt(s), c1 = text.charCodeAt(s + 1), c2 = text.charCodeAt(s + 2);
-  if ((c0 | c1 | c2) > 255) {
+  // Only ids shaped like segment ids are cached (at most 26 * 36 * 36 of them, whatever the input).
+  if (!(isUpper(c0) && (isUpper(c1) || isDigit(c1)) && (isUpper(c2) || isDigit(c2)))) {
     const rules = policyFor(text.slice(s, s + 3));
     return rules ? { id: text.slice(s, s + 3), rules, fields: [] } : null;
   }
