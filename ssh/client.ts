@@ -195,6 +195,16 @@ export async function probeMaster(home: string, alias: string): Promise<Record<s
   }
 }
 
+/** The next frame of a reply; a failure after the caller's signal fired is reported as cancelled. */
+async function nextFrame(ex: Exchange, signal?: AbortSignal): ReturnType<Exchange["next"]> {
+  try {
+    return await ex.next();
+  } catch (e) {
+    if (signal?.aborted) throw new SshError("cancelled", "cancelled");
+    throw e;
+  }
+}
+
 export class MasterClient implements Remote {
   readonly mode = "master" as const;
   constructor(readonly home: string, readonly alias: string) {}
@@ -261,13 +271,7 @@ export class MasterClient implements Remote {
     const err: Uint8Array[] = [];
     try {
       while (true) {
-        let f;
-        try {
-          f = await ex.next();
-        } catch (e) {
-          if (options.signal?.aborted) throw new SshError("cancelled", "cancelled");
-          throw e;
-        }
+        const f = await nextFrame(ex, options.signal);
         if (f.type === FRAME_OUT) out.push(f.payload);
         else if (f.type === FRAME_ERR) err.push(f.payload);
         else if (f.type === FRAME_JSON) {
@@ -327,9 +331,8 @@ export class MasterClient implements Remote {
       while (true) {
         let f;
         try {
-          f = await ex.next();
+          f = await nextFrame(ex, options.signal);
         } catch (e) {
-          if (options.signal?.aborted) throw new SshError("cancelled", "cancelled");
           if (e instanceof SshError && e.kind === "connection_lost" && size !== undefined) {
             throw new SshError(
               "partial_transfer",
