@@ -95,6 +95,16 @@ export class TclSource {
     return this.origin ?? offset;
   }
 
+  /** A braced or quoted element must be followed by white space or the end of the list. */
+  spaceAfter(at: number, limit: number, what: "braces" | "quotes"): void {
+    if (at < limit && !isTclSpace(this.text.charCodeAt(at))) {
+      throw new TclListError(
+        `list element in ${what} followed by "${snippet(this.text, at, limit)}" instead of space`,
+        this.where(at),
+      );
+    }
+  }
+
   /**
    * The offset of the brace that closes the one at `open`, counting nested braces and skipping
    * backslash-escaped characters (Tcl's rule). Every pair inside is remembered on the way, so the
@@ -170,12 +180,7 @@ export class TclSource {
       out.start = pos + 1;
       out.end = close;
       out.next = close + 1;
-      if (close + 1 < limit && !isTclSpace(t.charCodeAt(close + 1))) {
-        throw new TclListError(
-          `list element in braces followed by "${snippet(t, close + 1, limit)}" instead of space`,
-          this.where(close + 1),
-        );
-      }
+      this.spaceAfter(close + 1, limit, "braces");
       return true;
     }
     if (c === QUOTE) {
@@ -195,12 +200,7 @@ export class TclSource {
       out.start = pos + 1;
       out.end = i;
       out.next = i + 1;
-      if (i + 1 < limit && !isTclSpace(t.charCodeAt(i + 1))) {
-        throw new TclListError(
-          `list element in quotes followed by "${snippet(t, i + 1, limit)}" instead of space`,
-          this.where(i + 1),
-        );
-      }
+      this.spaceAfter(i + 1, limit, "quotes");
       if (escaped) out.subst = substitute(t, pos + 1, i);
       return true;
     }
