@@ -109,14 +109,27 @@ export function readDelimiters(text: string, start: number, end: number): Delimi
       );
     }
   }
-  if (field === DEFAULT_DELIMITERS.field && used === "^~\\&") return DEFAULT_DELIMITERS;
+  return delimitersFrom(field, used);
+}
+
+/**
+ * The delimiters named by a field separator and the encoding characters in MSH-2 order (component,
+ * repetition, escape, subcomponent, truncation; missing ones empty). The standard set is returned as
+ * the shared DEFAULT_DELIMITERS object.
+ *
+ * @example
+ * delimitersFrom("#", "^~").repetition; // "~"
+ */
+export function delimitersFrom(field: string, encoding: string | readonly string[]): Delimiters {
+  const enc = typeof encoding === "string" ? encoding : encoding.join("");
+  if (field === DEFAULT_DELIMITERS.field && enc === "^~\\&") return DEFAULT_DELIMITERS;
   return {
     field,
-    component: used[0],
-    repetition: used[1] ?? "",
-    escape: used[2] ?? "",
-    subcomponent: used[3] ?? "",
-    truncation: used[4] ?? "",
+    component: enc[0] ?? "",
+    repetition: enc[1] ?? "",
+    escape: enc[2] ?? "",
+    subcomponent: enc[3] ?? "",
+    truncation: enc[4] ?? "",
   };
 }
 

@@ -13,7 +13,7 @@
  * @module
  */
 export { Hl7ParseError, Hl7PathError, locate } from "./errors.ts";
-export { DEFAULT_DELIMITERS, type Delimiters, encodingCharacters } from "./delimiters.ts";
+export { DEFAULT_DELIMITERS, type Delimiters, delimitersFrom, encodingCharacters } from "./delimiters.ts";
 export { escape, HL7_NULL, isNull, unescape } from "./escape.ts";
 export { Segment } from "./segment.ts";
 export { type DocumentPart, type Hl7Document, type Hl7Warning, Message } from "./message.ts";

@@ -5,6 +5,7 @@
 export {
   DEFAULT_DELIMITERS,
   type Delimiters,
+  delimitersFrom,
   type Hl7Document,
   isHl7Shaped,
   parseMessages,

@@ -10,7 +10,14 @@
  * grep-style `file:line:` prefix and after `\r`/`\n` written out as two characters (JSON strings,
  * logs). A text whose header delimiters cannot be read is scanned that second way only.
  */
-import { DEFAULT_DELIMITERS, type Delimiters, type Hl7Document, parseMessages, unescape } from "./_hl7.ts";
+import {
+  DEFAULT_DELIMITERS,
+  type Delimiters,
+  delimitersFrom,
+  type Hl7Document,
+  parseMessages,
+  unescape,
+} from "./_hl7.ts";
 import { type FieldRule, OBX_TEXT_TYPES, policyFor } from "./hl7_policy.ts";
 import { canonicalize } from "./normalize.ts";
 import { type Candidate, candidate } from "./candidate.ts";
@@ -325,15 +332,7 @@ function headerDelimiters(line: string, pos: number): Delimiters | undefined {
     const c = line[i];
     if (c === sep) {
       if (used.length === 0) return undefined;
-      if (sep === "|" && used.join("") === "^~\\&") return DEFAULT_DELIMITERS;
-      return {
-        field: sep,
-        component: used[0],
-        repetition: used[1] ?? "",
-        escape: used[2] ?? "",
-        subcomponent: used[3] ?? "",
-        truncation: used[4] ?? "",
-      };
+      return delimitersFrom(sep, used);
     }
     if (/[A-Za-z0-9\s]/.test(c) || used.includes(c)) return undefined;
     used.push(c);

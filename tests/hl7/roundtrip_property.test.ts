@@ -6,6 +6,7 @@ import { deepStrictEqual as eq, fail, ok } from "node:assert/strict";
 import {
   decodeField,
   type Delimiters,
+  delimitersFrom,
   diffMessages,
   encodeSegment,
   extractTable,
@@ -30,15 +31,7 @@ function randomDelimiters(rng: Rng): Delimiters {
   const take = () => chars.splice(rng.int(chars.length), 1)[0];
   const field = take();
   const n = 1 + rng.int(5); // 1..5 encoding characters
-  const enc = Array.from({ length: n }, take);
-  return {
-    field,
-    component: enc[0],
-    repetition: enc[1] ?? "",
-    escape: enc[2] ?? "",
-    subcomponent: enc[3] ?? "",
-    truncation: enc[4] ?? "",
-  };
+  return delimitersFrom(field, Array.from({ length: n }, take));
 }
 
 /** A leaf value: delimiters, escape look-alikes, line ends, null, unicode (only what `d` can write). */
