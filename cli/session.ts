@@ -10,6 +10,7 @@ import { apiKeyProvider, keyStoreFor, resolveApiKey } from "./auth/api_key.ts";
 import { oauthProvider } from "./auth/oauth.ts";
 import type { AuthProvider } from "./model/client.ts";
 import { HeadersLog } from "./model/headers_log.ts";
+import type { RateLimitReading } from "./model/ratelimit.ts";
 import { Agent, type AgentIO } from "./agent/loop.ts";
 import { systemBlocks } from "./agent/request.ts";
 import type { PhiGate } from "./agent/gate.ts";
@@ -55,6 +56,8 @@ export interface SessionOptions {
   io: AgentIO;
   cwd: string;
   model?: string;
+  /** Rate-limit readings of every response (the REPL's status line). */
+  onRateLimit?: (reading: RateLimitReading) => void;
 }
 
 export async function createAgent(o: SessionOptions): Promise<Agent> {
@@ -90,6 +93,7 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
         notice: o.io.notice,
       }),
       notice: o.io.notice,
+      onRateLimit: o.onRateLimit,
     },
     system,
     toolContext: { config: o.config, cwd: o.cwd, caller: "model" },

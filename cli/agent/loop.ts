@@ -26,6 +26,8 @@ export interface AgentIO {
   text(chunk: string): void;
   /** A tool is about to run (input detokenized, for display only). */
   toolCall(name: string, input: Record<string, unknown>): void;
+  /** A tool finished; its result as sent to the model (post-gate). */
+  toolResult?(record: ToolCallRecord): void;
   /** One-line notices: `phi>`, `phi/rl>`, `model>`. */
   notice(line: string): void;
 }
@@ -151,6 +153,7 @@ export class Agent {
           const record = { name: use.name, input: use.input, result: r.text, isError: r.isError };
           calls.push(record);
           this.lastTool = record;
+          o.io.toolResult?.(record);
           results.push({
             type: "tool_result",
             tool_use_id: use.id,

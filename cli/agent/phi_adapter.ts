@@ -3,7 +3,7 @@
  * confirm decisions and one-time warnings are per session. A strict-mode refusal of the prompt
  * becomes the turn's abort reason; a refused tool result is already the refusal JSON.
  */
-import type { Config } from "../../core/config.ts";
+import type { AutoPhiMode, Config } from "../../core/config.ts";
 import { createPhiEngine, type PhiPrompter, PhiRefusedError } from "../../phi/mod.ts";
 import type { PhiGate } from "./gate.ts";
 
@@ -13,7 +13,13 @@ export interface PhiGateOptions {
   sessionId?: string;
 }
 
-export async function createPhiGate(config: Config, options: PhiGateOptions = {}): Promise<PhiGate> {
+/** The gate, plus the auto-PHI mode of its engine (`/phi-auto`). */
+export interface SessionPhiGate extends PhiGate {
+  getMode(): AutoPhiMode;
+  setMode(mode: AutoPhiMode): void;
+}
+
+export async function createPhiGate(config: Config, options: PhiGateOptions = {}): Promise<SessionPhiGate> {
   const engine = await createPhiEngine({ config, prompter: options.prompter, sessionId: options.sessionId });
   return {
     async userInput(text) {
@@ -32,5 +38,9 @@ export async function createPhiGate(config: Config, options: PhiGateOptions = {}
     toolInput: (input) => engine.detokenizeToolInput(input).value,
     detokenize: (text) => engine.detokenize(text).text,
     displayStream: () => engine.createStreamDetokenizer(),
+    getMode: () => engine.mode,
+    setMode: (mode) => {
+      engine.mode = mode;
+    },
   };
 }

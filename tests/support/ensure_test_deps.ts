@@ -2,7 +2,7 @@
  * Run by `deno task test` before the suites, so the README's test command does all of its own
  * set-up on a fresh machine: the SSH suite needs a real OpenSSH sshd and a fake engine host whose
  * SQLite readers are sqlite3, python3 and Tcl with its sqlite package, and creates a throwaway user
- * (useradd, root). Missing pieces are installed with apt-get when we are root; otherwise the reason
+ * (useradd, root); the REPL suite needs tmux. Missing pieces are installed with apt-get when we are root; otherwise the reason
  * is printed and the run fails: the SSH suite is never skipped.
  */
 
@@ -14,6 +14,7 @@ const PACKAGES = [
   "tcl",
   "libsqlite3-tcl",
   "passwd",
+  "tmux",
 ];
 
 async function ok(cmd: string, args: string[], stdin?: string): Promise<boolean> {
@@ -49,6 +50,8 @@ export async function missing(): Promise<string[]> {
     ["sqlite3", () => ok("sqlite3", ["--version"])],
     ["useradd", () => exists("/usr/sbin/useradd")],
     ["tclsh with sqlite3", () => ok("tclsh", [], "package require sqlite3\n")],
+    // The REPL suite (tests/cli/repl/tmux_*.test.ts) drives the program in a real terminal.
+    ["tmux", () => ok("tmux", ["-V"])],
   ];
   const out: string[] = [];
   for (const [name, check] of checks) if (!(await check())) out.push(name);

@@ -1,0 +1,114 @@
+/**
+ * What the operator sees while a turn runs, append-only: model text as it streams, `tool>` lines and
+ * their short result lines, notices on a line of their own, and, after about 2 s of silence, one
+ * dim elapsed-time indicator (or a retry countdown) kept on the current line with `\r` + erase-line
+ * and removed before anything else is written. No cursor movement beyond that, no full redraws.
+ */
+
+export interface TurnOutputOptions {
+  write(s: string): void;
+  /** Indicator and dim styling (a terminal without NO_COLOR). */
+  live: boolean;
+  color: boolean;
+  /** Seconds of silence before the indicator appears. @default 2 */
+  quietSeconds?: number;
+  now?: () => number;
+}
+
+const RETRY_RE = /Retrying in (\d+(?:\.\d+)?) s/;
+
+export class TurnOutput {
+  readonly #o: TurnOutputOptions;
+  #atLineStart = true;
+  #indicatorShown = false;
+  #lastOutput: number;
+  #started: number;
+  #retryUntil?: number;
+  #timer?: ReturnType<typeof setInterval>;
+  #wroteAny = false;
+
+  constructor(o: TurnOutputOptions) {
+    this.#o = o;
+    const now = this.#now();
+    this.#lastOutput = now;
+    this.#started = now;
+  }
+
+  #now(): number {
+    return this.#o.now?.() ?? Date.now();
+  }
+
+  /** Starts the silence watch (a 250 ms tick; only on a live terminal). */
+  start(): void {
+    if (!this.#o.live || this.#timer !== undefined) return;
+    this.#timer = setInterval(() => this.tick(), 250);
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#clearIndicator();
+  }
+
+  /** Model text, already detokenized. */
+  text(chunk: string): void {
+    if (!chunk) return;
+    this.#emit(chunk);
+  }
+
+  /** A whole line of its own (tool call, result, notice). */
+  line(text: string): void {
+    const prefix = this.#atLineStart ? "" : "\n";
+    this.#emit(`${prefix}${text}\n`);
+  }
+
+  notice(text: string): void {
+    this.line(this.#o.color ? `\x1b[2m${text}\x1b[22m` : text);
+    const m = RETRY_RE.exec(text);
+    if (m) this.#retryUntil = this.#now() + Number(m[1]) * 1000;
+  }
+
+  /** Ends the turn's output on a fresh line. */
+  finish(): void {
+    this.stop();
+    if (!this.#atLineStart) this.#emit("\n");
+  }
+
+  get wroteAny(): boolean {
+    return this.#wroteAny;
+  }
+
+  /** One tick of the silence watch (public for tests). */
+  tick(): void {
+    const now = this.#now();
+    const quiet = (this.#o.quietSeconds ?? 2) * 1000;
+    if (now - this.#lastOutput < quiet && !this.#indicatorShown) return;
+    let label: string;
+    if (this.#retryUntil !== undefined && now < this.#retryUntil) {
+      label = `retrying in ${Math.ceil((this.#retryUntil - now) / 1000)} s`;
+    } else {
+      label = `… ${Math.floor((now - this.#started) / 1000)} s`;
+    }
+    const text = this.#o.color ? `\x1b[2m${label}\x1b[22m` : label;
+    // On a line that already holds text, the indicator goes on the next line.
+    const lead = this.#atLineStart ? "\r" : "\n";
+    if (!this.#indicatorShown && !this.#atLineStart) this.#atLineStart = true;
+    this.#o.write(`${lead}\x1b[K${text}`);
+    this.#indicatorShown = true;
+  }
+
+  #clearIndicator(): void {
+    if (!this.#indicatorShown) return;
+    this.#o.write("\r\x1b[K");
+    this.#indicatorShown = false;
+  }
+
+  #emit(s: string): void {
+    this.#clearIndicator();
+    this.#o.write(s);
+    this.#wroteAny = true;
+    this.#atLineStart = s.endsWith("\n");
+    this.#lastOutput = this.#now();
+    this.#retryUntil = undefined;
+  }
+}

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { TurnOutput } from "../../../cli/repl/turn_output.ts";
+
+function harness() {
+  let now = 0;
+  let out = "";
+  const view = new TurnOutput({ write: (s) => out += s, live: true, color: false, now: () => now });
+  return { view, advance: (ms: number) => now += ms, out: () => out };
+}
+
+Deno.test("tool and notice lines start on a fresh line; text streams as it comes", () => {
+  const h = harness();
+  h.view.text("Looking");
+  h.view.text(" now.");
+  h.view.line("tool> nc_threads site=adt");
+  h.view.notice("phi> auto-tokenized 1 value(s) [tool_result]: NAME×1");
+  h.view.text("Done");
+  h.view.finish();
+  assert.equal(
+    h.out(),
+    "Looking now.\ntool> nc_threads site=adt\nphi> auto-tokenized 1 value(s) [tool_result]: NAME×1\nDone\n",
+  );
+});
+
+Deno.test("after 2 s of silence an elapsed indicator appears and is erased before the next output", () => {
+  const h = harness();
+  h.view.tick();
+  assert.equal(h.out(), "", "nothing before 2 s");
+  h.advance(2100);
+  h.view.tick();
+  assert.equal(h.out(), "\r\x1b[K… 2 s");
+  h.advance(1000);
+  h.view.tick();
+  assert.equal(h.out(), "\r\x1b[K… 2 s\r\x1b[K… 3 s");
+  h.view.text("answer");
+  assert.ok(h.out().endsWith("\r\x1b[K… 3 s\r\x1b[Kanswer"));
+});
+
+Deno.test("a retry notice turns the indicator into a countdown", () => {
+  const h = harness();
+  h.view.notice("model> The API is overloaded. Retrying in 8 s (attempt 2 of 4).");
+  h.advance(2500);
+  h.view.tick();
+  assert.ok(h.out().endsWith("retrying in 6 s"), JSON.stringify(h.out()));
+  h.advance(6000);
+  h.view.tick();
+  assert.match(h.out(), /… 8 s$/);
+});
