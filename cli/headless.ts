@@ -11,7 +11,8 @@ import { writeText } from "../core/term.ts";
 import { loadConfig } from "../core/config.ts";
 import { ensureHome } from "../core/home.ts";
 import { ModelError } from "./model/errors.ts";
-import { createAgent, formatToolCall } from "./session.ts";
+import { createAgent } from "./session.ts";
+import { formatToolCall } from "./repl/turn_view.ts";
 import { createPhiGate } from "./agent/phi_adapter.ts";
 import { expandFileRefs } from "./file_refs.ts";
 
