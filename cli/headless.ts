@@ -2,15 +2,19 @@
  * Headless mode for scripts: `assist -p "<prompt>"` runs one agent turn to completion and prints the
  * answer (detokenized) to stdout; notices and tool-call lines go to stderr; `--json` prints one JSON
  * transcript instead. Exit codes: 0 answered, 1 the model call or a refusal failed, 2 usage, 130
- * interrupted. There is no review gate here (no terminal to ask on), as the spec says.
+ * interrupted. There is no review gate here (no terminal to ask on), as the spec says. `@file`
+ * references in the prompt are attached (warnings on stderr; the REPL's one-time tip is not printed
+ * to scripts).
  */
 import { AssistError, EXIT } from "../core/errors.ts";
 import { writeText } from "../core/term.ts";
 import { loadConfig } from "../core/config.ts";
 import { ensureHome } from "../core/home.ts";
 import { ModelError } from "./model/errors.ts";
-import { createAgent, formatToolCall } from "./session.ts";
+import { createAgent } from "./session.ts";
+import { formatToolCall } from "./repl/turn_view.ts";
 import { createPhiGate } from "./agent/phi_adapter.ts";
+import { expandFileRefs } from "./file_refs.ts";
 
 export interface HeadlessArgs {
   prompt: string;
@@ -51,6 +55,10 @@ export async function runHeadless(argv: string[]): Promise<number> {
   const config = loadConfig();
   await ensureHome(config.home);
   const cwd = Deno.cwd();
+  // `@file` references are expanded before the turn, whose PHI gate then tokenizes the whole text.
+  const refs = await expandFileRefs(prompt, { cwd, home: config.home });
+  for (const w of refs.warnings) err(`assist: ${w}\n`);
+  prompt = refs.text;
   const gate = await createPhiGate(config);
   const agent = await createAgent({
     config,

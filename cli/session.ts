@@ -100,12 +100,5 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
   });
 }
 
-/** `name {json}` for a tool call line; values over 120 characters are cut with a hint. */
-export function formatToolCall(name: string, input: Record<string, unknown>): string {
-  const parts = Object.entries(input).map(([k, v]) => {
-    let s = typeof v === "string" ? v : JSON.stringify(v);
-    if (s.length > 120) s = `${s.slice(0, 120)}… (full value: /show-last-tool)`;
-    return `${k}=${s}`;
-  });
-  return `tool> ${name} ${parts.join(" ")}`.trimEnd();
-}
+/** The `tool>` line lives with the rest of the turn display; re-exported for existing callers. */
+export { formatToolCall } from "./repl/turn_view.ts";

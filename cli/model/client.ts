@@ -8,6 +8,11 @@
  * - A stream that cannot be parsed falls back to one non-streaming request, except when the
  *   response was a non-SSE error body: then the prompt is not sent again at once (single send).
  * - A 401 lets the OAuth rail refresh its token once and send again.
+ * - A request the API accepts and then leaves unanswered ends after a bounded time: no byte for
+ *   `idleTimeoutSeconds` while waiting for the headers of a streaming request or between its
+ *   events (the API sends pings, so silence means a stuck connection), or no complete answer
+ *   within `responseTimeoutSeconds` for a non-streaming one (its headers come only with the whole
+ *   answer). That is a retryable "timeout" error, like a broken stream.
  */
 import { VERSION } from "../../core/version.ts";
 import { AssistError } from "../../core/errors.ts";
@@ -54,7 +59,14 @@ export interface ClientOptions {
   maxRetryAfterSeconds?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   fetch?: typeof fetch;
+  /** Seconds without a byte (streaming: before the headers and between events). @default 120 */
+  idleTimeoutSeconds?: number;
+  /** Seconds for a whole non-streaming response, headers included. @default 600 */
+  responseTimeoutSeconds?: number;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 120;
+export const DEFAULT_RESPONSE_TIMEOUT_SECONDS = 600;
 
 export interface SendResult {
   message: Message;
@@ -70,6 +82,57 @@ export function backoffSeconds(attempt: number): number {
 }
 
 class StreamParseError extends Error {}
+
+/**
+ * The per-attempt abort: follows the caller's signal (cancellation) and fires by itself when
+ * `touch` has not been called for the armed number of seconds.
+ */
+class IdleWatch {
+  readonly #controller = new AbortController();
+  readonly #outer?: AbortSignal;
+  readonly #onOuter = () => this.#controller.abort(this.#outer?.reason);
+  #timer?: ReturnType<typeof setTimeout>;
+  #seconds = 0;
+  fired = false;
+
+  constructor(outer?: AbortSignal) {
+    this.#outer = outer;
+    if (outer?.aborted) this.#controller.abort(outer.reason);
+    else outer?.addEventListener("abort", this.#onOuter, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** (Re)starts the countdown with `seconds`. */
+  arm(seconds: number): void {
+    this.#seconds = seconds;
+    this.touch();
+  }
+
+  /** Bytes arrived: the countdown starts over. */
+  touch(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.fired = true;
+      this.#controller.abort(new Error("idle timeout"));
+    }, this.#seconds * 1000);
+  }
+
+  dispose(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#outer?.removeEventListener("abort", this.#onOuter);
+  }
+
+  error(url: string): ModelError {
+    return new ModelError(
+      "timeout",
+      `the model API accepted the request but sent nothing for ${formatSeconds(this.#seconds)} (${url})`,
+      { retryable: true },
+    );
+  }
+}
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -140,7 +203,6 @@ async function once(
   opts: ClientOptions,
   state: { requests: number; rateLimits?: RateLimitReading },
 ): Promise<{ message: Message; streamed: boolean }> {
-  const doFetch = opts.fetch ?? fetch;
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "accept": "application/json",
@@ -149,6 +211,29 @@ async function once(
     ...(await opts.auth.headers()),
   };
   const ctx: ErrorContext = { url: opts.url, model: request.model };
+  const watch = new IdleWatch(opts.signal);
+  watch.arm(
+    stream
+      ? opts.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS
+      : opts.responseTimeoutSeconds ?? DEFAULT_RESPONSE_TIMEOUT_SECONDS,
+  );
+  try {
+    return await attempt(request, stream, opts, state, headers, ctx, watch);
+  } finally {
+    watch.dispose();
+  }
+}
+
+async function attempt(
+  request: MessageRequest,
+  stream: boolean,
+  opts: ClientOptions,
+  state: { requests: number; rateLimits?: RateLimitReading },
+  headers: Record<string, string>,
+  ctx: ErrorContext,
+  watch: IdleWatch,
+): Promise<{ message: Message; streamed: boolean }> {
+  const doFetch = opts.fetch ?? fetch;
   let res: Response;
   state.requests++;
   try {
@@ -156,12 +241,14 @@ async function once(
       method: "POST",
       headers,
       body: JSON.stringify({ ...request, stream }),
-      signal: opts.signal,
+      signal: watch.signal,
     });
   } catch (err) {
     if (opts.signal?.aborted) throw new ModelError("cancelled", "cancelled");
+    if (watch.fired) throw watch.error(opts.url);
     throw fromNetworkFailure(ctx, err);
   }
+  if (stream) watch.touch();
   const reading = readRateLimits(res.headers);
   state.rateLimits = reading;
   opts.onRateLimit?.(reading);
@@ -172,7 +259,7 @@ async function once(
   const contentType = res.headers.get("content-type");
 
   if (!res.ok) {
-    const body = await readBody(res, opts, ctx);
+    const body = await readBody(res, opts, watch);
     const err = fromHttpError(ctx, res.status, body, contentType);
     if (shouldRetry === "false" || shouldRetry === "true") {
       throw new ModelError(err.kind, err.message, {
@@ -186,9 +273,9 @@ async function once(
     throw err;
   }
   if (stream && contentType && /text\/event-stream/i.test(contentType) && res.body) {
-    return { message: await readStream(res.body, opts, ctx), streamed: true };
+    return { message: await readStream(res.body, opts, ctx, watch), streamed: true };
   }
-  const body = await readBody(res, opts, ctx);
+  const body = await readBody(res, opts, watch);
   if (body.trim() === "") {
     throw new ModelError("empty_response", `Network error: empty response from ${opts.url}`, {
       retryable: true,
@@ -208,11 +295,19 @@ async function once(
   return { message: toMessage(parsed, ctx), streamed: false };
 }
 
-async function readBody(res: Response, opts: ClientOptions, _ctx: ErrorContext): Promise<string> {
+async function readBody(res: Response, opts: ClientOptions, watch: IdleWatch): Promise<string> {
   try {
-    return await res.text();
+    if (!res.body) return "";
+    const text = new TextDecoder();
+    let out = "";
+    for await (const chunk of res.body) {
+      watch.touch();
+      out += text.decode(chunk, { stream: true });
+    }
+    return out + text.decode();
   } catch (err) {
     if (opts.signal?.aborted) throw new ModelError("cancelled", "cancelled");
+    if (watch.fired) throw watch.error(opts.url);
     throw new ModelError(
       "network",
       `Network error: the response from ${opts.url} broke off (${(err as Error).message})`,
@@ -250,6 +345,7 @@ async function readStream(
   body: ReadableStream<Uint8Array>,
   opts: ClientOptions,
   ctx: ErrorContext,
+  watch: IdleWatch,
 ): Promise<Message> {
   const decoder = new SseDecoder();
   const acc = new MessageAccumulator({
@@ -276,6 +372,7 @@ async function readStream(
   };
   try {
     for await (const chunk of body) {
+      watch.touch();
       handle(decoder.push(text.decode(chunk, { stream: true })));
     }
     handle(decoder.push(text.decode()));
@@ -283,6 +380,7 @@ async function readStream(
   } catch (err) {
     if (err instanceof ModelError || err instanceof StreamParseError) throw err;
     if (opts.signal?.aborted) throw new ModelError("cancelled", "cancelled");
+    if (watch.fired) throw watch.error(opts.url);
     throw new ModelError(
       "stream_incomplete",
       `the stream from ${opts.url} broke off (${(err as Error).message})`,

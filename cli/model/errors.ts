@@ -15,6 +15,7 @@ export type ModelErrorKind =
   | "blocked"
   | "network"
   | "stream_incomplete"
+  | "timeout"
   | "api"
   | "invalid_request"
   | "cancelled";

@@ -181,3 +181,31 @@ Deno.test("OAuth rail with no token: one line naming /login and /oauth-debug, ex
   match(r.stderr, /^assist: no OAuth token in .*\.oauth\.json: run \/login .*details: \/oauth-debug/m);
   assert(!r.stderr.includes("could not be read"));
 });
+
+Deno.test("@file in a -p prompt: the file's content reaches the model tokenized; warnings on stderr", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  await Deno.mkdir(`${tmp.path}/work`);
+  const adt = [
+    "MSH|^~\\&|EPIC|HOSP|CLOVER|HOSP|202611210830||ADT^A08|MSG00042|P|2.5.1",
+    "PID|1||77120045^^^HOSP^MR||THACKERAY^WILHELMINA^J||19580912|F",
+    "PV1|1|O|CLINIC7",
+    "",
+  ].join("\r");
+  await Deno.writeTextFile(`${tmp.path}/work/notes.txt`, `thread ADT_IN feeds LAB_OUT_7Q\n${adt}\n`);
+  fake.replies.push({ text: "It is an A08." });
+  const r = await runAssist(["-p", "summarize @notes.txt and @missing.txt"], {
+    env: env(tmp.path, fake),
+    cwd: `${tmp.path}/work`,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  match(r.stdout, /It is an A08\./);
+  match(r.stderr, /^assist: @missing\.txt: no such file; left as typed$/m);
+  const sent = fake.messageRequests.map((q) => q.body).join("\n");
+  assert(sent.includes("thread ADT_IN feeds LAB_OUT_7Q"), "the file's content was not sent");
+  assert(sent.includes("ADT^A08"), "the HL7 structure was not sent");
+  for (const raw of ["THACKERAY", "WILHELMINA", "77120045", "19580912"]) {
+    assert(!sent.includes(raw), `raw PHI from the @file reached the model: ${raw}`);
+  }
+  assert((sent.match(TOKEN_RE) ?? []).length >= 2, "the file's PHI was replaced by tokens");
+});

@@ -5,7 +5,8 @@
  * replies served as JSON or SSE (message_start, ping, text deltas split, an input_json_delta whose
  * first fragment is "", cumulative message_delta usage, message_stop), cache accounting (a repeated
  * prefix is read from cache), both rate-limit header families, and injected faults. Every request
- * is recorded for assertions. The OAuth token endpoint lives at /v1/oauth/token.
+ * is recorded for assertions. The OAuth token endpoint lives at /v1/oauth/token. The hang faults
+ * keep a connection open without a byte until the client goes away or the fake closes.
  */
 
 export interface ScriptedReply {
@@ -25,7 +26,11 @@ export type Fault =
   | { kind: "empty"; status?: number }
   | { kind: "garbage_stream" }
   | { kind: "json_instead_of_sse" }
-  | { kind: "malformed_tool_json" };
+  | { kind: "malformed_tool_json" }
+  /** Accepts the request, sends the headers (and the first `afterEvents` stream events), then nothing. */
+  | { kind: "hang"; afterEvents?: number }
+  /** Accepts the connection and the request body, then never answers. */
+  | { kind: "hang_before_headers" };
 
 interface FakeMessage {
   id: string;
@@ -68,6 +73,8 @@ export class FakeModelApi {
   #prefixes = new Set<string>();
   #opts: FakeOptions;
   #ids = 0;
+  /** Releases the hung responses (on close, so the server can shut down). */
+  #hangs = new Set<() => void>();
 
   constructor(opts: FakeOptions = {}) {
     this.#opts = { apiKeys: ["sk-ant-test-key"], oauthTokens: [], refreshTokens: {}, chunk: 7, ...opts };
@@ -91,6 +98,7 @@ export class FakeModelApi {
   }
 
   async close(): Promise<void> {
+    for (const release of this.#hangs) release();
     await this.#server.shutdown();
   }
 
@@ -196,6 +204,8 @@ export class FakeModelApi {
           );
         case "empty":
           return new Response("", { status: fault.status ?? 502 });
+        case "hang_before_headers":
+          return await this.#hang(req, () => new Response("", { status: 504 }));
         default:
           break; // stream-shaped faults below
       }
@@ -215,6 +225,29 @@ export class FakeModelApi {
       return new Response(JSON.stringify(message), {
         status: 200,
         headers: { "content-type": "application/json", ...rl },
+      });
+    }
+    if (fault?.kind === "hang") {
+      const events = this.#sseEvents(message, undefined).slice(0, fault.afterEvents ?? 0);
+      const enc = new TextEncoder();
+      let release = () => {};
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          for (const e of events) controller.enqueue(enc.encode(e));
+          release = () => {
+            this.#hangs.delete(release);
+            try {
+              controller.close();
+            } catch { /* already cancelled */ }
+          };
+          this.#hangs.add(release);
+        },
+        cancel: () => release(),
+      });
+      req.signal.addEventListener("abort", () => release(), { once: true });
+      return new Response(body, {
+        status: 200,
+        headers: { "content-type": "text/event-stream; charset=utf-8", ...rl },
       });
     }
     return new Response(this.#sse(message, fault), {
@@ -266,8 +299,30 @@ export class FakeModelApi {
     };
   }
 
+  /** Waits, sending nothing, until the client goes away or the fake closes. */
+  #hang(req: Request, then: () => Response): Promise<Response> {
+    return new Promise((resolve) => {
+      const release = () => {
+        this.#hangs.delete(release);
+        resolve(then());
+      };
+      this.#hangs.add(release);
+      req.signal.addEventListener("abort", release, { once: true });
+    });
+  }
+
   #sse(message: FakeMessage, fault: Fault | undefined): ReadableStream<Uint8Array> {
-    const enc = new TextEncoder();
+    const events = this.#sseEvents(message, fault);
+    if (fault?.kind === "mid_stream_error") {
+      return streamOf(
+        new TextEncoder(),
+        events.slice(0, events.findIndex((e) => e.startsWith("event: error")) + 1),
+      );
+    }
+    return streamOf(new TextEncoder(), events);
+  }
+
+  #sseEvents(message: FakeMessage, fault: Fault | undefined): string[] {
     const events: string[] = [];
     const ev = (name: string, data: unknown) =>
       events.push(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -335,16 +390,14 @@ export class FakeModelApi {
         ev("content_block_stop", { type: "content_block_stop", index });
       }
     });
-    if (fault?.kind === "mid_stream_error") {
-      return streamOf(enc, events.slice(0, events.findIndex((e) => e.startsWith("event: error")) + 1));
-    }
+    if (fault?.kind === "mid_stream_error") return events;
     ev("message_delta", {
       type: "message_delta",
       delta: { stop_reason: message.stop_reason, stop_sequence: null },
       usage: { ...message.usage },
     });
     if (fault?.kind !== "eof_without_stop") ev("message_stop", { type: "message_stop" });
-    return streamOf(enc, events);
+    return events;
   }
 
   #token(req: Request, rec: RecordedRequest): Response {

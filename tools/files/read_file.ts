@@ -57,6 +57,40 @@ export const readFileTool: ToolDef = {
 };
 
 async function readRange(file: Deno.FsFile, path: string, start: number, end: number | undefined) {
+  const r = await readLimited(file, start, end);
+  if (r.binary) {
+    return toolError("binary_file", `${path} is a binary file (${r.total} bytes); not shown`, { path });
+  }
+  if (start > 1 && r.lastShownLine === 0 && !r.truncated) {
+    return toolError("bad_range", `${path} has fewer than ${start} lines`, { path });
+  }
+  const text = new TextDecoder().decode(r.bytes);
+  return { text: r.truncated ? text + truncationFooter(r, "read_file", "start_line") : text };
+}
+
+/** What `readLimited` took from a file: at most 250 KB of the chosen lines. */
+export interface LimitedRead {
+  /** The bytes shown: whole lines when truncated (unless one line alone is too long), never a split character. */
+  bytes: Uint8Array;
+  /** The file's size in bytes. */
+  total: number;
+  /** The 250 KB limit was reached. */
+  truncated: boolean;
+  /** The truncation fell inside line `start` (no complete line fitted). */
+  lineTooLong: boolean;
+  /** A NUL byte in the first 8 KB: nothing was read. */
+  binary: boolean;
+  start: number;
+  /** The last line (1-based) whose bytes are in `bytes` entirely; 0 when none. */
+  lastShownLine: number;
+}
+
+/**
+ * Reads lines `start`..`end` of an open file, stopping at the spec's 250 KB file-reference limit.
+ * When cut, the bytes end at the last complete line (or, for one overlong line, at the last whole
+ * UTF-8 character). Shared by read_file and `@file` references (cli/file_refs.ts).
+ */
+export async function readLimited(file: Deno.FsFile, start = 1, end?: number): Promise<LimitedRead> {
   const { BINARY_WINDOW, looksBinary } = await lazy<typeof import("./guard.ts")>(
     import.meta.url,
     "./guard.ts",
@@ -76,7 +110,15 @@ async function readRange(file: Deno.FsFile, path: string, start: number, end: nu
     if (firstChunk) {
       firstChunk = false;
       if (looksBinary(chunk.subarray(0, BINARY_WINDOW))) {
-        return toolError("binary_file", `${path} is a binary file (${total} bytes); not shown`, { path });
+        return {
+          bytes: new Uint8Array(0),
+          total,
+          truncated: false,
+          lineTooLong: false,
+          binary: true,
+          start,
+          lastShownLine: 0,
+        };
       }
     }
     let i = 0;
@@ -94,7 +136,8 @@ async function readRange(file: Deno.FsFile, path: string, start: number, end: nu
         }
         out.set(piece, outLen);
         outLen += piece.length;
-        lastShownLine = line;
+        // A line counts as shown once its newline (or the end of the file) is in.
+        if (nl !== -1) lastShownLine = line;
       } else if (end !== undefined && line > end) {
         break reading;
       }
@@ -103,37 +146,45 @@ async function readRange(file: Deno.FsFile, path: string, start: number, end: nu
       i = stop;
     }
   }
-  let text = decodeWhole(out.subarray(0, outLen), truncated);
+  if (!truncated && outLen > 0 && out[outLen - 1] !== NL && line >= start) lastShownLine = line;
+  let bytes = out.subarray(0, outLen);
+  let lineTooLong = false;
   if (truncated) {
     // Cut back to the last complete line so the continuation starts cleanly at a line.
-    const cut = text.lastIndexOf("\n");
+    const cut = bytes.lastIndexOf(NL);
     if (cut === -1) {
-      text += `\n[read_file: line ${start} alone is longer than 250 KB (file ${total} bytes); shown in part]`;
-      return { text };
+      lineTooLong = true;
+      bytes = bytes.subarray(0, utf8WholeEnd(bytes));
+    } else {
+      bytes = bytes.subarray(0, cut + 1);
     }
-    text = text.slice(0, cut + 1) +
-      `[read_file: truncated at 250 KB of ${total} bytes; lines ${start}-${lastShownLine} shown; ` +
-      `continue with start_line ${lastShownLine + 1}]`;
-    return { text };
   }
-  if (start > 1 && lastShownLine === 0) {
-    return toolError("bad_range", `${path} has fewer than ${start} lines`, { path });
-  }
-  return { text };
+  return { bytes, total, truncated, lineTooLong, binary: false, start, lastShownLine };
 }
 
-/** UTF-8 decode; when the buffer was cut, a partial trailing character is dropped, not mangled. */
-function decodeWhole(bytes: Uint8Array, cut: boolean): string {
-  let end = bytes.length;
-  if (cut) {
-    let back = 0;
-    while (back < 4 && end - back - 1 >= 0 && (bytes[end - back - 1] & 0xc0) === 0x80) back++;
-    const lead = end - back - 1;
-    if (lead >= 0) {
-      const b = bytes[lead];
-      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-      if (need > back + 1) end = lead;
-    }
+/**
+ * The footer after a truncated read: `[<label>: truncated at 250 KB of N bytes; lines a-b shown;
+ * continue with <continueWith> b+1]`, or the one-overlong-line note. Starts with a newline when
+ * the text shown does not end in one.
+ */
+export function truncationFooter(r: LimitedRead, label: string, continueWith: string): string {
+  if (r.lineTooLong) {
+    return `\n[${label}: line ${r.start} alone is longer than 250 KB (file ${r.total} bytes); shown in part]`;
   }
-  return new TextDecoder().decode(bytes.subarray(0, end));
+  return `[${label}: truncated at 250 KB of ${r.total} bytes; lines ${r.start}-${r.lastShownLine} shown; ` +
+    `continue with ${continueWith} ${r.lastShownLine + 1}]`;
+}
+
+/** The length of `bytes` without a partial UTF-8 character at its end. */
+export function utf8WholeEnd(bytes: Uint8Array): number {
+  const end = bytes.length;
+  let back = 0;
+  while (back < 4 && end - back - 1 >= 0 && (bytes[end - back - 1] & 0xc0) === 0x80) back++;
+  const lead = end - back - 1;
+  if (lead >= 0) {
+    const b = bytes[lead];
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    if (need > back + 1) return lead;
+  }
+  return end;
 }

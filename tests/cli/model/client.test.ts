@@ -281,3 +281,98 @@ Deno.test("network failures: refused connection is a network error, bounded", as
   );
   assertEquals(rec.sleeps, [2000]);
 });
+
+Deno.test("idle timeout: headers then silence ends with a clear, retryable error", async () => {
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "hang" });
+  fake.replies.push({ text: "never sent" });
+  await rejects(
+    () =>
+      sendMessage(request(), {
+        url: fake.url,
+        auth: apiKey,
+        stream: true,
+        maxRetries: 0,
+        idleTimeoutSeconds: 0.2,
+      }),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "timeout" && e.retryable &&
+      /^the model API accepted the request but sent nothing for 0\.2 s/.test(e.message),
+  );
+});
+
+Deno.test("idle timeout: silence between stream events, then a retry that answers", async () => {
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "hang", afterEvents: 3 });
+  fake.replies.push({ text: "half" }, { text: "whole answer" });
+  const rec = recorder();
+  let resends = 0;
+  const texts: string[] = [];
+  const r = await sendMessage(request(), {
+    url: fake.url,
+    auth: apiKey,
+    stream: true,
+    idleTimeoutSeconds: 0.2,
+    sleep: rec.sleep,
+    notice: rec.notice,
+    onResend: () => resends++,
+    onText: (t) => texts.push(t),
+  });
+  assertEquals((r.message.content[0] as { text: string }).text, "whole answer");
+  assertEquals(r.requests, 2);
+  assertEquals(resends, 1);
+  assertEquals(rec.sleeps, [2000]);
+  match(
+    rec.notices[0],
+    /^model> the model API accepted the request but sent nothing for 0\.2 s .*Retrying in 2 s/,
+  );
+});
+
+Deno.test("idle timeout: no headers at all, streaming or not", async () => {
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "hang_before_headers" }, { kind: "hang_before_headers" });
+  await rejects(
+    () =>
+      sendMessage(request(), {
+        url: fake.url,
+        auth: apiKey,
+        stream: true,
+        maxRetries: 0,
+        idleTimeoutSeconds: 0.2,
+      }),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "timeout" && /sent nothing for 0\.2 s/.test(e.message),
+  );
+  // Non-streaming answers come whole, so their bound is the response timeout, not the idle one.
+  await rejects(
+    () =>
+      sendMessage(request(), {
+        url: fake.url,
+        auth: apiKey,
+        stream: false,
+        maxRetries: 0,
+        idleTimeoutSeconds: 3600,
+        responseTimeoutSeconds: 0.3,
+      }),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "timeout" && /sent nothing for 0\.3 s/.test(e.message),
+  );
+  assertEquals(fake.messageRequests.length, 2);
+});
+
+Deno.test("idle timeout: cancellation during a hang is still a cancellation, not a timeout", async () => {
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "hang" });
+  fake.replies.push({ text: "never sent" });
+  const abort = new AbortController();
+  const pending = sendMessage(request(), {
+    url: fake.url,
+    auth: apiKey,
+    stream: true,
+    signal: abort.signal,
+    idleTimeoutSeconds: 3600,
+  });
+  while (fake.messageRequests.length === 0) await new Promise((r) => setTimeout(r, 10));
+  abort.abort();
+  await rejects(pending, (e: unknown) => e instanceof ModelError && e.kind === "cancelled");
+});

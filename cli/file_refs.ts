@@ -1,0 +1,279 @@
+/**
+ * `@file` references in a prompt (spec, Input conveniences): `@<path>` and `@{<path with spaces>}`
+ * attach a file's content to the prompt, for the REPL and `assist -p` alike.
+ *
+ * - A reference directly preceded by a word character (an e-mail address) is not one; neither is
+ *   an `@` next to another `@` (the PHI markers `@@VALUE`, `@@VALUE@@`).
+ * - The prompt text is never changed: each file is appended once (de-duplicated by its real path)
+ *   as a fenced block keyed by its extension, the fence longer than any backtick run inside.
+ * - Missing files, folders, binary files (a NUL byte in the first 8 KB) and the protected places
+ *   of $ASSIST_HOME (tools/files/protect.ts, refused as read_file refuses them) are skipped with a
+ *   warning; the reference stays literal.
+ * - Over 250 KB the content is cut with read_file's footer (tools/files/read_file.ts).
+ * - Bytes are decoded as UTF-8, or when that is invalid as Windows-1252, with a warning: no byte
+ *   is dropped or replaced silently.
+ * - Relative paths resolve against `cwd`; `~` is the operator's home folder.
+ *
+ * Expansion runs before PHI tokenization: the caller hands the expanded text to the agent turn,
+ * whose gate tokenizes everything bound for the model.
+ *
+ * @module
+ */
+import { posix, win32 } from "node:path";
+import { PathGuard } from "../tools/files/protect.ts";
+import { READ_LIMIT_BYTES, readLimited, truncationFooter } from "../tools/files/read_file.ts";
+
+export interface FileRefResult {
+  /** The prompt with the referenced files appended (the prompt itself when there were none). */
+  text: string;
+  /** Files attached, in order: real path, bytes included (at most 250 KB), whether cut. */
+  files: { path: string; bytes: number; truncated: boolean }[];
+  /** One line each, for the operator (stderr in headless mode). */
+  warnings: string[];
+  /** The prompt held at least one reference: the REPL prints FILE_REF_TIP the first such time in a session. */
+  tip: boolean;
+}
+
+/** The one-time tip of the spec, printed by the REPL the first time a prompt holds a reference. */
+export const FILE_REF_TIP =
+  "tip: @path attaches a file to the prompt (@{path with spaces} when it has spaces); " +
+  "folders and binary files are skipped, files over 250 KB are cut";
+
+/** One reference found in a prompt. */
+export interface FileRef {
+  /** As typed, `@` and braces included. */
+  raw: string;
+  /** The path inside. */
+  path: string;
+  braced: boolean;
+  /** Offsets of `raw` in the prompt. */
+  start: number;
+  end: number;
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+const TRAILING_PUNCT = /[.,;:!?)\]}'"`>]+$/;
+
+/**
+ * The references of a prompt, in order (pure).
+ *
+ * @example
+ * findFileRefs("see @a.txt and @{my notes.txt}, not me@host.org").map((r) => r.path); // ["a.txt", "my notes.txt"]
+ */
+export function findFileRefs(prompt: string): FileRef[] {
+  const refs: FileRef[] = [];
+  for (let i = prompt.indexOf("@"); i !== -1; i = prompt.indexOf("@", i + 1)) {
+    const before = i > 0 ? prompt[i - 1] : "";
+    const after = prompt[i + 1] ?? "";
+    if (before === "@" || after === "@" || (before !== "" && WORD.test(before))) continue;
+    if (after === "{") {
+      const close = prompt.indexOf("}", i + 2);
+      if (close === -1) continue;
+      const path = prompt.slice(i + 2, close);
+      if (path.trim() === "" || path.includes("\n")) continue;
+      refs.push({ raw: prompt.slice(i, close + 1), path, braced: true, start: i, end: close + 1 });
+      i = close;
+      continue;
+    }
+    const m = /^[^\s@]+/.exec(prompt.slice(i + 1));
+    if (!m) continue;
+    refs.push({ raw: `@${m[0]}`, path: m[0], braced: false, start: i, end: i + 1 + m[0].length });
+    i += m[0].length;
+  }
+  return refs;
+}
+
+/** Fence info string by extension; anything else gets a plain fence. */
+const FENCE_LANG: Record<string, string> = {
+  hl7: "hl7",
+  tcl: "tcl",
+  tbl: "tcl",
+  json: "json",
+  xml: "xml",
+  xsd: "xml",
+  html: "html",
+  sh: "bash",
+  bash: "bash",
+  ksh: "bash",
+  ps1: "powershell",
+  bat: "bat",
+  cmd: "bat",
+  py: "python",
+  js: "javascript",
+  ts: "typescript",
+  java: "java",
+  sql: "sql",
+  yaml: "yaml",
+  yml: "yaml",
+  toml: "toml",
+  ini: "ini",
+  csv: "csv",
+  tsv: "tsv",
+  md: "markdown",
+  diff: "diff",
+  patch: "diff",
+};
+
+/** The fence language of a file name (lower-cased extension), or "" for a plain fence. */
+export function fenceLanguage(path: string): string {
+  const base = path.split(/[\\/]/).pop() ?? "";
+  const dot = base.lastIndexOf(".");
+  if (dot <= 0) return "";
+  return FENCE_LANG[base.slice(dot + 1).toLowerCase()] ?? "";
+}
+
+/** A backtick fence longer than any backtick run in `content` (at least three). */
+export function fenceFor(content: string): string {
+  let longest = 0;
+  for (const m of content.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+/** UTF-8 when valid, else Windows-1252 (every byte maps to a character: nothing is lost). */
+export function decodeText(bytes: Uint8Array): { text: string; legacy: boolean } {
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes), legacy: false };
+  } catch {
+    return { text: new TextDecoder("windows-1252").decode(bytes), legacy: true };
+  }
+}
+
+function userHomeFromEnv(): string | undefined {
+  for (const name of ["HOME", "USERPROFILE"]) {
+    try {
+      const v = Deno.env.get(name);
+      if (v) return v;
+    } catch { /* not permitted */ }
+  }
+  return undefined;
+}
+
+/** `~` and `~/x` (also `~\x` on Windows) against the operator's home folder. */
+export function expandTilde(path: string, userHome: string | undefined, windows: boolean): string {
+  if (!userHome) return path;
+  if (path === "~") return userHome;
+  if (path.startsWith("~/") || (windows && path.startsWith("~\\"))) {
+    return userHome.replace(/[\\/]+$/, "") + (windows ? "\\" : "/") + path.slice(2);
+  }
+  return path;
+}
+
+type Outcome =
+  | { kind: "file"; real: string; content: string; bytes: number; truncated: boolean; legacy: boolean }
+  | { kind: "skip"; warning: string }
+  | { kind: "missing" };
+
+async function load(path: string, shown: string, cwd: string, guard: PathGuard): Promise<Outcome> {
+  if (path.includes("\0")) return { kind: "skip", warning: `${shown}: the path holds a NUL byte; skipped` };
+  const c = await guard.check(path, cwd);
+  if (c.place) return { kind: "skip", warning: `${shown}: ${guard.refusal(path, c.place)}` };
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(c.real);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) {
+      return { kind: "missing" };
+    }
+    return {
+      kind: "skip",
+      warning: `${shown}: cannot read ${path} (${(err as Error).message}); left as typed`,
+    };
+  }
+  if (info.isDirectory) {
+    return { kind: "skip", warning: `${shown}: ${path} is a folder; skipped (name a file inside it)` };
+  }
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(c.real, { read: true });
+  } catch (err) {
+    return {
+      kind: "skip",
+      warning: `${shown}: cannot read ${path} (${(err as Error).message}); left as typed`,
+    };
+  }
+  try {
+    const r = await readLimited(file);
+    if (r.binary) {
+      return { kind: "skip", warning: `${shown}: ${path} is a binary file (${r.total} bytes); skipped` };
+    }
+    const { text, legacy } = decodeText(r.bytes);
+    const content = r.truncated ? text + truncationFooter(r, "@file", "read_file start_line") : text;
+    return { kind: "file", real: c.real, content, bytes: r.bytes.length, truncated: r.truncated, legacy };
+  } catch (err) {
+    return {
+      kind: "skip",
+      warning: `${shown}: cannot read ${path} (${(err as Error).message}); left as typed`,
+    };
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Expands the `@file` references of `prompt`. `home` is $ASSIST_HOME (its protected places are
+ * refused); `userHome` is what `~` stands for (default HOME, else USERPROFILE).
+ *
+ * @example
+ * const r = await expandFileRefs("summarize @notes.txt", { cwd: "/work", home: "/home/op/.assist" });
+ * r.text; // "summarize @notes.txt\n\nFile @notes.txt (/work/notes.txt, 42 bytes):\n```\n...\n```\n"
+ */
+export async function expandFileRefs(
+  prompt: string,
+  o: { cwd: string; home: string; userHome?: string },
+): Promise<FileRefResult> {
+  const refs = findFileRefs(prompt);
+  const result: FileRefResult = { text: prompt, files: [], warnings: [], tip: refs.length > 0 };
+  if (refs.length === 0) return result;
+  const windows = Deno.build.os === "windows";
+  const userHome = o.userHome ?? userHomeFromEnv();
+  const guard = await PathGuard.create(o.home, o.cwd);
+  const seen = new Set<string>();
+  const blocks: string[] = [];
+  const keyOf = (p: string) => (windows ? win32 : posix).resolve(o.cwd, expandTilde(p, userHome, windows));
+  for (const ref of refs) {
+    // `@notes.txt.` at the end of a sentence: the path without trailing punctuation, if that exists.
+    const tries = [ref.path];
+    if (!ref.braced && TRAILING_PUNCT.test(ref.path)) {
+      const bare = ref.path.replace(TRAILING_PUNCT, "");
+      if (bare !== "") tries.push(bare);
+    }
+    let outcome: Outcome = { kind: "missing" };
+    let path = ref.path;
+    for (const t of tries) {
+      path = t;
+      if (seen.has(keyOf(t))) {
+        outcome = { kind: "skip", warning: "" }; // said or attached already
+        break;
+      }
+      outcome = await load(expandTilde(t, userHome, windows), ref.braced ? ref.raw : `@${t}`, o.cwd, guard);
+      if (outcome.kind !== "missing") break;
+    }
+    seen.add(keyOf(path));
+    const shown = ref.braced ? ref.raw : `@${path}`;
+    if (outcome.kind === "missing") {
+      result.warnings.push(`${ref.raw}: no such file; left as typed`);
+      continue;
+    }
+    if (outcome.kind === "skip") {
+      if (outcome.warning) result.warnings.push(outcome.warning);
+      continue;
+    }
+    // Two spellings of one file (a link, `./x` and `x`) attach it once.
+    if (seen.has(`real:${outcome.real}`)) continue;
+    seen.add(`real:${outcome.real}`);
+    if (outcome.legacy) result.warnings.push(`${shown}: not valid UTF-8; read as Windows-1252`);
+    if (outcome.truncated) {
+      result.warnings.push(`${shown}: larger than ${READ_LIMIT_BYTES / 1024} KB; cut with a footer note`);
+    }
+    const body = outcome.content.endsWith("\n") ? outcome.content : `${outcome.content}\n`;
+    const fence = fenceFor(body);
+    const lang = fenceLanguage(path) || fenceLanguage(outcome.real);
+    blocks.push(
+      `File ${shown} (${outcome.real}, ${outcome.bytes} bytes${outcome.truncated ? ", truncated" : ""}):\n` +
+        `${fence}${lang}\n${body}${fence}\n`,
+    );
+    result.files.push({ path: outcome.real, bytes: outcome.bytes, truncated: outcome.truncated });
+  }
+  if (blocks.length) result.text = `${prompt.replace(/\s+$/, "")}\n\n${blocks.join("\n")}`;
+  return result;
+}
