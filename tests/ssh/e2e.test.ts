@@ -47,7 +47,10 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
     await t.step("add, pass (stdin), setup: the master opens and records the host key", async () => {
       const add = await run(["ssh", "add", "e1", sshd.target]);
       assertEquals(add.code, 0, add.all);
-      assertEquals(add.stdout, `added e1 → ${sshd.target} (next: assist ssh pass e1, then assist ssh setup e1)\n`);
+      assertEquals(
+        add.stdout,
+        `added e1 → ${sshd.target} (next: assist ssh pass e1, then assist ssh setup e1)\n`,
+      );
       const pass = await run(["ssh", "pass", "e1"], sshd.password + "\n");
       assertEquals([pass.code, pass.stdout], [0, "password stored for e1 (next: assist ssh setup e1)\n"]);
       assertEquals((await Deno.stat(`${home}/.ssh-creds/e1`)).mode! & 0o777, 0o600);
