@@ -28,26 +28,17 @@ async function main(args: string[]): Promise<number> {
     );
     return await runHeadless(args);
   }
-  if (first === "phi-sidecar") {
-    const { runPhiSidecar } = await lazy<typeof import("./cli/phi_sidecar_command.ts")>(
+  if (first === "ssh" || first === "auth" || first === "phi-sidecar") {
+    // The command-line side of the one command table (cli/commands/table.ts).
+    const { runCli } = await lazy<typeof import("./cli/commands/table.ts")>(
       import.meta.url,
-      "./cli/phi_sidecar_command.ts",
+      "./cli/commands/table.ts",
     );
-    return await runPhiSidecar(args.slice(1));
-  }
-  if (first === "auth") {
-    const { runAuth } = await lazy<typeof import("./cli/auth_command.ts")>(
+    const { cliIO } = await lazy<typeof import("./cli/commands/cli_io.ts")>(
       import.meta.url,
-      "./cli/auth_command.ts",
+      "./cli/commands/cli_io.ts",
     );
-    return await runAuth(args.slice(1));
-  }
-  if (first === "ssh") {
-    const { runSsh } = await lazy<typeof import("./cli/ssh_command.ts")>(
-      import.meta.url,
-      "./cli/ssh_command.ts",
-    );
-    return await runSsh(args.slice(1));
+    return await runCli(args, cliIO());
   }
   if (first === "internal" && args[1] === "ssh-master" && args.length === 3) {
     // Hidden: the background SSH master that `assist ssh setup` / `/ssh-setup` starts (ssh/spawn.ts).

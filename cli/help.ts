@@ -1,6 +1,10 @@
-/** The text of `assist --help`: every command-line form, every variable, the exit codes. */
+/**
+ * The text of `assist --help`: every command-line form, every variable, the exit codes. The forms of
+ * `assist ssh|auth|phi-sidecar` come from the command table, so they cannot drift from it.
+ */
 import { ENV_DOC } from "../core/config.ts";
 import { VERSION } from "../core/version.ts";
+import { cliHelpLines } from "./commands/table.ts";
 
 export function helpText(): string {
   const width = Math.max(...ENV_DOC.map(([n]) => n.length)) + 2;
@@ -16,13 +20,10 @@ export function helpText(): string {
     "  assist tools <name> --help    a tool's arguments and examples",
     "  assist -p <prompt> [--json] [--model <id>]",
     "                                headless: one agent turn, the answer on stdout (- reads stdin)",
-    "  assist ssh <op> [args]        engine hosts: hosts, add, remove, pass, setup, close, status,",
-    "                                set-hciroot, set-direct, set-multiplex, forget-hostkey",
-    "                                (`assist ssh --help` for each)",
-    "  assist phi-sidecar start | stop | status | health | ensure",
-    "                                the local PHI redaction sidecar (tier 5), as /phi-sidecar",
-    "  assist auth set-api-key | clear-api-key | status | oauth-debug",
-    "                                store the API key (hidden prompt, or stdin), show the auth state",
+    "",
+    "engine hosts, authentication and the PHI sidecar, as the REPL's /ssh-*, /set-api-key, /phi-sidecar",
+    "(`assist ssh --help` lists the operations; `assist ssh add --help` shows one):",
+    ...cliHelpLines(),
     "",
     "Tool arguments: --name value (or --name=value), positionals in order, --flag / --no-flag for",
     "switches, or --json '<object>' for the whole input as the model sends it.",

@@ -1,15 +1,17 @@
 /**
- * The SSH operations behind `assist ssh <op>` now and the REPL's `/ssh-*` slash commands later:
+ * The SSH operations behind `assist ssh <op>` and the REPL's `/ssh-*` slash commands (cli/commands/ssh.ts):
  * hosts, add, remove, pass, setup, close, status, set-hciroot, set-direct, set-multiplex,
  * forget-hostkey. Each returns the text to show (one line per fact) or throws an AssistError whose
  * message is the one sentence to show. None of them prints, and none of them ever has the password
- * in its result.
+ * in its result. Hints name commands through the caller's `hint` (the command line says
+ * `assist ssh setup eng1`, the REPL `/ssh-setup eng1`); the default is the REPL's form.
  *
  * @module
  */
 import { lazy } from "../core/lazy.ts";
 import { AssistError } from "../core/errors.ts";
 import type { Secret } from "../core/secret.ts";
+import { type HintFn, slashHint } from "../core/hint.ts";
 import { lostNotePath, MasterClient, probeMaster, readLostNote } from "./client.ts";
 import { hasCredential, removeCredential, writeCredential } from "./creds.ts";
 import { SshError } from "./errors.ts";
@@ -29,15 +31,20 @@ import {
 } from "./registry.ts";
 
 /** `hosts`: the registered aliases, one per line (`alias  user@host:port`). */
-export async function hostsText(home: string): Promise<string> {
+export async function hostsText(home: string, hint: HintFn = slashHint): Promise<string> {
   const hosts = await readHosts(home);
-  if (hosts.length === 0) return "no SSH hosts (add one with /ssh-add <alias> <user@host[:port]>)";
+  if (hosts.length === 0) return noHosts(hint);
   const w = Math.max(...hosts.map((h) => h.alias.length)) + 2;
   return hosts.map((h) => h.alias.padEnd(w) + describeTarget(h)).join("\n");
 }
 
 /** `add <alias> <user@host[:port]>`: registers (or re-points) an alias. */
-export async function addHost(home: string, aliasArg: string, target: string): Promise<string> {
+export async function addHost(
+  home: string,
+  aliasArg: string,
+  target: string,
+  hint: HintFn = slashHint,
+): Promise<string> {
   const alias = checkAlias(aliasArg);
   const t = parseTarget(target);
   const hosts = await readHosts(home);
@@ -48,15 +55,15 @@ export async function addHost(home: string, aliasArg: string, target: string): P
   else hosts.push(host);
   await writeHosts(home, hosts);
   const next = (await hasCredential(home, alias))
-    ? `/ssh-setup ${alias}`
-    : `/ssh-pass ${alias}, then /ssh-setup ${alias}`;
+    ? hint("ssh-setup", [alias])
+    : `${hint("ssh-pass", [alias])}, then ${hint("ssh-setup", [alias])}`;
   return `${replaced ? "updated" : "added"} ${alias} → ${describeTarget(host)} (next: ${next})`;
 }
 
 /** `remove <alias>`: closes its master, removes host, credential, socket and options. */
-export async function removeHost(home: string, alias: string): Promise<string> {
-  await getHost(home, alias);
-  const closed = await closeMaster(home, alias).catch(() => "");
+export async function removeHost(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
+  await getHost(home, alias, hint);
+  const closed = await closeMaster(home, alias, hint).catch(() => "");
   await removeCredential(home, alias);
   await Deno.remove(socketPath(home, alias)).catch(() => {});
   await Deno.remove(lostNotePath(home, alias)).catch(() => {});
@@ -66,26 +73,35 @@ export async function removeHost(home: string, alias: string): Promise<string> {
 }
 
 /** `pass <alias>`: stores the password (0600). The caller reads it (hidden prompt or stdin). */
-export async function setPassword(home: string, alias: string, password: Secret): Promise<string> {
-  await getHost(home, alias);
+export async function setPassword(
+  home: string,
+  alias: string,
+  password: Secret,
+  hint: HintFn = slashHint,
+): Promise<string> {
+  await getHost(home, alias, hint);
   await writeCredential(home, alias, password);
   const open = await probeMaster(home, alias).catch(() => undefined);
   return open
     ? `password stored for ${alias}; the open master keeps its connection (close and set it up again to use the new one)`
-    : `password stored for ${alias} (next: /ssh-setup ${alias})`;
+    : `password stored for ${alias} (next: ${hint("ssh-setup", [alias])})`;
 }
 
 /**
  * `setup <alias>`: opens the master (or, in direct mode, checks that a connection and the password
  * work). A master that is already up is left as is.
  */
-export async function setup(home: string, alias: string): Promise<string> {
-  const host = await getHost(home, alias);
+export async function setup(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
+  const host = await getHost(home, alias, hint);
   const options = (await readAllOptions(home)).get(alias) ?? {};
   if (!(await hasCredential(home, alias))) {
-    throw new SshError("no_credential", `no stored password for ${alias} (set it with /ssh-pass ${alias})`, {
-      alias,
-    });
+    throw new SshError(
+      "no_credential",
+      `no stored password for ${alias} (set it with ${hint("ssh-pass", [alias])})`,
+      {
+        alias,
+      },
+    );
   }
   if (options.direct) {
     const { openRemote } = await lazy<typeof import("./open.ts")>(import.meta.url, "./open.ts");
@@ -110,13 +126,17 @@ export async function setup(home: string, alias: string): Promise<string> {
   return lines.join("\n");
 }
 
+function noHosts(hint: HintFn): string {
+  return `no SSH hosts (add one with ${hint("ssh-add", ["<alias>", "<user@host[:port]>"])})`;
+}
+
 function newKeyLine(host: Host, fingerprint: string): string {
   return `new host key of ${host.host}:${host.port} recorded: ${fingerprint}`;
 }
 
 /** `close <alias>`: ends the master and removes its socket. */
-export async function closeMaster(home: string, alias: string): Promise<string> {
-  await getHost(home, alias);
+export async function closeMaster(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
+  await getHost(home, alias, hint);
   let client: MasterClient;
   try {
     client = await MasterClient.open(home, alias);
@@ -154,11 +174,15 @@ export interface AliasStatus {
 }
 
 /** The state of each alias (or one): master open or closed, credential present or not. */
-export async function statusOf(home: string, alias?: string): Promise<AliasStatus[]> {
+export async function statusOf(
+  home: string,
+  alias?: string,
+  hint: HintFn = slashHint,
+): Promise<AliasStatus[]> {
   const hosts = await readHosts(home);
   const all = await readAllOptions(home);
   const chosen = alias === undefined ? hosts : hosts.filter((h) => h.alias === alias);
-  if (alias !== undefined && chosen.length === 0) await getHost(home, alias); // throws unknown_alias
+  if (alias !== undefined && chosen.length === 0) await getHost(home, alias, hint); // throws unknown_alias
   const out: AliasStatus[] = [];
   for (const h of chosen) {
     const o = all.get(h.alias) ?? {};
@@ -187,9 +211,9 @@ export async function statusOf(home: string, alias?: string): Promise<AliasStatu
 }
 
 /** `status [alias]` as a table. */
-export async function statusText(home: string, alias?: string): Promise<string> {
-  const rows = await statusOf(home, alias);
-  if (rows.length === 0) return "no SSH hosts (add one with /ssh-add <alias> <user@host[:port]>)";
+export async function statusText(home: string, alias?: string, hint: HintFn = slashHint): Promise<string> {
+  const rows = await statusOf(home, alias, hint);
+  if (rows.length === 0) return noHosts(hint);
   const table = [
     ["ALIAS", "TARGET", "MODE", "MASTER", "CREDENTIAL", "HCIROOT"],
     ...rows.map((r) => [
@@ -210,8 +234,13 @@ export async function statusText(home: string, alias?: string): Promise<string> 
 }
 
 /** `set-hciroot <alias> <path>`: pins the engine root; an empty path clears the pin. */
-export async function setHciroot(home: string, alias: string, path: string): Promise<string> {
-  await getHost(home, alias);
+export async function setHciroot(
+  home: string,
+  alias: string,
+  path: string,
+  hint: HintFn = slashHint,
+): Promise<string> {
+  await getHost(home, alias, hint);
   const p = path.replace(/\r/g, "").trim();
   if (p !== "" && !p.startsWith("/")) {
     throw new AssistError(`the engine root must be an absolute path on the host (got "${path}")`, {
@@ -229,26 +258,28 @@ export async function setHciroot(home: string, alias: string, path: string): Pro
 }
 
 /** `set-direct <alias>`: direct (no-multiplex) mode; closes an open master. */
-export async function setDirect(home: string, alias: string): Promise<string> {
-  await getHost(home, alias);
-  const closed = await closeMaster(home, alias).catch(() => "");
+export async function setDirect(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
+  await getHost(home, alias, hint);
+  const closed = await closeMaster(home, alias, hint).catch(() => "");
   await updateOptions(home, alias, (o) => ({ ...o, direct: true }));
   return `${closed.startsWith("closed") ? closed + "\n" : ""}${alias} is in direct mode: every command ` +
     `authenticates on its own connection with the stored password`;
 }
 
 /** `set-multiplex <alias>`: back from direct mode to the master. */
-export async function setMultiplex(home: string, alias: string): Promise<string> {
-  await getHost(home, alias);
+export async function setMultiplex(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
+  await getHost(home, alias, hint);
   await updateOptions(home, alias, (o) => ({ ...o, direct: undefined }));
-  return `${alias} is multiplexed again (open the master with /ssh-setup ${alias})`;
+  return `${alias} is multiplexed again (open the master with ${hint("ssh-setup", [alias])})`;
 }
 
 /** `forget-hostkey <alias>`: drops the recorded host key, so the next connection records it anew. */
-export async function forgetHostkey(home: string, alias: string): Promise<string> {
-  const h = await getHost(home, alias);
+export async function forgetHostkey(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
+  const h = await getHost(home, alias, hint);
   const n = await forgetHostKey(home, h.host, h.port);
   return n === 0
     ? `no recorded host key for ${h.host}:${h.port}`
-    : `forgot the recorded host key of ${h.host}:${h.port} (the next /ssh-setup ${alias} records the new one)`;
+    : `forgot the recorded host key of ${h.host}:${h.port} (the next ${
+      hint("ssh-setup", [alias])
+    } records the new one)`;
 }

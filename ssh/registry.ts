@@ -11,6 +11,7 @@ import { atomicWrite } from "../core/atomic_write.ts";
 import { stripCr } from "../core/clean.ts";
 import { homePaths } from "../core/home.ts";
 import { AssistError } from "../core/errors.ts";
+import { type HintFn, slashHint } from "../core/hint.ts";
 import { SshError } from "./errors.ts";
 
 export interface Host {
@@ -159,13 +160,13 @@ export async function writeHosts(home: string, hosts: Host[]): Promise<void> {
 /**
  * The host of an alias, or an SshError("unknown_alias") naming how to add it.
  */
-export async function getHost(home: string, alias: string): Promise<Host> {
+export async function getHost(home: string, alias: string, hint: HintFn = slashHint): Promise<Host> {
   const hosts = await readHosts(home);
   const h = hosts.find((x) => x.alias === alias);
   if (!h) {
     throw new SshError(
       "unknown_alias",
-      `unknown SSH alias "${alias}" (add it with /ssh-add ${alias} <user@host[:port]>)`,
+      `unknown SSH alias "${alias}" (add it with ${hint("ssh-add", [alias, "<user@host[:port]>"])})`,
       { alias },
     );
   }

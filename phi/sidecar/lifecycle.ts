@@ -14,6 +14,7 @@
 import serverSource from "./server.py" with { type: "text" };
 import type { Config } from "../../core/config.ts";
 import { atomicWrite } from "../../core/atomic_write.ts";
+import { type HintFn, slashHint } from "../../core/hint.ts";
 import { SidecarClient, type SidecarHealth } from "./client.ts";
 
 export interface SidecarCommandResult {
@@ -31,6 +32,8 @@ export interface LifecycleOptions {
   regexOnly?: boolean;
   /** Package index for `ensure` (pip --index-url). */
   indexUrl?: string;
+  /** How messages name a command (`assist phi-sidecar start` or `/phi-sidecar start`). @default slashHint */
+  hint?: HintFn;
 }
 
 export const SIDECAR_SUBCOMMANDS = ["start", "stop", "status", "health", "ensure"] as const;
@@ -110,7 +113,12 @@ export async function sidecarStatus(options: LifecycleOptions): Promise<SidecarC
     await Deno.stat(files.pidFile);
     stale = ` (a stale ${files.pidFile} is left from an earlier run)`;
   } catch { /* none */ }
-  return { ok: false, text: `not running on ${c.address}${stale}; start it with /phi-sidecar start` };
+  return {
+    ok: false,
+    text: `not running on ${c.address}${stale}; start it with ${
+      (options.hint ?? slashHint)("phi-sidecar", ["start"])
+    }`,
+  };
 }
 
 /** `/phi-sidecar health`: the raw /health answer. */
@@ -239,6 +247,9 @@ export function runSidecarCommand(sub: string, options: LifecycleOptions): Promi
     case "ensure":
       return ensureSidecar(options);
     default:
-      return Promise.resolve({ ok: false, text: `usage: /phi-sidecar ${SIDECAR_SUBCOMMANDS.join("|")}` });
+      return Promise.resolve({
+        ok: false,
+        text: `usage: ${(options.hint ?? slashHint)("phi-sidecar", [SIDECAR_SUBCOMMANDS.join("|")])}`,
+      });
   }
 }

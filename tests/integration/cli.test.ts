@@ -244,7 +244,7 @@ Deno.test("assist phi-sidecar: the lifecycle by hand (status when stopped; usage
   assertEquals(status.code, 1);
   match(
     status.stdout,
-    new RegExp(`^not running on 127\\.0\\.0\\.1:${port}; start it with /phi-sidecar start\\n$`),
+    new RegExp(`^not running on 127\\.0\\.0\\.1:${port}; start it with assist phi-sidecar start\\n$`),
   );
   const bad = await runAssist(["phi-sidecar", "launch"], { env });
   assertEquals(bad.code, 2);

@@ -47,9 +47,12 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
     await t.step("add, pass (stdin), setup: the master opens and records the host key", async () => {
       const add = await run(["ssh", "add", "e1", sshd.target]);
       assertEquals(add.code, 0, add.all);
-      assertEquals(add.stdout, `added e1 → ${sshd.target} (next: /ssh-pass e1, then /ssh-setup e1)\n`);
+      assertEquals(
+        add.stdout,
+        `added e1 → ${sshd.target} (next: assist ssh pass e1, then assist ssh setup e1)\n`,
+      );
       const pass = await run(["ssh", "pass", "e1"], sshd.password + "\n");
-      assertEquals([pass.code, pass.stdout], [0, "password stored for e1 (next: /ssh-setup e1)\n"]);
+      assertEquals([pass.code, pass.stdout], [0, "password stored for e1 (next: assist ssh setup e1)\n"]);
       assertEquals((await Deno.stat(`${home}/.ssh-creds/e1`)).mode! & 0o777, 0o600);
       const setup = await run(["ssh", "setup", "e1"]);
       assertEquals(setup.code, 0, setup.all);
@@ -299,7 +302,7 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
         const check = await run(["ssh", "setup", "e1"]);
         match(check.stdout, /^e1 is in direct mode: connection and password work/);
         const back = await run(["ssh", "set-multiplex", "e1"]);
-        assertEquals(back.stdout, "e1 is multiplexed again (open the master with /ssh-setup e1)\n");
+        assertEquals(back.stdout, "e1 is multiplexed again (open the master with assist ssh setup e1)\n");
         const closed = await tool("ssh_exec", "e1", "true");
         assertEquals([closed.code, closed.stderr], [
           1,

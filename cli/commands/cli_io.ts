@@ -1,0 +1,19 @@
+/**
+ * The command line's CommandIO: output on stdout, one-line failures on stderr after a red
+ * `assist:` (plain under NO_COLOR or when redirected), secrets through core/secret_input.ts (a
+ * hidden prompt on a terminal, else the first line of standard input).
+ */
+import { readSecret } from "../../core/secret_input.ts";
+import { stylerFor, writeText } from "../../core/term.ts";
+import type { CommandIO } from "./types.ts";
+
+const line = (text: string) => text.endsWith("\n") ? text : `${text}\n`;
+
+export function cliIO(): CommandIO {
+  return {
+    front: "cli",
+    out: (text) => writeText("stdout", line(text)),
+    warn: (text) => writeText("stderr", line(`${stylerFor("stderr").red("assist:")} ${text}`)),
+    readSecret,
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * `/origin` (the update origin pin) and `/headers-sync` (the header-log push). Self-update and the
+ * header push are not in this build yet (the update and sessions issues complete them); until then
+ * these commands say so plainly. `/origin` already manages the `.origin` pin file those features
+ * will read, with the spec's rules: `gitea` pins the default origin, `auto` clears the pin, an
+ * https URL pins that URL, `github` is refused (the mirror is private), and a legacy `github` pin
+ * is shown as invalid.
+ *
+ * @module
+ */
+import { lazy } from "../../core/lazy.ts";
+import { AssistError, EXIT } from "../../core/errors.ts";
+import type { Command, CommandContext } from "./types.ts";
+import { hinter, home } from "./_util.ts";
+
+const NOT_YET = "self-update is not in this build yet; the pin takes effect when it is";
+
+async function pinPath(ctx: CommandContext): Promise<string> {
+  const { homePaths } = await lazy<typeof import("../../core/home.ts")>(
+    import.meta.url,
+    "../../core/home.ts",
+  );
+  return homePaths(await home(ctx)).origin;
+}
+
+/** What the pin file says, in words, and whether it is valid. */
+function describePin(content: string): { origin?: string; note: string } {
+  const v = content.replace(/\r/g, "").trim();
+  if (v === "" || v === "auto") return { note: "empty (no pin)" };
+  if (v === "gitea") return { origin: "default (gitea)", note: "pins the default origin (gitea)" };
+  if (v === "github") {
+    return { note: `holds "github", which is invalid (the github mirror is private); the default is used` };
+  }
+  if (/^https:\/\/\S+$/.test(v)) return { origin: v, note: `pins ${v}` };
+  return {
+    note: `holds "${v.slice(0, 60)}", which is not gitea, auto or an https:// URL; the default is used`,
+  };
+}
+
+async function showOrigin(ctx: CommandContext): Promise<void> {
+  const path = await pinPath(ctx);
+  const hint = await hinter(ctx);
+  const content = await Deno.readTextFile(path).catch(() => undefined);
+  const pin = content === undefined ? undefined : describePin(content);
+  const lines: string[] = [];
+  if (ctx.config.baseUrl) lines.push(`origin: ${ctx.config.baseUrl} (ASSIST_BASE_URL; it overrides any pin)`);
+  else if (pin?.origin) lines.push(`origin: ${pin.origin} (pinned)`);
+  else lines.push("origin: default (gitea)");
+  lines.push(`pin file: ${path}: ${pin ? pin.note : "absent"}`);
+  if (pin && !pin.origin && content?.trim() !== "") {
+    lines.push(`fix it with ${hint("origin", ["gitea"])} or ${hint("origin", ["auto"])}`);
+  }
+  lines.push(`(${NOT_YET})`);
+  ctx.io.out(lines.join("\n"));
+}
+
+async function setOrigin(arg: string, ctx: CommandContext): Promise<void> {
+  const v = arg.trim();
+  const path = await pinPath(ctx);
+  if (v.toLowerCase() === "github") {
+    throw new AssistError("the github mirror is private; use gitea or an https:// URL", { level: "usage" });
+  }
+  if (v.toLowerCase() === "auto") {
+    await Deno.remove(path).catch((err) => {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    });
+    ctx.io.out(`origin pin cleared (${path}); the default origin (gitea) is used`);
+    return;
+  }
+  let value: string;
+  if (v.toLowerCase() === "gitea") value = "gitea";
+  else {
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch { /* below */ }
+    if (!url || url.protocol !== "https:" || url.username || url.password) {
+      throw new AssistError(
+        `usage: /origin [gitea|auto|https://<host>/...] (got "${
+          v.slice(0, 60)
+        }"; an origin is an https:// URL without credentials)`,
+        { level: "usage" },
+      );
+    }
+    value = v.replace(/\/+$/, "");
+  }
+  const { atomicWrite } = await lazy<typeof import("../../core/atomic_write.ts")>(
+    import.meta.url,
+    "../../core/atomic_write.ts",
+  );
+  await atomicWrite(path, `${value}\n`, { mode: 0o600 });
+  const shown = value === "gitea" ? "the default origin (gitea)" : value;
+  const over = ctx.config.baseUrl ? `; ASSIST_BASE_URL (${ctx.config.baseUrl}) still overrides it` : "";
+  ctx.io.out(`origin pinned to ${shown} in ${path}${over} (${NOT_YET})`);
+}
+
+const HEADERS_SYNC_PLAN = "it will push new log/headers.log content over the control master of a chosen " +
+  "alias to <remote_dir>/headers-<hostname>.jsonl (on, off, status, target <alias>, now)";
+
+export const MISC_COMMANDS: readonly Command[] = [
+  {
+    name: "origin",
+    args: "[gitea|auto|<https-url>]",
+    summary: "show the update origin and its pin file, or pin one (gitea, an https URL) or clear it (auto)",
+    group: "session",
+    minArgs: 0,
+    maxArgs: 1,
+    run: (a, ctx) => a.length === 0 ? showOrigin(ctx) : setOrigin(a[0], ctx),
+  },
+  {
+    name: "headers-sync",
+    args: "on|off|status|target <alias>|now",
+    summary: "the header-log push (not in this build yet: status says what it will do)",
+    group: "session",
+    minArgs: 1,
+    maxArgs: 2,
+    run(a, ctx) {
+      const [sub, alias] = a;
+      const valid = sub === "target"
+        ? alias !== undefined
+        : ["on", "off", "status", "now"].includes(sub) && !alias;
+      if (!valid) {
+        throw new AssistError("usage: /headers-sync on|off|status|target <alias>|now", { level: "usage" });
+      }
+      const text = `headers-sync is not available in this build yet; ${HEADERS_SYNC_PLAN}`;
+      if (sub === "status") {
+        ctx.io.out(`headers-sync: off (not available in this build yet)\n${HEADERS_SYNC_PLAN}`);
+        return Promise.resolve();
+      }
+      ctx.io.warn(`/headers-sync ${a.join(" ")}: ${text}; nothing was changed`);
+      return Promise.resolve(EXIT.failure);
+    },
+  },
+];

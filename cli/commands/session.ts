@@ -1,0 +1,151 @@
+/**
+ * Session and model commands of the REPL: /help, /quit, /reset, /clear, /load, /copy,
+ * /show-last-tool, /mouse, /model, /cost, /status. They act on the REPL through its ReplHost and
+ * have no command-line form.
+ *
+ * @module
+ */
+import { lazy } from "../../core/lazy.ts";
+import { AssistError } from "../../core/errors.ts";
+import type { Command } from "./types.ts";
+import { needRepl } from "./_util.ts";
+
+/** A REPL-only command with no arguments whose body is one ReplHost call. */
+function simple(name: string, summary: string, group: Command["group"], body: Command["run"]): Command {
+  return { name, args: "", summary, group, minArgs: 0, maxArgs: 0, run: body };
+}
+
+export const SESSION_COMMANDS: readonly Command[] = [
+  simple("help", "this help: commands by group, then keys", "session", async (_a, ctx) => {
+    const { helpText } = await lazy<typeof import("./table.ts")>(import.meta.url, "./table.ts");
+    ctx.io.out(helpText());
+  }),
+  simple("quit", "exit (uploads the session and syncs headers where configured)", "session", (_a, ctx) => {
+    needRepl(ctx, "quit").quit();
+    return Promise.resolve();
+  }),
+  simple("reset", "clear the conversation", "session", (_a, ctx) => {
+    needRepl(ctx, "reset").reset();
+    ctx.io.out("conversation cleared");
+    return Promise.resolve();
+  }),
+  simple("clear", "clear the terminal screen only", "session", (_a, ctx) => {
+    needRepl(ctx, "clear").clearScreen();
+    return Promise.resolve();
+  }),
+  {
+    name: "load",
+    args: "<file>",
+    summary: "load a file into your next prompt (HL7 goes through the HL7 sanitizer first)",
+    group: "session",
+    minArgs: 1,
+    maxArgs: 1,
+    rawTail: true,
+    async run(a, ctx) {
+      const repl = needRepl(ctx, "load");
+      const { loadFile } = await lazy<typeof import("./_load.ts")>(import.meta.url, "./_load.ts");
+      const r = await loadFile(a[0], repl);
+      if (r.notice) ctx.io.out(r.notice);
+      ctx.io.out(
+        `loaded ${r.label} (${r.bytes} bytes${
+          r.hl7 ? ", HL7 sanitized" : ""
+        }); it goes with your next prompt`,
+      );
+    },
+  },
+  simple(
+    "copy",
+    "copy the last answer to the clipboard (printed with a warning if no tool works)",
+    "session",
+    async (_a, ctx) => {
+      const text = needRepl(ctx, "copy").lastAnswer();
+      if (text === undefined || text === "") {
+        throw new AssistError("no answer to copy yet", {
+          level: "input",
+        });
+      }
+      const { copyToClipboard } = await lazy<typeof import("./_clipboard.ts")>(
+        import.meta.url,
+        "./_clipboard.ts",
+      );
+      const r = await copyToClipboard(text);
+      if (r.tool) {
+        ctx.io.out(`copied the last answer (${new TextEncoder().encode(text).length} bytes) with ${r.tool}`);
+        return;
+      }
+      ctx.io.warn(
+        r.tried.length
+          ? `no clipboard tool worked (${r.tried.join("; ")}); here is the answer to copy by hand:`
+          : "no clipboard tool found (pbcopy, wl-copy, xclip, xsel, clip.exe); here is the answer to copy by hand:",
+      );
+      ctx.io.out(text);
+    },
+  ),
+  simple("show-last-tool", "the full last tool call and its full result", "session", (_a, ctx) => {
+    const t = needRepl(ctx, "show-last-tool").lastTool();
+    if (!t) {
+      ctx.io.out("no tool has run yet");
+      return Promise.resolve();
+    }
+    ctx.io.out([
+      `tool: ${t.name}`,
+      `input: ${JSON.stringify(t.input, null, 2)}`,
+      `result${t.isError ? " (error)" : ""}:`,
+      t.result,
+    ].join("\n"));
+    return Promise.resolve();
+  }),
+  {
+    name: "mouse",
+    args: "on|off",
+    summary: "mouse reporting on or off (ASSIST_NO_MOUSE refuses it)",
+    group: "session",
+    minArgs: 1,
+    maxArgs: 1,
+    run(a, ctx) {
+      const repl = needRepl(ctx, "mouse");
+      const v = a[0].toLowerCase();
+      if (v !== "on" && v !== "off") throw new AssistError("usage: /mouse on|off", { level: "usage" });
+      if (v === "on" && ctx.config.noMouse) {
+        throw new AssistError("mouse mode is switched off here (ASSIST_NO_MOUSE is set)", {
+          level: "refused",
+        });
+      }
+      repl.setMouse(v === "on");
+      ctx.io.out(`mouse reporting ${v}`);
+      return Promise.resolve();
+    },
+  },
+  {
+    name: "model",
+    args: "<id>",
+    summary: "change the model (the prompt shows it at once)",
+    group: "model",
+    minArgs: 0,
+    maxArgs: 1,
+    run(a, ctx) {
+      const repl = needRepl(ctx, "model");
+      if (a.length === 0) {
+        ctx.io.out(`model: ${repl.model}\nusage: /model <id>`);
+        return Promise.resolve();
+      }
+      const id = a[0];
+      if (!/^[A-Za-z0-9][A-Za-z0-9._:@\/-]*$/.test(id)) {
+        throw new AssistError(`"${id}" is not a model id (letters, digits and . _ : @ / - only)`, {
+          level: "usage",
+        });
+      }
+      repl.setModel(id);
+      ctx.io.out(`model: ${id}`);
+      return Promise.resolve();
+    },
+  },
+  simple("cost", "tokens and dollar cost: per stream and for the session", "model", (_a, ctx) => {
+    ctx.io.out(needRepl(ctx, "cost").costText());
+    return Promise.resolve();
+  }),
+  simple("status", "render the status line now", "model", (_a, ctx) => {
+    ctx.io.out(needRepl(ctx, "status").statusLine());
+    return Promise.resolve();
+  }),
+];
