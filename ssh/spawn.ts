@@ -17,14 +17,14 @@
  * compiled binary run from a folder not on PATH cannot start itself: the error says to put it on
  * PATH. Nothing broader than the two names is granted.
  *
- * The master gets a minimal environment built from a named list (tools/bash/child_env.ts) plus
+ * The master gets a minimal environment built from a named list (core/child_env.ts) plus
  * ASSIST_HOME (and DENO_DIR in development, so it shares the module cache); no password is ever in
  * its argv or environment: it reads the credential file itself.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { childEnv } from "../tools/bash/child_env.ts";
+import { childEnv } from "../core/child_env.ts";
 import { SshError } from "./errors.ts";
 import type { Handshake } from "./master.ts";
 

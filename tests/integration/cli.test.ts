@@ -218,7 +218,7 @@ Deno.test("deno.json: one permission set, no -A, no FFI, scoped env/run/sys; eve
   for (const [name] of ENV_DOC) {
     assert(set.env.includes(name), `${name} is documented but not in the env list`);
   }
-  const { CHILD_ENV_NAMES } = await import("../../tools/bash/child_env.ts");
+  const { CHILD_ENV_NAMES } = await import("../../core/child_env.ts");
   for (const name of CHILD_ENV_NAMES) {
     assert(set.env.includes(name), `${name} is passed to children but not readable`);
   }
