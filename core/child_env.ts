@@ -43,8 +43,15 @@ export const CHILD_ENV_NAMES = [
 ] as const;
 
 /**
+ * The variables of the named list that are set, read through `get`; never a secret or an ASSIST_*
+ * setting.
+ *
  * @example
- * childEnv((n) => Deno.env.get(n)); // { PATH: "...", HOME: "..." } and never ASSIST_API_KEY
+ * ```ts
+ * import { childEnv } from "./child_env.ts";
+ * import { readEnv } from "./env.ts";
+ * const env = childEnv(readEnv); // { PATH: "...", HOME: "..." } and never ASSIST_API_KEY
+ * ```
  */
 export function childEnv(get: (name: string) => string | undefined): Record<string, string> {
   const env: Record<string, string> = {};

@@ -27,6 +27,7 @@ import { fileURLToPath } from "node:url";
 import { childEnv } from "../core/child_env.ts";
 import { SshError } from "./errors.ts";
 import type { Handshake } from "./master.ts";
+import { readEnv } from "../core/env.ts";
 
 export interface MasterCommand {
   /** Candidate programs, in order of preference. */
@@ -85,13 +86,7 @@ async function allowedProgram(programs: string[]): Promise<string | undefined> {
 }
 
 function envOf(home: string, standalone: boolean): Record<string, string> {
-  const get = (n: string) => {
-    try {
-      return Deno.env.get(n);
-    } catch {
-      return undefined;
-    }
-  };
+  const get = readEnv;
   const env = childEnv(get);
   env.ASSIST_HOME = home;
   if (!standalone) {

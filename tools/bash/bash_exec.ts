@@ -3,6 +3,7 @@ import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
 import { childEnv } from "../../core/child_env.ts";
 import { shellFor } from "./shell.ts";
+import { readEnv } from "../../core/env.ts";
 
 /** Bytes kept per stream; the rest is drained and counted, so a runaway command cannot exhaust memory. */
 const CAPTURE_BYTES = 4 * 1024 * 1024;
@@ -47,7 +48,7 @@ export const bashExecTool: ToolDef = {
         args,
         cwd: (input.cwd as string | undefined) ?? ctx.cwd,
         clearEnv: true,
-        env: childEnv((n) => Deno.env.get(n)),
+        env: childEnv(readEnv),
         stdin: "null",
         windowsRawArguments: raw,
         stdout: "piped",
