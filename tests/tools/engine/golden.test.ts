@@ -9,7 +9,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { REPO_ROOT, runAssist, tempDir } from "../../support/run_assist.ts";
-import { writeFixtureRoot } from "./_fixture_root.ts";
+import { writeFixtureRoot } from "../../support/fixture_root.ts";
 
 const GOLDEN = `${REPO_ROOT}tests/fixtures/engine/golden/`;
 const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
