@@ -153,7 +153,9 @@ function readString(env: EnvReader, name: string): string | undefined {
  * Reads and validates the whole configuration.
  *
  * @example
+ * ```ts
  * const config = loadConfig(); // throws AssistError("ASSIST_PHI_PORT must be ...") on a bad value
+ * ```
  */
 export function loadConfig(env: EnvReader = readEnv, os: string = Deno.build.os): Config {
   const home = readString(env, "ASSIST_HOME") ?? defaultHome(env, os);

@@ -50,9 +50,11 @@ export function isStandalone(
  * The command that starts the master for an alias. Pure apart from its defaults.
  *
  * @example
+ * ```ts
  * masterCommand("eng1", { standalone: false, execPath: "/usr/bin/deno", repoUrl: "file:///src/assist/" });
  * // { programs: ["/usr/bin/deno", "deno"], args: ["run", "-q", "-P=assist", "--config",
  * //   "/src/assist/deno.json", "/src/assist/main.ts", "internal", "ssh-master", "eng1"], standalone: false }
+ * ```
  */
 export function masterCommand(
   alias: string,

@@ -44,7 +44,11 @@ Deno.test("MANIFEST: plain relative paths, sorted, once each, each an existing f
     assert(st?.isFile, `MANIFEST lists ${p}, which is not a file in the repo`);
   }
   assertEquals(entries, [...new Set(entries)].sort(), "sorted (byte order), no duplicates");
-  assertEquals(entries.filter((p) => /^(tests|bench|\.ci)\//.test(p)), [], "tests and benchmarks do not ship");
+  assertEquals(
+    entries.filter((p) => /^(tests|bench|\.ci)\//.test(p)),
+    [],
+    "tests and benchmarks do not ship",
+  );
 });
 
 Deno.test("MANIFEST lists main.ts, every file of the source folders and prompts, and the top files", async () => {

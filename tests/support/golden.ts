@@ -18,7 +18,9 @@ export function goldenUpdate(env: (name: string) => string | undefined = (n) => 
   if (env("UPDATE_GOLDEN") !== "1") return false;
   const ci = env("CI");
   if (ci !== undefined && ci !== "" && ci !== "0" && ci.toLowerCase() !== "false") {
-    throw new Error("UPDATE_GOLDEN=1 is refused in CI (CI is set): goldens are rewritten and reviewed by hand");
+    throw new Error(
+      "UPDATE_GOLDEN=1 is refused in CI (CI is set): goldens are rewritten and reviewed by hand",
+    );
   }
   return true;
 }

@@ -79,8 +79,12 @@ export interface LoadedSite {
  * One engine root as the tools see it.
  *
  * @example
+ * ```ts
+ * import type { ToolContext, ToolInput } from "../types.ts";
+ * declare const input: ToolInput, ctx: ToolContext;
  * const engine = openEngine(input.hciroot as string | undefined, ctx);
  * const { site, nc } = await engine.load(input.site as string | undefined);
+ * ```
  */
 export class Engine {
   readonly fs: EngineFs;

@@ -153,6 +153,8 @@ function toFileStat(s: RemoteStat): RemoteFileStat {
  *
  * @example
  * ```ts
+ * import type { ToolContext } from "../types.ts";
+ * declare const ctx: ToolContext;
  * const files = remoteFiles(ctx, "eng1");
  * await files.readText("/hci/cis20.1/integrator/server/server.ini");
  * ```
@@ -247,6 +249,8 @@ async function remoteEnv(
  *
  * @example
  * ```ts
+ * import type { ToolContext } from "../types.ts";
+ * declare const ctx: ToolContext;
  * const { files, root } = await remoteEngineRoot(ctx, "eng1");
  * ```
  */

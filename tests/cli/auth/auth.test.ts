@@ -1,6 +1,12 @@
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
 import { FileKeyStore, resolveApiKey, SecretToolKeyStore } from "../../../cli/auth/api_key.ts";
-import { exchangeCode, oauthProvider, pkceChallenge, pkcePair, refreshTokens } from "../../../cli/auth/oauth.ts";
+import {
+  exchangeCode,
+  oauthProvider,
+  pkceChallenge,
+  pkcePair,
+  refreshTokens,
+} from "../../../cli/auth/oauth.ts";
 import { oauthDebugReport } from "../../../cli/auth/oauth_debug.ts";
 import { parseTokens, readTokens, refreshDecision, writeTokens } from "../../../cli/auth/oauth_store.ts";
 import { sendMessage } from "../../../cli/model/client.ts";
