@@ -18,8 +18,8 @@ import {
   type Record3,
   type RouteSpec,
   writeNetConfig,
-} from "../tests/tools/engine/_nc_writer.ts";
-import { SMATDB_SCHEMA } from "../tests/tools/engine/_smat_writer.ts";
+} from "../tests/support/nc_writer.ts";
+import { SMATDB_SCHEMA } from "../tests/support/smat_writer.ts";
 
 const PROLOGUE = { who: "bench", date: "November 20, 2024 7:55:10 AM CST" };
 

@@ -3,7 +3,7 @@
  * the p95 of both cases is measured here directly too and printed once at load.
  * Run: deno bench -q -P=test bench/phi_latency.bench.ts
  */
-import { hl7MessageOfSize } from "./_gen_phi.ts";
+import { hl7MessageOfSize } from "../tests/support/phi_corpus.ts";
 import { createPhiEngine } from "../phi/mod.ts";
 import { testConfig } from "../tests/phi/_support.ts";
 

@@ -8,7 +8,7 @@
  * Dense is a stress corpus (one PHI value per ~35 bytes); realistic has result panels, allergies,
  * diagnoses and charges as well (one per ~63 bytes).
  */
-import { hl7Corpus, hl7RealisticCorpus, notesCorpus, toolOutputCorpus } from "./_gen_phi.ts";
+import { hl7Corpus, hl7RealisticCorpus, notesCorpus, toolOutputCorpus } from "../tests/support/phi_corpus.ts";
 import { createPhiEngine } from "../phi/mod.ts";
 import { testConfig } from "../tests/phi/_support.ts";
 import { scanHl7 } from "../phi/hl7_sanitize.ts";

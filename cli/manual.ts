@@ -11,6 +11,7 @@ import { stylerFor, writeText } from "../core/term.ts";
 import { findTool, TOOLS } from "../tools/registry.ts";
 import { parseManualArgs, toolHelp } from "../tools/args.ts";
 import { errorMessage, type ToolContext } from "../tools/types.ts";
+import { readEnv } from "../core/env.ts";
 
 const writeOut = (text: string) => writeText("stdout", text);
 const writeErr = (text: string) => writeText("stderr", text);
@@ -25,10 +26,7 @@ export function toolsListText(): string {
 
 /** Prints the one-line error of a thrown value and returns its exit code. */
 export function reportFailure(err: unknown): number {
-  let debug = false;
-  try {
-    debug = stripCr(Deno.env.get("ASSIST_DEBUG") ?? "").trim() === "1";
-  } catch { /* not readable */ }
+  const debug = stripCr(readEnv("ASSIST_DEBUG") ?? "").trim() === "1";
   writeErr(`${errPrefix()} ${describeError(err, debug)}\n`);
   return err instanceof AssistError ? err.exitCode : EXIT.failure;
 }

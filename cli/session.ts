@@ -15,6 +15,7 @@ import { Agent, type AgentIO } from "./agent/loop.ts";
 import { systemBlocks } from "./agent/request.ts";
 import type { PhiGate } from "./agent/gate.ts";
 import { TOOLS } from "../tools/registry.ts";
+import { readEnv } from "../core/env.ts";
 
 /**
  * ASSIST_NO_STREAM: 1 disables streaming, 0 forces it on; unset, streaming is on except in a
@@ -61,13 +62,7 @@ export interface SessionOptions {
 }
 
 export async function createAgent(o: SessionOptions): Promise<Agent> {
-  const env = (n: string) => {
-    try {
-      return Deno.env.get(n);
-    } catch {
-      return undefined;
-    }
-  };
+  const env = readEnv;
   const auth = await authFor(o.config);
   // The session context (working folder, engine root) is operator data like any other: it passes
   // the PHI gate once, like every other byte bound for the model. The static prompt is ours.

@@ -13,7 +13,11 @@ export interface AtomicWriteOptions {
 
 /**
  * @example
+ * ```ts
+ * declare const home: string;
+ * declare const tokens: unknown;
  * await atomicWrite(`${home}/.oauth.json`, JSON.stringify(tokens), { mode: 0o600 });
+ * ```
  */
 export async function atomicWrite(
   path: string,

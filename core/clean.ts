@@ -8,7 +8,9 @@
  * Removes every carriage return.
  *
  * @example
+ * ```ts
  * stripCr("42\r\n"); // "42\n"
+ * ```
  */
 export function stripCr(text: string): string {
   return text.indexOf("\r") === -1 ? text : text.replace(/\r/g, "");
@@ -25,8 +27,10 @@ export interface CoerceIntOptions {
  * what it expected; it never returns NaN.
  *
  * @example
+ * ```ts
  * coerceInt(" 8192\r"); // 8192
  * coerceInt("12abc"); // undefined
+ * ```
  */
 export function coerceInt(value: unknown, options: CoerceIntOptions = {}): number | undefined {
   let n: number;

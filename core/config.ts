@@ -7,6 +7,7 @@ import { AssistError } from "./errors.ts";
 import { coerceInt, stripCr } from "./clean.ts";
 import { Secret } from "./secret.ts";
 import { defaultHome } from "./home.ts";
+import { type EnvReader, readEnv } from "./env.ts";
 
 export type AutoPhiMode = "off" | "on" | "confirm" | "strict";
 export type AuthMode = "api-key" | "oauth";
@@ -88,16 +89,6 @@ export const ENV_DOC: ReadonlyArray<readonly [string, string]> = [
   ["NO_COLOR", "any value disables colour"],
 ];
 
-export type EnvReader = (name: string) => string | undefined;
-
-const denoEnv: EnvReader = (name) => {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined; // outside the permission set: treated as unset
-  }
-};
-
 function bad(name: string, value: string, expected: string): AssistError {
   const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
   return new AssistError(`${name} must be ${expected} (got "${shown}")`, { level: "config" });
@@ -162,9 +153,11 @@ function readString(env: EnvReader, name: string): string | undefined {
  * Reads and validates the whole configuration.
  *
  * @example
+ * ```ts
  * const config = loadConfig(); // throws AssistError("ASSIST_PHI_PORT must be ...") on a bad value
+ * ```
  */
-export function loadConfig(env: EnvReader = denoEnv, os: string = Deno.build.os): Config {
+export function loadConfig(env: EnvReader = readEnv, os: string = Deno.build.os): Config {
   const home = readString(env, "ASSIST_HOME") ?? defaultHome(env, os);
   const apiKey = readString(env, "ASSIST_API_KEY");
   const originToken = readString(env, "ASSIST_ORIGIN_TOKEN") ?? readString(env, "ORIGIN_TOKEN");

@@ -4,7 +4,9 @@
  * it instead of parsing the message, and `exitCode` is what the command line exits with.
  *
  * @example
+ * ```ts
  * throw new AssistError("no such tool: foo (run `assist tools list`)", { level: "usage" });
+ * ```
  */
 export type ErrorLevel = "usage" | "config" | "input" | "io" | "refused" | "network" | "internal";
 

@@ -11,7 +11,9 @@ export const PRIVATE_DIRS = ["log", "sanitize", "sessions", ".ssh-creds", ".ssh-
  * The default home: `~/.assist`, or `%USERPROFILE%\.assist` on Windows.
  *
  * @example
+ * ```ts
  * defaultHome((n) => ({ HOME: "/home/op" } as Record<string, string>)[n], "linux"); // "/home/op/.assist"
+ * ```
  */
 export function defaultHome(env: (name: string) => string | undefined, os: string): string {
   if (os === "windows") {

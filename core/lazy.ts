@@ -7,7 +7,9 @@
  * compile tasks), and the module's type comes from a type-only `typeof import(...)`.
  *
  * @example
- * const { checkPath } = await lazy<typeof import("./guard.ts")>(import.meta.url, "./guard.ts");
+ * ```ts
+ * const { loadConfig } = await lazy<typeof import("./config.ts")>(import.meta.url, "./config.ts");
+ * ```
  */
 export function lazy<T>(base: string, specifier: string): Promise<T> {
   return import(new URL(specifier, base).href);

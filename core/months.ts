@@ -3,7 +3,9 @@
  * HL7 free text, US dates and NetConfig prologues ("Mon Sep 15 10:02:11 EDT 2025").
  *
  * @example
+ * ```ts
  * MONTHS["sept"]; // 9
+ * ```
  */
 export const MONTHS: Readonly<Record<string, number>> = {
   jan: 1,

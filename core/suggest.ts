@@ -4,7 +4,9 @@
  * small for the name's length. Case-insensitive; at most three, closest first.
  *
  * @example
+ * ```ts
  * closestNames("read_fil", ["read_file", "list_dir"]); // ["read_file"]
+ * ```
  */
 export function closestNames(name: string, candidates: readonly string[], max = 3): string[] {
   const n = name.toLowerCase();

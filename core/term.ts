@@ -2,6 +2,7 @@
  * Terminal output: colour only on a terminal and never when NO_COLOR is set (no-color.org: any
  * non-empty value). Tools never print; the callers (manual mode, REPL) use these to render.
  */
+import { readEnv } from "./env.ts";
 
 export type Stream = "stdout" | "stderr";
 
@@ -61,9 +62,5 @@ export function writeText(stream: Stream, text: string): void {
 
 /** The styler for a stream under the process's NO_COLOR (read here; unreadable counts as unset). */
 export function stylerFor(stream: Stream): Styler {
-  let noColor: string | undefined;
-  try {
-    noColor = Deno.env.get("NO_COLOR");
-  } catch { /* outside the permission set */ }
-  return styler(colorAllowed(stream, noColor));
+  return styler(colorAllowed(stream, readEnv("NO_COLOR")));
 }

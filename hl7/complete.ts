@@ -30,9 +30,11 @@ const SITE_SPECIFIC =
  * The candidates for `input`, sorted (segments alphabetically, numbers ascending).
  *
  * @example
+ * ```ts
  * completeHl7("OB").map((c) => c.value); // ["OBR", "OBX"]
  * completeHl7("PID.1").map((c) => c.value); // ["PID.1"]
  * completeHl7("MSH.9.").map((c) => c.value); // ["MSH.9.1", "MSH.9.2", "MSH.9.3"]
+ * ```
  */
 export function completeHl7(input: string): Hl7Completion[] {
   const m = /^([A-Za-z0-9]{0,3})(\[\d+\])?((?:[.-]\d*(?:\[\d+\])?)*)$/.exec(input);

@@ -28,7 +28,9 @@ export interface Delimiters {
  * The conventional delimiters `|^~\&`, used for text that has no header segment of its own.
  *
  * @example
+ * ```ts
  * DEFAULT_DELIMITERS.component; // "^"
+ * ```
  */
 export const DEFAULT_DELIMITERS: Delimiters = Object.freeze({
   field: "|",
@@ -43,7 +45,9 @@ export const DEFAULT_DELIMITERS: Delimiters = Object.freeze({
  * Segment ids whose first two fields are the delimiters themselves.
  *
  * @example
+ * ```ts
  * HEADER_IDS.includes("BHS"); // true
+ * ```
  */
 export const HEADER_IDS: readonly string[] = ["MSH", "FHS", "BHS"];
 
@@ -52,8 +56,10 @@ export const HEADER_IDS: readonly string[] = ["MSH", "FHS", "BHS"];
  * line or MLLP framing character.
  *
  * @example
+ * ```ts
  * isSeparatorCode("|".charCodeAt(0)); // true
  * isSeparatorCode("A".charCodeAt(0)); // false
+ * ```
  */
 export function isSeparatorCode(code: number): boolean {
   if (code >= 48 && code <= 57) return false; // 0-9
@@ -68,7 +74,9 @@ export function isSeparatorCode(code: number): boolean {
  * separator) within `end`.
  *
  * @example
+ * ```ts
  * isHeaderAt("x\rMSH#$*!%#A", 2, 13); // true
+ * ```
  */
 export function isHeaderAt(text: string, start: number, end: number): boolean {
   if (start + 3 >= end) return false;
@@ -87,8 +95,10 @@ export function isHeaderAt(text: string, start: number, end: number): boolean {
  * character. Characters of MSH-2 after the fifth are not delimiters and are ignored.
  *
  * @example
+ * ```ts
  * const d = readDelimiters("MSH|^~\\&|APP", 0, 12);
  * d.escape; // "\\"
+ * ```
  */
 export function readDelimiters(text: string, start: number, end: number): Delimiters {
   const field = text.charAt(start + 3);
@@ -118,7 +128,9 @@ export function readDelimiters(text: string, start: number, end: number): Delimi
  * the shared DEFAULT_DELIMITERS object.
  *
  * @example
+ * ```ts
  * delimitersFrom("#", "^~").repetition; // "~"
+ * ```
  */
 export function delimitersFrom(field: string, encoding: string | readonly string[]): Delimiters {
   const enc = typeof encoding === "string" ? encoding : encoding.join("");
@@ -137,7 +149,9 @@ export function delimitersFrom(field: string, encoding: string | readonly string
  * The MSH-1 + MSH-2 text that declares `d`, e.g. `|^~\&`.
  *
  * @example
+ * ```ts
  * encodingCharacters(DEFAULT_DELIMITERS); // "^~\\&"
+ * ```
  */
 export function encodingCharacters(d: Delimiters): string {
   return d.component + d.repetition + d.escape + d.subcomponent + d.truncation;

@@ -26,7 +26,11 @@ import { type Segment, splitComponents, splitRepetitions, splitSubcomponents } f
  * Paths ignored unless the caller says otherwise: they differ in every message.
  *
  * @example
+ * ```ts
+ * import type { Message } from "./message.ts";
+ * declare const a: Message, b: Message;
  * diffMessages(a, b, { ignore: [...DEFAULT_IGNORE, "PV1.19"] });
+ * ```
  */
 export const DEFAULT_IGNORE: readonly string[] = ["MSH.7", "MSH.10"];
 
@@ -82,9 +86,12 @@ const toPath = (p: string | Hl7Path) => typeof p === "string" ? parsePath(p) : p
  * The differences between two messages, in left segment order, then the added segments.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const a = parseMessage("MSH|^~\\&|A\rPID|1||1||SMITH^JO\r");
  * const b = parseMessage("MSH|^~\\&|A\rPID|1||1||SMYTH^JO\r");
  * diffMessages(a, b); // [{ kind: "field", path: "PID.5.1", left: "SMITH", right: "SMYTH" }]
+ * ```
  */
 export function diffMessages(left: Message, right: Message, options: DiffOptions = {}): Hl7Change[] {
   const ignore = (options.ignore ?? DEFAULT_IGNORE).map(toPath);
@@ -231,8 +238,12 @@ function sameDelimiters(a: Delimiters, b: Delimiters): boolean {
  * Compares two lists of messages: pairs them by position or by `options.key`, and diffs each pair.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
+ * declare const a: string, b: string;
  * const r = diffMessageLists(parseMessages(a).messages, parseMessages(b).messages, { key: "MSH.10" });
  * formatDiff(r);
+ * ```
  */
 export function diffMessageLists(
   left: readonly Message[],
@@ -288,7 +299,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * summary line.
  *
  * @example
+ * ```ts
+ * import type { Message } from "./message.ts";
+ * declare const a: Message, b: Message;
  * formatDiff(diffMessageLists([a], [b])).split("\n")[1]; // "  PID.5.1  SMITH -> SMYTH"
+ * ```
  */
 export function formatDiff(result: Hl7DiffResult): string {
   const lines: string[] = [];

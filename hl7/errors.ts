@@ -12,11 +12,14 @@
  * `line` and `column` are 1-based (a `\r`, `\n` or `\r\n` ends a line).
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * try {
  *   parseMessage("MSH|^^~\\&|A");
  * } catch (e) {
  *   if (e instanceof Hl7ParseError) console.log(e.line, e.column, e.message);
  * }
+ * ```
  */
 export class Hl7ParseError extends Error {
   readonly offset: number;
@@ -39,11 +42,14 @@ export class Hl7ParseError extends Error {
  * given (setting MSH.2, a path with no field for a value). `path` is the text as given.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * try {
  *   parsePath("PID.0");
  * } catch (e) {
  *   if (e instanceof Hl7PathError) console.log(e.message); // bad HL7 path "PID.0": ...
  * }
+ * ```
  */
 export class Hl7PathError extends Error {
   readonly path: string;
@@ -58,7 +64,9 @@ export class Hl7PathError extends Error {
  * 1-based line and column of `offset` in `text` (`\r\n` counts as one line end).
  *
  * @example
+ * ```ts
  * locate("MSH|x\r\nPID|1", 8); // { line: 2, column: 2 }
+ * ```
  */
 export function locate(text: string, offset: number): { line: number; column: number } {
   let line = 1;
@@ -82,7 +90,10 @@ export function locate(text: string, offset: number): { line: number; column: nu
  * An {@link Hl7ParseError} at `offset` of `text`.
  *
  * @example
+ * ```ts
+ * declare const text: string, start: number;
  * throw parseErrorAt(text, start + 4, "MSH-2 (encoding characters) is empty");
+ * ```
  */
 export function parseErrorAt(text: string, offset: number, reason: string): Hl7ParseError {
   const { line, column } = locate(text, offset);

@@ -20,7 +20,9 @@ import { DEFAULT_DELIMITERS, type Delimiters } from "./delimiters.ts";
  * The HL7 null value: a field holding exactly `""` tells the receiver to delete its stored value.
  *
  * @example
+ * ```ts
  * isNull('""'); // true
+ * ```
  */
 export const HL7_NULL = '""';
 
@@ -28,8 +30,10 @@ export const HL7_NULL = '""';
  * True when `raw` is the HL7 null `""` (not the same as an empty value).
  *
  * @example
+ * ```ts
  * isNull('""'); // true
  * isNull(""); // false
+ * ```
  */
 export function isNull(raw: string): boolean {
   return raw === HL7_NULL;
@@ -97,9 +101,11 @@ function decodeSequence(body: string, d: Delimiters): string | null | undefined 
  * in it) by what they stand for. See the module notes for what is kept as is.
  *
  * @example
+ * ```ts
  * unescape("O\\S\\BRIEN"); // "O^BRIEN"
  * unescape("line 1\\.br\\line 2"); // "line 1\nline 2"
  * unescape("C:\\dir"); // "C:\\dir" (a lone escape character is kept)
+ * ```
  */
 export function unescape(raw: string, d: Delimiters = DEFAULT_DELIMITERS): string {
   const e = d.escape;
@@ -134,8 +140,10 @@ export function unescape(raw: string, d: Delimiters = DEFAULT_DELIMITERS): strin
  * Throws a RangeError when `v` needs escaping but `d` has no escape character.
  *
  * @example
+ * ```ts
  * escape("O^BRIEN"); // "O\\S\\BRIEN"
  * escape("a\r\nb"); // "a\\X0D\\\\X0A\\b"
+ * ```
  */
 export function escape(value: string, d: Delimiters = DEFAULT_DELIMITERS): string {
   let out = "";

@@ -24,14 +24,20 @@ export interface ExtractOptions {
  * Joins the repetitions of one field in a cell.
  *
  * @example
+ * ```ts
+ * declare const cell: string;
  * cell.split(REPETITION_JOINER); // the repetitions (values escape a literal ~ as \R\)
+ * ```
  */
 export const REPETITION_JOINER = "~";
 /**
  * Joins the occurrences of one segment in a cell.
  *
  * @example
+ * ```ts
+ * declare const cell: string;
  * cell.split(OCCURRENCE_JOINER); // one entry per OBX when the path is OBX.5
+ * ```
  */
 export const OCCURRENCE_JOINER = "|";
 
@@ -39,7 +45,10 @@ export const OCCURRENCE_JOINER = "|";
  * The cell for one path in one message (see the module notes).
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * extractCell(parseMessage("MSH|^~\\&|A\rPID|1||1^^^MR~2^^^SS\r"), parsePath("PID.3.1")); // "1~2"
+ * ```
  */
 export function extractCell(message: Message, path: Hl7Path): string {
   const occurrences: string[] = [];
@@ -62,8 +71,12 @@ export function extractCell(message: Message, path: Hl7Path): string {
  * Throws an Hl7PathError for a path that does not parse.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
+ * declare const text: string;
  * extractTable(parseMessages(text).messages, ["MSH.10", "PID.3.1"], { index: true });
  * // "#\tMSH.10\tPID.3.1\n1\tMSG1\t12345\n"
+ * ```
  */
 export function extractTable(
   messages: readonly Message[],

@@ -47,7 +47,9 @@ function table(heading: string, rows: readonly ComponentDef[], prefix: string, f
  * The text of `/hl7 <SEG>`: every field of a built-in segment with its name and data type.
  *
  * @example
+ * ```ts
  * formatSegmentHelp("EVN").split("\n")[0]; // "EVN  Event Type (HL7 v2.5.1, 7 fields)"
+ * ```
  */
 export function formatSegmentHelp(input: string): string {
   const id = input.trim().toUpperCase();
@@ -77,7 +79,9 @@ export function formatSegmentHelp(input: string): string {
  * subcomponents of a component) with names and data types.
  *
  * @example
+ * ```ts
  * formatFieldHelp("MSH.9").split("\n")[1]; // "  MSH.9.1  Message Code       ID"
+ * ```
  */
 export function formatFieldHelp(input: string): string {
   const usage = "usage: /hl7-fields <SEG.N>, e.g. /hl7-fields PID.5";

@@ -32,9 +32,12 @@ export interface Hl7Value {
  * MSH.1 and MSH.2 (and FHS/BHS) are the delimiters themselves and are never split.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const m = parseMessage("MSH|^~\\&|A\rPID|1||111^^^MRN~222^^^SSN\r");
  * getAll(m, "PID.3.1").map((v) => v.raw); // ["111", "222"]
  * getAll(m, "PID.3[2].1").map((v) => v.raw); // ["222"]
+ * ```
  */
 export function getAll(message: Message, path: string | Hl7Path): Hl7Value[] {
   const p = typeof path === "string" ? parsePath(path) : path;
@@ -93,9 +96,12 @@ function descend(rep: string, p: Hl7Path, d: Delimiters, atomic: boolean): [stri
  * are never unescaped.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const d = DEFAULT_DELIMITERS;
  * readableValue("O\\S\\BRIEN", d); // "O^BRIEN"
  * readableValue("DOE^JOHN", d); // "DOE^JOHN"
+ * ```
  */
 export function readableValue(raw: string, d: Delimiters): string {
   if (raw.indexOf(d.component) !== -1) return raw;
@@ -109,10 +115,13 @@ export function readableValue(raw: string, d: Delimiters): string {
  * occurs but the value is empty or absent, undefined when the segment does not occur.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const m = parseMessage("MSH|^~\\&|A||||20240101||ADT^A01|MSG1\rPID|1||123||O\\S\\BRIEN^PAT\r");
  * getValue(m, "MSH.9.2"); // "A01"
  * getValue(m, "PID.5.1"); // "O^BRIEN"
  * getValue(m, "NK1.2"); // undefined
+ * ```
  */
 export function getValue(message: Message, path: string | Hl7Path): string | undefined {
   const p = typeof path === "string" ? parsePath(path) : path;

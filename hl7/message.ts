@@ -12,8 +12,11 @@ import type { Segment } from "./segment.ts";
  * One HL7 message.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const m = parseMessage("MSH|^~\\&|A\rPID|1\rOBX|1\rOBX|2");
  * m.segmentsById("OBX").length; // 2
+ * ```
  */
 export class Message {
   readonly delimiters: Delimiters;
@@ -27,8 +30,11 @@ export class Message {
 
   /**
    * @example
+   * ```ts
+   * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
    * const m = parseMessage("MSH|^~\\&|A\rPID|1");
    * m.segments.length; // 2
+   * ```
    */
   constructor(delimiters: Delimiters, segments: Segment[], headless = false) {
     this.delimiters = delimiters;

@@ -5,10 +5,13 @@
  * returns values or text.
  *
  * @example
- * import { getValue, parseMessages, serializeDocument } from "./hl7/mod.ts";
+ * ```ts
+ * declare const text: string;
+ * import { getValue, parseMessages, serializeDocument } from "./mod.ts";
  * const doc = parseMessages(text);
  * for (const m of doc.messages) console.log(getValue(m, "MSH.10"), getValue(m, "PID.5.1"));
  * serializeDocument(doc) === text; // true: nothing is lost
+ * ```
  *
  * @module
  */

@@ -15,8 +15,10 @@ import { parseMessages } from "./split.ts";
  * message (blank lines, framing, batch segments).
  *
  * @example
+ * ```ts
  * const m = parseMessage("MSH|^~\\&|LAB|H|||20240101||ORU^R01|42|P|2.5.1\rPID|1||123^^^MRN\r");
  * m.segments[1].field(3); // "123^^^MRN"
+ * ```
  */
 export function parseMessage(text: string): Message {
   const doc = parseMessages(text);

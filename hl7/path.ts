@@ -41,8 +41,10 @@ const MAX = 9999;
  * result is frozen (and cached by text); absent parts are absent keys, not undefined values.
  *
  * @example
+ * ```ts
  * parsePath("PID.3[2].1"); // { segment: "PID", field: 3, repetition: 2, component: 1 }
  * parsePath("obx[3]-5"); // { segment: "OBX", segmentIndex: 3, field: 5 }
+ * ```
  */
 export function parsePath(text: string): Hl7Path {
   let parsed = cache.get(text);
@@ -124,7 +126,9 @@ function parseUncached(text: string): Hl7Path {
  * Writes a path in the canonical form: dots, capitals, indexes only where given.
  *
  * @example
+ * ```ts
  * formatPath({ segment: "OBX", segmentIndex: 3, field: 5 }); // "OBX[3].5"
+ * ```
  */
 export function formatPath(p: Hl7Path): string {
   let s = p.segment;
@@ -143,7 +147,9 @@ export function formatPath(p: Hl7Path): string {
  * `inner`. `PID.5` covers `PID.5.1` and `PID[2].5[3]`; `OBX[2]` covers `OBX[2].5` but not `OBX.5`.
  *
  * @example
+ * ```ts
  * pathCovers(parsePath("MSH.7"), parsePath("MSH.7.1")); // true
+ * ```
  */
 export function pathCovers(outer: Hl7Path, inner: Hl7Path): boolean {
   if (outer.segment !== inner.segment) return false;

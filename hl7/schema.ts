@@ -17,7 +17,9 @@ import type { Hl7Path } from "./path.ts";
  * The HL7 version the names and types come from.
  *
  * @example
+ * ```ts
  * `HL7 v${SCHEMA_VERSION}`; // "HL7 v2.5.1"
+ * ```
  */
 export const SCHEMA_VERSION = "2.5.1";
 
@@ -25,7 +27,9 @@ export const SCHEMA_VERSION = "2.5.1";
  * The built-in segments, in the order the spec lists them.
  *
  * @example
+ * ```ts
  * BUILTIN_SEGMENTS.length; // 18
+ * ```
  */
 // deno-fmt-ignore
 export const BUILTIN_SEGMENTS: readonly string[] = [
@@ -68,7 +72,9 @@ function entry(text: string, i: number): { number: number; name: string; type: s
  * The definition of a built-in segment, or undefined (Z-segments and segments not built in).
  *
  * @example
+ * ```ts
  * segmentDef("PID")?.fields[4].name; // "Patient Name"
+ * ```
  */
 export function segmentDef(id: string): SegmentDef | undefined {
   const key = id.toUpperCase();
@@ -85,7 +91,9 @@ export function segmentDef(id: string): SegmentDef | undefined {
  * Field `n` (1-based) of a built-in segment, or undefined.
  *
  * @example
+ * ```ts
  * fieldDef("MSH", 9); // { number: 9, name: "Message Type", type: "MSG" }
+ * ```
  */
 export function fieldDef(segment: string, n: number): FieldDef | undefined {
   return segmentDef(segment)?.fields[n - 1];
@@ -95,7 +103,9 @@ export function fieldDef(segment: string, n: number): FieldDef | undefined {
  * The components of a composite data type, or undefined for a primitive or unknown type.
  *
  * @example
+ * ```ts
  * componentsOf("MSG")?.map((c) => c.name); // ["Message Code", "Trigger Event", "Message Structure"]
+ * ```
  */
 export function componentsOf(type: string): readonly ComponentDef[] | undefined {
   let list = typeCache.get(type);
@@ -111,7 +121,9 @@ export function componentsOf(type: string): readonly ComponentDef[] | undefined 
  * The long name of a data type (`XPN` → "Extended Person Name"), or undefined when unknown.
  *
  * @example
+ * ```ts
  * typeName("CX"); // "Extended Composite ID with Check Digit"
+ * ```
  */
 export function typeName(type: string): string | undefined {
   if (Object.hasOwn(COMPOSITE_TYPES, type)) return COMPOSITE_TYPES[type][0];
@@ -122,7 +134,9 @@ export function typeName(type: string): string | undefined {
  * True for a Z-segment id (`Z` and two capitals or digits): site-specific by definition.
  *
  * @example
+ * ```ts
  * isSiteSpecific("ZPI"); // true
+ * ```
  */
 export function isSiteSpecific(id: string): boolean {
   return /^Z[A-Z0-9]{2}$/.test(id.toUpperCase());
@@ -141,7 +155,10 @@ export interface PathDescription {
  * not built in. MSH.1 and MSH.2 have no components.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * describePath(parsePath("PID.3.4.1"))?.subcomponent?.name; // "Namespace ID"
+ * ```
  */
 export function describePath(path: Hl7Path): PathDescription | undefined {
   const segment = segmentDef(path.segment);

@@ -14,8 +14,11 @@ import type { Delimiters } from "./delimiters.ts";
  * One segment: its text (without terminator), its terminator, and the delimiters it uses.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const s = parseMessage("MSH|^~\\&|A\r\nPID|1||123\n").segments[1];
  * [s.id, s.field(3), s.terminator]; // ["PID", "123", "\n"]
+ * ```
  */
 export class Segment {
   /** The segment's text as read, without its terminator. */
@@ -30,8 +33,11 @@ export class Segment {
 
   /**
    * @example
+   * ```ts
+   * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
    * const pid = new Segment("PID|1||12345^^^MRN", "\r", DEFAULT_DELIMITERS);
    * pid.field(3); // "12345^^^MRN"
+   * ```
    */
   constructor(raw: string, terminator: string, delimiters: Delimiters, offset = 0) {
     this.raw = raw;
@@ -59,7 +65,10 @@ export class Segment {
    * The raw fields, indexed by HL7 field number (index 0 is the segment id). Escapes are intact.
    *
    * @example
+   * ```ts
+   * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
    * new Segment("MSH|^~\\&|APP", "", DEFAULT_DELIMITERS).fields(); // ["MSH", "|", "^~\\&", "APP"]
+   * ```
    */
   fields(): readonly string[] {
     if (this.#fields === undefined) this.#fields = splitFields(this.raw, this.delimiters, this.isHeader);
@@ -75,7 +84,10 @@ export class Segment {
    * The raw text of field `n` (1-based), or undefined when the segment ends before it.
    *
    * @example
+   * ```ts
+   * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
    * new Segment("PID|1||12345", "", DEFAULT_DELIMITERS).field(3); // "12345"
+   * ```
    */
   field(n: number): string | undefined {
     return n >= 1 ? this.fields()[n] : undefined;
@@ -101,7 +113,10 @@ export class Segment {
  * Splits a segment's text into fields by HL7 numbering (see {@link Segment.fields}).
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * splitFields("MSH|^~\\&|A", DEFAULT_DELIMITERS, true); // ["MSH", "|", "^~\\&", "A"]
+ * ```
  */
 export function splitFields(raw: string, d: Delimiters, header: boolean): string[] {
   if (!header) return raw.split(d.field);
@@ -118,7 +133,10 @@ export function splitFields(raw: string, d: Delimiters, header: boolean): string
  * The inverse of {@link splitFields}.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * joinFields(["PID", "1", "", "123"], DEFAULT_DELIMITERS, false); // "PID|1||123"
+ * ```
  */
 export function joinFields(fields: readonly string[], d: Delimiters, header: boolean): string {
   if (!header) return fields.join(d.field);
@@ -131,7 +149,10 @@ export function joinFields(fields: readonly string[], d: Delimiters, header: boo
  * The repetitions of a raw field (one when the message declares no repetition character).
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * splitRepetitions("A~B", DEFAULT_DELIMITERS); // ["A", "B"]
+ * ```
  */
 export function splitRepetitions(field: string, d: Delimiters): string[] {
   return d.repetition === "" ? [field] : field.split(d.repetition);
@@ -141,7 +162,10 @@ export function splitRepetitions(field: string, d: Delimiters): string[] {
  * The components of one raw repetition.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * splitComponents("DOE^JOHN", DEFAULT_DELIMITERS); // ["DOE", "JOHN"]
+ * ```
  */
 export function splitComponents(repetition: string, d: Delimiters): string[] {
   return repetition.split(d.component);
@@ -151,7 +175,10 @@ export function splitComponents(repetition: string, d: Delimiters): string[] {
  * The subcomponents of one raw component (one when the message declares no subcomponent character).
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * splitSubcomponents("SYN&1.2&ISO", DEFAULT_DELIMITERS); // ["SYN", "1.2", "ISO"]
+ * ```
  */
 export function splitSubcomponents(component: string, d: Delimiters): string[] {
   return d.subcomponent === "" ? [component] : component.split(d.subcomponent);

@@ -13,8 +13,11 @@ import { splitComponents, splitRepetitions, splitSubcomponents } from "./segment
  * The text of a message: each segment followed by its own terminator.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const text = "MSH|^~\\&|A\r\nPID|1\n";
  * serializeMessage(parseMessage(text)) === text; // true
+ * ```
  */
 export function serializeMessage(message: Message): string {
   return message.toString();
@@ -25,8 +28,11 @@ export function serializeMessage(message: Message): string {
  * order. `serializeDocument(parseMessages(x)) === x` for every string `x` that parses.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const x = "\x0bMSH|^~\\&|A\rPID|1\r\x1c\r";
  * serializeDocument(parseMessages(x)) === x; // true
+ * ```
  */
 export function serializeDocument(doc: Hl7Document): string {
   let text = "";
@@ -59,8 +65,10 @@ export type FieldInput = string | FieldTree | undefined;
  * needs a delimiter `d` does not have (a second subcomponent without a subcomponent character).
  *
  * @example
+ * ```ts
  * encodeField([[["DOE"], ["JOHN"]], [["ROE"]]]); // "DOE^JOHN~ROE"
  * encodeField([[["O^BRIEN"]]]); // "O\\S\\BRIEN"
+ * ```
  */
 export function encodeField(tree: FieldTree, d: Delimiters = DEFAULT_DELIMITERS): string {
   if (tree.length > 1 && d.repetition === "") {
@@ -80,7 +88,9 @@ export function encodeField(tree: FieldTree, d: Delimiters = DEFAULT_DELIMITERS)
  * The inverse of {@link encodeField}: splits a raw field and unescapes its leaves.
  *
  * @example
+ * ```ts
  * decodeField("DOE^JOHN~ROE"); // [[["DOE"], ["JOHN"]], [["ROE"]]]
+ * ```
  */
 export function decodeField(raw: string, d: Delimiters = DEFAULT_DELIMITERS): string[][][] {
   return splitRepetitions(raw, d).map((rep) =>
@@ -94,8 +104,10 @@ export function decodeField(raw: string, d: Delimiters = DEFAULT_DELIMITERS): st
  * written from `d`.
  *
  * @example
+ * ```ts
  * encodeSegment("PID", ["1", undefined, [[["123"], [""], [""], ["MRN"]]]]); // "PID|1||123^^^MRN"
  * encodeSegment("MSH", [undefined, undefined, "APP"]); // "MSH|^~\\&|APP"
+ * ```
  */
 export function encodeSegment(
   id: string,

@@ -25,9 +25,12 @@ export interface SetValueOptions {
  * segment does not occur.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * const m = parseMessage("MSH|^~\\&|A\rPID|1||123||DOE^JOHN\r");
  * setValue(m, "PID.5.1", "O^BRIEN");
  * m.segments[1].raw; // "PID|1||123||O\\S\\BRIEN^JOHN"
+ * ```
  */
 export function setValue(
   message: Message,

@@ -113,9 +113,11 @@ function pipesAhead(text: string, p: number): boolean {
  * True when `text` looks like HL7 v2; see the module notes for exactly what is accepted.
  *
  * @example
+ * ```ts
  * isHl7Shaped("MSH|^~\\&|LAB|...\rPID|1||123"); // true
  * isHl7Shaped("PID|1||12345^^^MRN||DOE^JOHN"); // true
  * isHl7Shaped("Check the PID| segment for the MRN."); // false
+ * ```
  */
 export function isHl7Shaped(text: string): boolean {
   // Rules 1 and 2. No "|" at all (most text) is settled by one native scan; otherwise one global

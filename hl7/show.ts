@@ -122,8 +122,11 @@ function layout(blocks: readonly Block[]): string {
  * One segment: a heading with its name, then aligned rows `path  name  value`.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
  * renderSegment(parseMessage("MSH|^~\\&|A\rEVN|A01|20240101\r").segments[1]);
  * // "EVN  Event Type\n  EVN.1  Event Type Code     A01\n  EVN.2  Recorded Date/Time  20240101"
+ * ```
  */
 export function renderSegment(segment: Segment, options: ShowOptions = {}): string {
   return layout([segmentBlock(segment, options)]);
@@ -154,7 +157,11 @@ function addParts(
  * A message: its segments one after the other, columns aligned across the message.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
+ * declare const text: string;
  * renderMessage(parseMessage(text), { all: true });
+ * ```
  */
 export function renderMessage(message: Message, options: ShowOptions = {}): string {
   return layout(message.segments.map((s) => segmentBlock(s, options)));
@@ -173,7 +180,11 @@ export interface ShowDocumentOptions extends ShowOptions {
  * `message N of M: TYPE control id ID`; then warnings and a note on messages not shown.
  *
  * @example
+ * ```ts
+ * import { DEFAULT_DELIMITERS, parseMessage, parseMessages, parsePath } from "./mod.ts";
+ * declare const fileText: string;
  * renderDocument(parseMessages(fileText), { limit: 10 });
+ * ```
  */
 export function renderDocument(doc: Hl7Document, options: ShowDocumentOptions = {}): string {
   const out: string[] = [];

@@ -38,8 +38,10 @@ import { Segment } from "./segment.ts";
  * result gives `text` back exactly.
  *
  * @example
+ * ```ts
  * const doc = parseMessages("MSH|^~\\&|A|||||||1\rPID|1\n\nMSH|^~\\&|A|||||||2\rPID|2\n");
  * doc.messages.length; // 2
+ * ```
  */
 export function parseMessages(text: string): Hl7Document {
   const scanner = new Scanner(text);

@@ -55,9 +55,13 @@ function ensurePrivateDir(path: string): void {
  * newline, keys in the spec's order.
  *
  * @example
+ * ```ts
+ * import { homePaths } from "../core/home.ts";
+ * declare const home: string;
  * const lines = new AuditLines("2024-05-01T12:00:00.000Z", "tool_result", "read_file");
  * lines.add("12345678", "MRN", "[[MRN_1]]", "hl7_pipeline", "PID.3");
  * await appendAuditText(homePaths(home).autoPhiLog, lines.text);
+ * ```
  */
 export class AuditLines {
   readonly #head: string;
@@ -133,8 +137,10 @@ function writePrivate(path: string, text: string): void {
  * by count (highest first), then by name.
  *
  * @example
+ * ```ts
  * noticeLine("tool_result", ["NAME", "MRN", "NAME"]);
  * // "phi> auto-tokenized 3 value(s) [tool_result]: NAME×2 MRN×1"
+ * ```
  */
 export function noticeLine(surface: Surface, categories: readonly string[]): string | undefined {
   if (categories.length === 0) return undefined;

@@ -37,7 +37,9 @@ export interface Base64Run extends Span {
  * the run); lines of exactly 76 (or 64) such characters followed by a shorter last line are one run.
  *
  * @example
+ * ```ts
  * base64Runs("x " + "QUJD".repeat(60)).length; // 1
+ * ```
  */
 export function base64Runs(text: string, min: number = MIN_RUN): Base64Run[] {
   // A run of `min` or more characters covers at least one position that is a multiple of
@@ -156,7 +158,11 @@ export function encodeBase64Text(text: string): string {
  * Rewrites every decodable run for which `fn` returns a new text (sync).
  *
  * @example
+ * ```ts
+ * declare const text: string;
+ * declare const detokenize: (s: string) => string;
  * mapBase64Runs(text, (decoded) => decoded.includes("[[") ? detokenize(decoded) : undefined);
+ * ```
  */
 export function mapBase64Runs(text: string, fn: (decoded: string) => string | undefined): string {
   const runs = base64Runs(text, MIN_DECODE);

@@ -20,8 +20,10 @@ export interface Detokenized {
  * Replaces every known token in `text` by its value (column 4 of its row, else column 3).
  *
  * @example
+ * ```ts
  * detokenizeText("hello [[NAME_1]]", (t) => t === "[[NAME_1]]" ? "SMITH^JOHN" : undefined).text;
  * // "hello SMITH^JOHN"
+ * ```
  */
 export function detokenizeText(text: string, resolve: TokenResolver): Detokenized {
   const restored: string[] = [];
@@ -57,8 +59,11 @@ const PARTIAL = /\[(?:\[[^\[\]\s]*\]?)?$/;
  * longest token is ever held back.
  *
  * @example
+ * ```ts
+ * declare const resolve: Parameters<typeof createStreamDetokenizer>[0];
  * const s = createStreamDetokenizer(resolve);
  * s.push("Patient [[NA") + s.push("ME_1]] is ...") + s.flush(); // "Patient SMITH^JOHN is ..."
+ * ```
  */
 export function createStreamDetokenizer(resolve: TokenResolver): StreamDetokenizer {
   let held = "";
@@ -96,7 +101,10 @@ export function createStreamDetokenizer(resolve: TokenResolver): StreamDetokeniz
  * Detokenizes every string inside a JSON value (a tool input), keys untouched; returns a new value.
  *
  * @example
+ * ```ts
+ * declare const resolve: Parameters<typeof detokenizeJson>[1];
  * detokenizeJson({ pattern: "[[MRN_1]]", n: 3 }, resolve).value; // { pattern: "12345678", n: 3 }
+ * ```
  */
 export function detokenizeJson<T>(value: T, resolve: TokenResolver): { value: T; restored: string[] } {
   const restored: string[] = [];

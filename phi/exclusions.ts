@@ -244,7 +244,9 @@ function fencedBlocks(text: string, out: ProtectedSpan[]): void {
  * scans every rule over the whole text (the reference the line-by-line scan is tested against).
  *
  * @example
+ * ```ts
  * protectedRanges("see /var/log/x 12345").map((s) => s.kind); // ["path"]
+ * ```
  */
 export function protectedRanges(text: string, byLine = true): ProtectedSpan[] {
   const out: ProtectedSpan[] = [];
@@ -320,7 +322,9 @@ function scanRule(
  * The protected ranges of `text`, merged, for overlap checks.
  *
  * @example
+ * ```ts
  * protectedSpans("port 41189").overlaps(5, 10); // true
+ * ```
  */
 export function protectedSpans(text: string): SpanSet {
   return SpanSet.union(protectedRanges(text));

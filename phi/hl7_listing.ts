@@ -145,7 +145,9 @@ function valueCandidates(
  * names are tokenized without the sidecar.
  *
  * @example
+ * ```ts
  * findCaretNames("ZPI|1|BARNABY^ELSPETH", 6, 21, "ZPI.2").map((c) => c.value); // ["BARNABY^ELSPETH"]
+ * ```
  */
 export function findCaretNames(text: string, start: number, end: number, context?: string): Candidate[] {
   const out: Candidate[] = [];
@@ -197,7 +199,9 @@ function inlineValueLength(rest: string, path: string): number {
  * Policy values in field listings (see the module notes), in text order.
  *
  * @example
+ * ```ts
  * findFieldListings("  PID.5.1   Family Name   DOE").map((c) => c.value); // ["DOE"]
+ * ```
  */
 export function findFieldListings(text: string): Candidate[] {
   const out: Candidate[] = [];

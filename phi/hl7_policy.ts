@@ -149,8 +149,10 @@ const Z_RULES: readonly FieldRule[] = new Array(1000).fill(free);
  * Z-segments get `free` for every field.
  *
  * @example
+ * ```ts
  * policyFor("PID")?.[5]; // { kind: "name" }
  * policyFor("ZPI")?.[7]; // { kind: "free" }
+ * ```
  */
 export function policyFor(segmentId: string): readonly (FieldRule | undefined)[] | undefined {
   let dense = DENSE.get(segmentId);

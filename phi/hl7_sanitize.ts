@@ -435,8 +435,10 @@ function looseLine(ctx: Ctx, line: string, at: number): void {
  * Finds the segments, policy values and free-text ranges of `text`.
  *
  * @example
+ * ```ts
  * const scan = scanHl7("MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||12345678^^^H^MR||DOE^JANE");
  * scan.structured.map((c) => [c.context, c.value]); // [["PID.3", "12345678"], ["PID.5", "DOE^JANE"]]
+ * ```
  */
 export function scanHl7(text: string): Hl7Scan {
   const ctx: Ctx = { text, out: { structured: [], free: [], segments: [] } };

@@ -117,9 +117,13 @@ function unescapeField(v: string): string {
  * enough; `LookupTable.open` returns a fresh one each call.
  *
  * @example
+ * ```ts
+ * import { homePaths } from "../core/home.ts";
+ * declare const home: string;
  * const table = await LookupTable.open(homePaths(home).lookup);
  * const [token] = await table.assign([{ category: "MRN", canonical: "12345678", original: "12345678" }]);
  * table.byToken(token)?.original; // "12345678"
+ * ```
  */
 export class LookupTable {
   readonly path: string;

@@ -32,7 +32,9 @@ const TRAILING = /[.,;:!?)\]}'"]+$/;
  * The markers of `text`, in text order, never overlapping.
  *
  * @example
+ * ```ts
  * findMarkers("patient @@John Smith@@ mrn @@12345678.").map((m) => m.value); // ["John Smith", "12345678"]
+ * ```
  */
 export function findMarkers(text: string): Marker[] {
   if (text.indexOf("@@") === -1 && text.indexOf("{{phi:") === -1) return [];
@@ -67,7 +69,9 @@ export const NOPHI_PREFIX = "!nophi ";
  * Splits off the `!nophi ` prefix.
  *
  * @example
+ * ```ts
  * stripNoPhi("!nophi show PID.3"); // { text: "show PID.3", nophi: true }
+ * ```
  */
 export function stripNoPhi(text: string): { text: string; nophi: boolean } {
   return text.startsWith(NOPHI_PREFIX)

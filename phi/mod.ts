@@ -12,7 +12,15 @@
  * and process (new tokens are minted under an OS-level file lock).
  *
  * @example
- * import { createPhiEngine } from "./phi/mod.ts";
+ * ```ts
+ * import type { Config } from "../core/config.ts";
+ * import { runSidecarCommand } from "./sidecar/lifecycle.ts";
+ * declare const config: Config;
+ * declare const prompter: Parameters<typeof createPhiEngine>[0]["prompter"];
+ * declare const sessionId: string, rawText: string, deltas: AsyncIterable<string>;
+ * declare function sendToModel(text: string): void;
+ * declare function print(text: string): void;
+ * import { createPhiEngine } from "./mod.ts";
  * const phi = await createPhiEngine({ config, prompter, sessionId });
  *
  * // Outbound: a prompt.
@@ -33,6 +41,7 @@
  * // `/phi-auto <mode>` and `/phi-sidecar <sub>`.
  * phi.mode = "confirm";
  * const { ok, text } = await runSidecarCommand("start", { config });
+ * ```
  *
  * @module
  */

@@ -42,10 +42,12 @@ function monthOf(word: string): number | undefined {
  * Parses the common HL7 and US date forms into `YYYY-MM-DD`; undefined when the text is not a date.
  *
  * @example
+ * ```ts
  * parseDate("19800315"); // "1980-03-15"
  * parseDate("3/15/1980"); // "1980-03-15"
  * parseDate("Mar 15, 1980"); // "1980-03-15"
  * parseDate("12345"); // undefined
+ * ```
  */
 export function parseDate(text: string): string | undefined {
   const t = text.trim();
@@ -85,7 +87,9 @@ const ALPHA_TOKEN = /^\p{L}[\p{L}'\u2019-]*$/u;
  * `john smith`.
  *
  * @example
+ * ```ts
  * normalizeName("SMITH^JOHN^A"); // "a john smith"
+ * ```
  */
 export function normalizeName(value: string): string {
   const fast = normalizeAsciiName(value);
@@ -236,9 +240,11 @@ const NORMALIZERS: Record<string, Normalizer> = {
  * nothing to tokenize.
  *
  * @example
+ * ```ts
  * canonicalize("NAME", "Smith, John"); // "john smith"
  * canonicalize("DOB", "03/15/1980"); // "1980-03-15"
  * canonicalize("PHONE", "(555) 123-4567"); // "5551234567"
+ * ```
  */
 export function canonicalize(category: string, value: string): string {
   return (NORMALIZERS[category] ?? trim)(value);
@@ -250,11 +256,13 @@ export function canonicalize(category: string, value: string): string {
  * DOB; a caret or comma → NAME; two or more alphabetic tokens → NAME; anything else → MANUAL.
  *
  * @example
+ * ```ts
  * detectCategory("12345678"); // "MRN"
  * detectCategory("123-45-6789"); // "SSN"
  * detectCategory("1980-03-15"); // "DOB"
  * detectCategory("SMITH^JOHN"); // "NAME"
  * detectCategory("Springfield"); // "MANUAL"
+ * ```
  */
 export function detectCategory(value: string): string {
   const t = value.trim();

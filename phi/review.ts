@@ -37,8 +37,10 @@ export interface ReviewPolicyInput {
  * Whether the operator is asked before a tool result goes to the model.
  *
  * @example
+ * ```ts
  * needsReview({ mode: "on", review: "auto", threshold: 8192, toolName: "bash_exec", bytes: 9000,
  *   hl7Shaped: false, interactive: true }); // true
+ * ```
  */
 export function needsReview(p: ReviewPolicyInput): boolean {
   if (p.mode === "off" || !p.interactive) return false;

@@ -10,8 +10,10 @@ export interface Span {
  * only ranges that do not overlap, or use `union` for a set built from overlapping ranges).
  *
  * @example
+ * ```ts
  * const s = SpanSet.union([{ start: 0, end: 4 }, { start: 2, end: 6 }]);
  * s.overlaps(5, 7); // true
+ * ```
  */
 export class SpanSet {
   readonly starts: number[] = [];

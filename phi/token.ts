@@ -28,7 +28,9 @@ export const CATEGORY_RE = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
  * The token text for a category and counter.
  *
  * @example
+ * ```ts
  * formatToken("NAME", 3); // "[[NAME_3]]"
+ * ```
  */
 export function formatToken(category: string, n: number): string {
   return `[[${category}_${n}]]`;
@@ -38,8 +40,10 @@ export function formatToken(category: string, n: number): string {
  * Reads a token of our own shape back into category and counter; undefined for anything else.
  *
  * @example
+ * ```ts
  * parseToken("[[presidio_PERSON_2]]"); // { category: "presidio_PERSON", n: 2 }
  * parseToken("[[foo]]"); // undefined
+ * ```
  */
 export function parseToken(token: string): { category: string; n: number } | undefined {
   const m = OURS_RE.exec(token);

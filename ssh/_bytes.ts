@@ -4,7 +4,9 @@
  * Joins byte chunks into one array (no copy for a single chunk).
  *
  * @example
+ * ```ts
  * concat([new Uint8Array([1]), new Uint8Array([2, 3])]); // Uint8Array [1, 2, 3]
+ * ```
  */
 export function concat(parts: Uint8Array[], total = parts.reduce((n, p) => n + p.length, 0)): Uint8Array {
   if (parts.length === 1 && parts[0].length === total) return parts[0];

@@ -63,7 +63,9 @@ export const AVOIDED: readonly string[] = ["ecdh-sha2-nistp521"];
  * of a newer type that would look like a changed key. Pure.
  *
  * @example
+ * ```ts
  * hostKeyOrder(["ssh-rsa"]); // ["rsa-sha2-512", "rsa-sha2-256", "ssh-rsa", "ssh-ed25519", ...]
+ * ```
  */
 export function hostKeyOrder(
   recordedTypes: readonly string[],

@@ -20,7 +20,9 @@ export function credPath(home: string, alias: string): string {
  * The stored password's text form: one line; a trailing newline (and CR) is not part of it.
  *
  * @example
+ * ```ts
  * normalizePassword("s3cret\r\n"); // "s3cret"
+ * ```
  */
 export function normalizePassword(raw: string): string {
   return raw.replace(/\r?\n$/, "").replace(/\r$/, "");

@@ -69,7 +69,9 @@ export class SshError extends AssistError {
  * The spec's exact text for a multiplexed alias whose master is closed.
  *
  * @example
+ * ```ts
  * masterClosedMessage("eng1"); // "open the master with /ssh-setup eng1 first"
+ * ```
  */
 export function masterClosedMessage(alias: string): string {
   return `open the master with /ssh-setup ${alias} first`;

@@ -25,8 +25,10 @@ export function knownHostsPath(home: string): string {
  * The known_hosts name of a host: the bare name on port 22, else `[host]:port`.
  *
  * @example
+ * ```ts
  * knownHostName("eng1", 22); // "eng1"
  * knownHostName("127.0.0.1", 2222); // "[127.0.0.1]:2222"
+ * ```
  */
 export function knownHostName(host: string, port: number): string {
   return port === 22 ? host : `[${host}]:${port}`;

@@ -21,8 +21,10 @@ export type Transport = "unix" | "tcp";
  * The transport for a platform: the one place that decides.
  *
  * @example
+ * ```ts
  * chooseTransport("linux"); // "unix"
  * chooseTransport("windows"); // "tcp"
+ * ```
  */
 export function chooseTransport(os: string): Transport {
   return os === "windows" ? "tcp" : "unix";
@@ -55,7 +57,9 @@ export function checkUnixPath(path: string): void {
  * default.
  *
  * @example
+ * ```ts
  * osTempDir((n) => (n === "TMPDIR" ? "/var/tmp/" : undefined), "linux"); // "/var/tmp"
+ * ```
  */
 export function osTempDir(env: (name: string) => string | undefined, os: string): string {
   const get = (n: string) => {
@@ -84,7 +88,9 @@ export function pullCacheDir(tempDir: string, os: string = Deno.build.os): strin
  * The last component of a remote path, made safe as part of a local file name.
  *
  * @example
+ * ```ts
  * safeBasename("/hci/root/site1/exec/processes/p1/adt in.smatdb"); // "adt_in.smatdb"
+ * ```
  */
 export function safeBasename(remotePath: string): string {
   const base = remotePath.replace(/\/+$/, "").split("/").pop() ?? "";
@@ -102,8 +108,10 @@ export async function shortHash(text: string): Promise<string> {
  * The spec's pull-cache file of a remote file: the same remote path always maps to the same file.
  *
  * @example
+ * ```ts
  * await pullCachePath("/tmp/assist-pulls", "eng1", "/hci/server/server.ini");
  * // "/tmp/assist-pulls/eng1.server.ini.<16 hex digits>"
+ * ```
  */
 export async function pullCachePath(
   dir: string,

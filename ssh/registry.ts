@@ -38,8 +38,10 @@ const ALIAS_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  * Checks an alias; throws a usage error naming the rule.
  *
  * @example
+ * ```ts
  * checkAlias("prod-eng1"); // ok
  * checkAlias("../x"); // throws
+ * ```
  */
 export function checkAlias(alias: string): string {
   const a = stripCr(alias).trim();
@@ -56,7 +58,9 @@ export function checkAlias(alias: string): string {
  * Parses `user@host[:port]` (`user@[v6addr]:port` for IPv6 with a port). Throws a usage error.
  *
  * @example
+ * ```ts
  * parseTarget("hci@eng1.example.org:2222"); // { user: "hci", host: "eng1.example.org", port: 2222 }
+ * ```
  */
 export function parseTarget(target: string): { user: string; host: string; port: number } {
   const t = stripCr(target).trim();

@@ -73,8 +73,10 @@ export function resolveScript(a: ResolveArgs): string {
  * position: login profiles may print around it), else the last non-empty line.
  *
  * @example
+ * ```ts
  * pickSmatdbPath("Welcome\nSMATDB_PATH: /hci/a.smatdb\n"); // "/hci/a.smatdb"
  * pickSmatdbPath("/hci/b.smatdb\n"); // "/hci/b.smatdb"
+ * ```
  */
 export function pickSmatdbPath(output: string): string | undefined {
   const lines = output.replace(/\r/g, "").split("\n").map((l) => l.trim()).filter((l) => l !== "");
@@ -200,8 +202,10 @@ export const TSV_COLUMNS = ["mid", "time_in", "time_iso", "content_base64"] as c
  * The sampled TSV: a header row, then one row per message with the content in base64.
  *
  * @example
+ * ```ts
  * rowsToTsv([{ mid: "7", timeIn: 0, content: new TextEncoder().encode("MSH|") }]);
  * // "mid\ttime_in\ttime_iso\tcontent_base64\n7\t0\t1970-01-01T00:00:00.000Z\tTVNIfA==\n"
+ * ```
  */
 export function rowsToTsv(rows: SampleRow[]): string {
   const lines = [TSV_COLUMNS.join("\t")];

@@ -17,16 +17,17 @@
  * compiled binary run from a folder not on PATH cannot start itself: the error says to put it on
  * PATH. Nothing broader than the two names is granted.
  *
- * The master gets a minimal environment built from a named list (tools/bash/child_env.ts) plus
+ * The master gets a minimal environment built from a named list (core/child_env.ts) plus
  * ASSIST_HOME (and DENO_DIR in development, so it shares the module cache); no password is ever in
  * its argv or environment: it reads the credential file itself.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { childEnv } from "../tools/bash/child_env.ts";
+import { childEnv } from "../core/child_env.ts";
 import { SshError } from "./errors.ts";
 import type { Handshake } from "./master.ts";
+import { readEnv } from "../core/env.ts";
 
 export interface MasterCommand {
   /** Candidate programs, in order of preference. */
@@ -49,9 +50,11 @@ export function isStandalone(
  * The command that starts the master for an alias. Pure apart from its defaults.
  *
  * @example
+ * ```ts
  * masterCommand("eng1", { standalone: false, execPath: "/usr/bin/deno", repoUrl: "file:///src/assist/" });
  * // { programs: ["/usr/bin/deno", "deno"], args: ["run", "-q", "-P=assist", "--config",
  * //   "/src/assist/deno.json", "/src/assist/main.ts", "internal", "ssh-master", "eng1"], standalone: false }
+ * ```
  */
 export function masterCommand(
   alias: string,
@@ -85,13 +88,7 @@ async function allowedProgram(programs: string[]): Promise<string | undefined> {
 }
 
 function envOf(home: string, standalone: boolean): Record<string, string> {
-  const get = (n: string) => {
-    try {
-      return Deno.env.get(n);
-    } catch {
-      return undefined;
-    }
-  };
+  const get = readEnv;
   const env = childEnv(get);
   env.ASSIST_HOME = home;
   if (!standalone) {

@@ -11,10 +11,11 @@ import { SshError } from "./errors.ts";
 import { ensurePrivateDir, osTempDir, pullCacheDir, pullCachePath } from "./paths.ts";
 import type { Remote, TransferResult } from "./remote.ts";
 import { wrapCommand } from "./wrap.ts";
+import { readEnv } from "../core/env.ts";
 
 /** The pull cache folder `<os temp>/assist-pulls`, created private (0700, ours). */
 export async function pullCache(): Promise<string> {
-  const dir = pullCacheDir(osTempDir((n) => Deno.env.get(n), Deno.build.os));
+  const dir = pullCacheDir(osTempDir(readEnv, Deno.build.os));
   await ensurePrivateDir(dir);
   return dir;
 }

@@ -12,7 +12,9 @@
  * Quotes a string for a POSIX shell (single quotes; an embedded `'` becomes `'\''`).
  *
  * @example
+ * ```ts
  * shQuote("it's"); // "'it'\\''s'"
+ * ```
  */
 export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -42,8 +44,10 @@ const NOLOGIN_RE = /^\s*NOLOGIN(?:\s+|$)/;
  * (`exec "${SHELL:-/bin/sh}" -l -c '<command>'`: sh, bash, ksh and zsh read their profile with -l).
  *
  * @example
+ * ```ts
  * wrapCommand("hcisitectl", { noLogin: false }).command; // `exec "${SHELL:-/bin/sh}" -l -c 'hcisitectl'`
  * wrapCommand("NOLOGIN uptime", { noLogin: false }).command; // "uptime"
+ * ```
  */
 export function wrapCommand(command: string, options: WrapOptions): Wrapped {
   if (NOLOGIN_RE.test(command)) return { command: command.replace(NOLOGIN_RE, ""), how: "nologin-prefix" };
@@ -85,7 +89,9 @@ export interface Filtered {
  * echoes it. The caller reports how many lines went, so nothing disappears silently.
  *
  * @example
+ * ```ts
  * filterNoise("[sudo] password for hci: sudo: a password is required\nreal error\n").text; // "real error\n"
+ * ```
  */
 export function filterNoise(stderr: string, banner = ""): Filtered {
   if (stderr === "") return { text: "", dropped: 0, sudo: false };

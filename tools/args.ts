@@ -107,7 +107,10 @@ function coerceValue(def: ToolDef, p: ParamSpec, v: unknown): string | number | 
  * options, and `--json '<object>'` for the whole input as the model would send it.
  *
  * @example
+ * ```ts
+ * import { readFileTool as readFileDef } from "./files/read_file.ts";
  * parseManualArgs(readFileDef, ["notes.txt", "--start-line", "10"]);
+ * ```
  */
 export function parseManualArgs(def: ToolDef, argv: string[]): ToolInput {
   const byName = new Map(def.params.map((p) => [p.name, p]));

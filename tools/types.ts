@@ -64,7 +64,10 @@ export interface ToolDef {
  * A structured error result the model must surface (spec, "Tool-level refusals").
  *
  * @example
- * return toolError("protected_path", "refused: ~/.assist/log is protected", { path });
+ * ```ts
+ * const path = "~/.assist/log";
+ * const result = toolError("protected_path", "refused: ~/.assist/log is protected", { path });
+ * ```
  */
 export function toolError(
   kind: string,

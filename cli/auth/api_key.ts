@@ -10,6 +10,7 @@ import { stripCr } from "../../core/clean.ts";
 import { AssistError } from "../../core/errors.ts";
 import { Secret } from "../../core/secret.ts";
 import type { AuthProvider } from "../model/client.ts";
+import { readEnv } from "../../core/env.ts";
 
 export interface KeyStore {
   readonly name: string;
@@ -65,10 +66,8 @@ async function run(program: string, args: string[], stdin?: string): Promise<{ o
 function minimalEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const n of ["PATH", "HOME", "USER", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"]) {
-    try {
-      const v = Deno.env.get(n);
-      if (v !== undefined) env[n] = v;
-    } catch { /* not in the permission set */ }
+    const v = readEnv(n);
+    if (v !== undefined) env[n] = v;
   }
   return env;
 }

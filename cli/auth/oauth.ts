@@ -28,11 +28,15 @@ function base64Url(bytes: Uint8Array): string {
   return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
-/** A PKCE verifier and its S256 challenge. */
+/** The S256 challenge of a PKCE verifier (RFC 7636, 4.2): BASE64URL(SHA256(ASCII(verifier))). */
+export async function pkceChallenge(verifier: string): Promise<string> {
+  return base64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+}
+
+/** A PKCE verifier (32 random octets, base64url) and its S256 challenge. */
 export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
   const verifier = base64Url(crypto.getRandomValues(new Uint8Array(32)));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  return { verifier, challenge: base64Url(digest) };
+  return { verifier, challenge: await pkceChallenge(verifier) };
 }
 
 async function tokenRequest(

@@ -173,8 +173,12 @@ export function filterEntities(text: string, masked: string, raw: unknown): Side
  * The HTTP client.
  *
  * @example
+ * ```ts
+ * import type { Config } from "../../core/config.ts";
+ * declare const config: Config;
  * const sidecar = new SidecarClient({ port: config.phiPort });
  * const entities = await sidecar.detect("Seen by John Smith"); // undefined when not running
+ * ```
  */
 export class SidecarClient implements SidecarDetector {
   readonly address: string;

@@ -101,7 +101,11 @@ function client(options: LifecycleOptions, timeoutMs = 2000): SidecarClient {
  * `/phi-sidecar status`.
  *
  * @example
+ * ```ts
+ * import type { Config } from "../../core/config.ts";
+ * declare const config: Config;
  * (await sidecarStatus({ config })).text; // "running on 127.0.0.1:41189 (pid 4242, engine presidio, ...)"
+ * ```
  */
 export async function sidecarStatus(options: LifecycleOptions): Promise<SidecarCommandResult> {
   const c = client(options);
@@ -232,7 +236,11 @@ export async function ensureSidecar(options: LifecycleOptions): Promise<SidecarC
  * Dispatches a `/phi-sidecar` subcommand.
  *
  * @example
+ * ```ts
+ * import type { Config } from "../../core/config.ts";
+ * declare const config: Config;
  * await runSidecarCommand("status", { config }); // { ok: false, text: "not running on 127.0.0.1:41189; ..." }
+ * ```
  */
 export function runSidecarCommand(sub: string, options: LifecycleOptions): Promise<SidecarCommandResult> {
   switch (sub.trim()) {

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { base64Runs, decodeBase64Text, encodeBase64Text } from "../../phi/base64.ts";
-import { rng } from "../../bench/_gen_phi.ts";
+import { rng } from "../support/phi_corpus.ts";
 
 /** The spec's rule written plainly, to compare the probing scanner with. */
 function naive(text: string) {

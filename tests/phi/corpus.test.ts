@@ -4,7 +4,7 @@
  * detokenize(tokenize(x)) == x on all of it.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { hl7Corpus, hl7RealisticCorpus, notesCorpus, toolOutputCorpus } from "../../bench/_gen_phi.ts";
+import { hl7Corpus, hl7RealisticCorpus, notesCorpus, toolOutputCorpus } from "../support/phi_corpus.ts";
 import { leaks, testEngine } from "./_support.ts";
 import { diffMessageLists, extractTable, formatDiff, parseMessages, renderDocument } from "../../hl7/mod.ts";
 

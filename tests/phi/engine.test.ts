@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "n
 import type { ConfirmRequest, PhiPrompter, ReviewRequest } from "../../phi/mod.ts";
 import { PhiRefusedError } from "../../phi/mod.ts";
 import type { SidecarDetector, SidecarEntity } from "../../phi/sidecar/client.ts";
-import { hl7Corpus } from "../../bench/_gen_phi.ts";
+import { hl7Corpus } from "../support/phi_corpus.ts";
 import { testEngine } from "./_support.ts";
 import { AuditLines, type AuditRecord } from "../../phi/audit.ts";
 import { mulberry32, randomText } from "../support/prng.ts";

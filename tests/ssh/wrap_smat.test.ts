@@ -17,7 +17,7 @@ import {
 } from "../../ssh/smat.ts";
 import { exitCodeOf, renderExec } from "../../tools/ssh/exec_render.ts";
 import type { ExecResult } from "../../ssh/remote.ts";
-import { hl7, writeSmatDb } from "../tools/engine/_smat_writer.ts";
+import { hl7, writeSmatDb } from "../support/smat_writer.ts";
 
 async function sh(
   script: string,

@@ -3,7 +3,7 @@
  * .ci/run) on 127.0.0.1 on a free port, with its own config and host keys in a temporary folder, a
  * throwaway system user with a password, and a fake engine host in that user's home:
  *
- * - `hci/cis20.1/integrator`: the engine tests' synthetic root (tests/tools/engine/_fixture_root.ts:
+ * - `hci/cis20.1/integrator`: the engine tests' synthetic root (tests/support/fixture_root.ts:
  *   server.ini, sites adt/lab/hub/pharm, NetConfigs, SMAT archives) plus `adt_recent.smatdb`, whose
  *   messages are recent (for `days_back` sampling), and stub `bin/hcisitectl`, `bin/hcicmd`;
  * - a login profile (`.bash_profile`) that sets HCIROOT, HCISITE and PATH, or a sudo-gated variant
@@ -17,8 +17,8 @@
  * Must run as root (useradd, sshd): the CI container and this workplace do.
  */
 import { runCommand } from "./run_assist.ts";
-import { writeFixtureRoot } from "../tools/engine/_fixture_root.ts";
-import { hl7, writeSmatDb } from "../tools/engine/_smat_writer.ts";
+import { writeFixtureRoot } from "./fixture_root.ts";
+import { hl7, writeSmatDb } from "./smat_writer.ts";
 import { descendants, pidsOfUid, PROC_HELPER as PROC_HELPER_SYNC } from "../ssh/_proc.ts";
 
 export const SSHD = "/usr/sbin/sshd";

@@ -1,7 +1,9 @@
 /** bash_exec: a shell command on this machine, with a timeout, a line cap and an exit-code footer. */
 import type { ToolDef } from "../types.ts";
 import { toolError } from "../types.ts";
-import { childEnv, shellFor } from "./child_env.ts";
+import { childEnv } from "../../core/child_env.ts";
+import { shellFor } from "./shell.ts";
+import { readEnv } from "../../core/env.ts";
 
 /** Bytes kept per stream; the rest is drained and counted, so a runaway command cannot exhaust memory. */
 const CAPTURE_BYTES = 4 * 1024 * 1024;
@@ -46,7 +48,7 @@ export const bashExecTool: ToolDef = {
         args,
         cwd: (input.cwd as string | undefined) ?? ctx.cwd,
         clearEnv: true,
-        env: childEnv((n) => Deno.env.get(n)),
+        env: childEnv(readEnv),
         stdin: "null",
         windowsRawArguments: raw,
         stdout: "piped",

@@ -66,7 +66,11 @@ function listKeys(items: KeyedList[], byTrxid: boolean): string[] {
  * The changes from `a` to `b`, in a stable order (a's order, then what only b has).
  *
  * @example
+ * ```ts
+ * import type { KeyedList } from "./netconfig/keyed_list.ts";
+ * declare const oldThread: { config: KeyedList }, newThread: { config: KeyedList };
  * diffConfig(oldThread.config, newThread.config); // [{ op: "~", path: "PROTOCOL.PORT", old: "6000", new: "6001" }]
+ * ```
  */
 export function diffConfig(
   a: KlValue | undefined,

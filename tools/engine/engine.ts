@@ -6,36 +6,14 @@
  * @module
  */
 import { lazy } from "../../core/lazy.ts";
+import { type EnvReader, readEnv } from "../../core/env.ts";
 import { posix, win32 } from "node:path";
 import { stripCr } from "../../core/clean.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../types.ts";
 import { type EngineFs, EngineFsError, localEngineFs } from "./engine_fs.ts";
+import { EngineInputError } from "./errors.ts";
 import { listSites, type Site, type SiteList } from "./sites.ts";
 import { type NetConfig, NetConfigError, parseNetConfig } from "./netconfig/mod.ts";
-
-/** Bad or unresolvable input (no root, unknown site or thread): becomes a structured tool error. */
-export class EngineInputError extends Error {
-  readonly kind: string;
-  readonly extra: Record<string, unknown>;
-  constructor(kind: string, message: string, extra: Record<string, unknown> = {}) {
-    super(message);
-    this.name = "EngineInputError";
-    this.kind = kind;
-    this.extra = extra;
-  }
-}
-
-/** Reads an environment variable (HCIROOT, HCISITE); tests pass their own. */
-export type EnvReader = (name: string) => string | undefined;
-
-/** The process environment; a variable outside the permission set reads as unset. */
-export const processEnv: EnvReader = (name) => {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-};
 
 function clean(v: string | undefined): string | undefined {
   return v === undefined ? undefined : stripCr(v).trim() || undefined;
@@ -45,7 +23,7 @@ function clean(v: string | undefined): string | undefined {
 export function engineRoot(
   hciroot: string | undefined,
   ctx: ToolContext,
-  env: EnvReader = processEnv,
+  env: EnvReader = readEnv,
 ): string {
   const given = hciroot !== undefined && hciroot.trim() !== ""
     ? stripCr(hciroot).trim()
@@ -101,8 +79,12 @@ export interface LoadedSite {
  * One engine root as the tools see it.
  *
  * @example
+ * ```ts
+ * import type { ToolContext, ToolInput } from "../types.ts";
+ * declare const input: ToolInput, ctx: ToolContext;
  * const engine = openEngine(input.hciroot as string | undefined, ctx);
  * const { site, nc } = await engine.load(input.site as string | undefined);
+ * ```
  */
 export class Engine {
   readonly fs: EngineFs;
@@ -110,7 +92,7 @@ export class Engine {
   readonly #env: EnvReader;
   #sites: Promise<SiteList> | undefined;
 
-  constructor(fs: EngineFs, root: string, env: EnvReader = processEnv) {
+  constructor(fs: EngineFs, root: string, env: EnvReader = readEnv) {
     this.fs = fs;
     this.root = root;
     this.#env = env;
@@ -196,25 +178,23 @@ export function openEngine(
   hciroot: string | undefined,
   ctx: ToolContext,
   fs?: EngineFs,
-  env: EnvReader = processEnv,
+  env: EnvReader = readEnv,
 ): Engine {
   return new Engine(fs ?? localEngineFs(ctx), engineRoot(hciroot, ctx, env), env);
 }
 
 /**
  * The engine a tool call addresses, from its input: `hciroot` (else HCIROOT), on this machine; or,
- * with an `alias`, that engine host's root over SSH (tools/ssh/remote_engine.ts: the EngineFs works
- * over the alias's master, the root is `hciroot`, else the alias's pin, else the host's login
- * `$HCIROOT`). Asynchronous because finding a remote root asks the host.
+ * with an `alias`, that engine host's root over SSH (./remote.ts over tools/ssh/remote_engine.ts:
+ * the files are read over the alias's master, the root is `hciroot`, else the alias's pin, else the
+ * host's login `$HCIROOT`). Asynchronous because finding a remote root asks the host.
  */
 export async function engineFor(input: ToolInput, ctx: ToolContext): Promise<Engine> {
   const alias = typeof input.alias === "string" ? input.alias.trim() : "";
   if (alias !== "") {
-    const { remoteEngine } = await lazy<typeof import("../ssh/remote_engine.ts")>(
-      import.meta.url,
-      "../ssh/remote_engine.ts",
-    );
-    return await remoteEngine(ctx, alias, input.hciroot as string | undefined);
+    const { remoteRoot } = await lazy<typeof import("./remote.ts")>(import.meta.url, "./remote.ts");
+    const { fs, root, env } = await remoteRoot(ctx, alias, input.hciroot as string | undefined);
+    return new Engine(fs, root, env);
   }
   return openEngine(input.hciroot as string | undefined, ctx);
 }

@@ -56,7 +56,10 @@ export class EngineFsError extends Error {
  * Read access to one engine host's files.
  *
  * @example
+ * ```ts
+ * declare const fs: EngineFs, root: string;
  * const text = await fs.readText(fs.join(root, "server", "server.ini"));
+ * ```
  */
 export interface EngineFs {
   /** Where the files are: `local`, or for the SSH layer `ssh:<alias>` (used in messages and cache keys). */
@@ -101,8 +104,12 @@ function mapError(path: string, err: unknown): EngineFsError {
  * The local engine file system: every path checked by the protection guard first.
  *
  * @example
+ * ```ts
+ * import type { ToolContext } from "../types.ts";
+ * declare const ctx: ToolContext;
  * const fs = localEngineFs(ctx);
  * const ini = await fs.readText("/hci/cis20.1/integrator/server/server.ini");
+ * ```
  */
 export function localEngineFs(ctx: ToolContext): EngineFs {
   const lib = Deno.build.os === "windows" ? win32 : posix;

@@ -83,8 +83,12 @@ function portOf(v: string | undefined): number | undefined {
  * The route graph of a set of sites.
  *
  * @example
+ * ```ts
+ * import type { Engine } from "./engine.ts";
+ * declare const engine: Engine;
  * const graph = new RouteGraph((await engine.loadAll()).loaded);
  * const { chains } = graph.trace({ site: "adt", name: "adt_in", kind: "thread" });
+ * ```
  */
 export class RouteGraph {
   readonly sites: LoadedSite[];

@@ -47,7 +47,9 @@ export interface Snapshot {
  * `2024-3-5-9.4.2`) read as year, month, day, hour, minute, second. Local wall time (no zone).
  *
  * @example
+ * ```ts
  * folderTimeKey("2024_3_5_9_4_2"); // "2024-03-05T09:04:02"
+ * ```
  */
 export function folderTimeKey(ts: string): string | undefined {
   const p2 = (n: number) => String(n).padStart(2, "0");
@@ -131,7 +133,12 @@ async function readVersionDb(fs: EngineFs, path: string, notes: string[]): Promi
  * Every saved state of a site's NetConfig, oldest first.
  *
  * @example
+ * ```ts
+ * import type { Engine } from "./engine.ts";
+ * import type { Site } from "./sites.ts";
+ * declare const engine: Engine, site: Site;
  * const { snapshots } = await listSnapshots(engine.fs, site);
+ * ```
  */
 export async function listSnapshots(
   fs: EngineFs,

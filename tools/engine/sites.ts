@@ -33,7 +33,9 @@ export interface SiteList {
  * The folders of the `environs=` line of server.ini text; empty when there is none.
  *
  * @example
+ * ```ts
  * parseEnvirons("[exports]\nenvirons=/hci/i/adt;/hci/i/lab\n"); // ["/hci/i/adt", "/hci/i/lab"]
+ * ```
  */
 export function parseEnvirons(text: string): string[] | undefined {
   for (const raw of stripCr(text).split("\n")) {
@@ -53,7 +55,9 @@ export function siteNameOf(path: string): string {
  * `key=value` lines of a siteInfo file (`#` comments skipped, surrounding quotes removed).
  *
  * @example
+ * ```ts
  * parseSiteInfo('releasenum=20.1\nsitedescription="ADT feeds"\n').get("sitedescription"); // "ADT feeds"
+ * ```
  */
 export function parseSiteInfo(text: string): Map<string, string> {
   const out = new Map<string, string>();

@@ -15,7 +15,9 @@ export function tsvCell(value: string): string {
 
 /**
  * @example
+ * ```ts
  * renderTable(["SITE", "THREAD"], [["adt", "adt_in"]], "text"); // "SITE  THREAD\nadt   adt_in"
+ * ```
  */
 export function renderTable(
   columns: readonly string[],

@@ -23,7 +23,9 @@ export function splitGlob(pattern: string, windows: boolean): { base: string; re
  * A RegExp matching whole `/`-separated relative paths.
  *
  * @example
+ * ```ts
  * globToRegExp("**\/*.tcl").test("tclprocs/route.tcl"); // true
+ * ```
  */
 export function globToRegExp(glob: string, caseInsensitive = false): RegExp {
   let re = "";

@@ -53,7 +53,9 @@ export function comparable(path: string, flavor: Flavor): string {
  * absolute; every form should be given (literal and real). Pure.
  *
  * @example
+ * ```ts
  * protectedPlace(["/h/.assist/log/x"], ["/h/.assist"], { windows: false, caseInsensitive: false }); // "log/"
+ * ```
  */
 export function protectedPlace(candidates: string[], homes: string[], flavor: Flavor): string | undefined {
   const homeForms = [...new Set(homes.map((h) => comparable(h, flavor)))];

@@ -1,11 +1,16 @@
 /**
- * A remote engine: the engine tools' file seam ({@link EngineFs}, tools/engine/engine_fs.ts) over an
- * SSH alias, so `list_sites` and the `nc_*` tools work on the engine root of an engine host exactly
- * as they do on a local one. Files are read over the master (or a direct connection, reused while
- * busy and closed when idle) by SFTP: stat, listing, whole files and byte ranges; a file the engine
- * library needs on disk (node:sqlite opens `.smatdb` and `version.db` by path) is pulled into the
- * pull cache. Both are cached by size and modification time: an unchanged file is not fetched again
- * (in memory for reads, on disk for pulled copies, across processes).
+ * A remote engine root: an engine file seam over an SSH alias, so `list_sites` and the `nc_*` tools
+ * work on the engine root of an engine host exactly as they do on a local one. Files are read over
+ * the master (or a direct connection, reused while busy and closed when idle) by SFTP: stat, listing,
+ * whole files and byte ranges; a file the engine library needs on disk (node:sqlite opens `.smatdb`
+ * and `version.db` by path) is pulled into the pull cache. Both are cached by size and modification
+ * time: an unchanged file is not fetched again (in memory for reads, on disk for pulled copies,
+ * across processes).
+ *
+ * This side knows SSH and files only: it hands back the files, the root and the host's variables,
+ * and every failure is an {@link SshError}. The engine side (tools/engine/remote.ts) maps those to
+ * the engine's errors and builds the engine, so tools/engine depends on this module and never the
+ * other way round.
  *
  * The root is the `hciroot` argument, else the alias's pinned engine root, else `$HCIROOT` as the
  * login shell on the host sets it; `$HCISITE` comes from the host's login shell too.
@@ -14,14 +19,47 @@
  */
 import { posix } from "node:path";
 import type { ToolContext } from "../types.ts";
-import { Engine, EngineInputError } from "../engine/engine.ts";
-import { type EngineDirEntry, type EngineFs, EngineFsError, type EngineStat } from "../engine/engine_fs.ts";
 import { SshError } from "../../ssh/errors.ts";
 import { type OpenedRemote, openRemote } from "../../ssh/open.ts";
 import type { Remote, RemoteStat } from "../../ssh/remote.ts";
 import { wrapCommand } from "../../ssh/wrap.ts";
 import { cacheFileFor, pullToFile } from "../../ssh/transfer.ts";
 import { concat } from "../../ssh/_bytes.ts";
+
+/** A file's facts as the engine seam wants them. */
+export interface RemoteFileStat {
+  isFile: boolean;
+  isDirectory: boolean;
+  size: number;
+  mtimeMs?: number;
+}
+
+/**
+ * Read access to an engine host's files (the shape of the engine tools' EngineFs, which the engine
+ * side checks when it wraps this). Every failure is an SshError: file-level kinds (`not_found`,
+ * `permission_denied`, `is_directory`, `partial_transfer`, `io_error`) or connection-level ones.
+ */
+export interface RemoteFiles {
+  readonly label: string;
+  join(...parts: string[]): string;
+  basename(path: string): string;
+  readText(path: string): Promise<string>;
+  readBytes(path: string): Promise<Uint8Array>;
+  readRange(path: string, offset: number, length: number): Promise<Uint8Array>;
+  stat(path: string): Promise<RemoteFileStat | undefined>;
+  list(dir: string): Promise<Array<{ name: string; isFile: boolean; isDirectory: boolean }>>;
+  exists(path: string): Promise<boolean>;
+  localFile(path: string): Promise<string>;
+}
+
+/** What the remote side hands the engine side. */
+export interface RemoteEngineRoot {
+  files: RemoteFiles;
+  /** `hciroot`, else the pin, else the login `$HCIROOT`; undefined when none is set (not checked further). */
+  root: string | undefined;
+  /** HCIROOT and HCISITE as the host's login shell (or the pin) sets them. */
+  vars: { HCIROOT?: string; HCISITE?: string };
+}
 
 /** A direct connection stays open this long after its last use, then closes. */
 const IDLE_CLOSE_MS = 1500;
@@ -54,27 +92,6 @@ function remember(key: string, entry: Cached): void {
 export function clearRemoteCache(): void {
   cache.clear();
   cachedBytes = 0;
-}
-
-/** Connection-level failures surface with their own kind ("master_closed" and its exact words). */
-function connectionError(err: SshError): EngineInputError {
-  return new EngineInputError(err.kind, err.message, err.extra);
-}
-
-/** An SshError as the seam's error (file-level kinds), or as a tool input error (connection-level). */
-function mapError(path: string, err: unknown): Error {
-  if (!(err instanceof SshError)) return err as Error;
-  switch (err.kind) {
-    case "not_found":
-    case "permission_denied":
-    case "is_directory":
-      return new EngineFsError(err.kind, err.message, path, err.extra);
-    case "partial_transfer":
-    case "io_error":
-      return new EngineFsError("io_error", err.message, path, err.extra);
-    default:
-      return connectionError(err);
-  }
 }
 
 /**
@@ -127,39 +144,37 @@ class LazyRemote {
   }
 }
 
-function toEngineStat(s: RemoteStat): EngineStat {
+function toFileStat(s: RemoteStat): RemoteFileStat {
   return { isFile: s.isFile, isDirectory: s.isDirectory, size: s.size, mtimeMs: s.mtimeMs };
 }
 
 /**
- * The engine file seam over an alias. Paths are the host's (POSIX).
+ * The files of an alias's host. Paths are the host's (POSIX).
  *
  * @example
- * const fs = remoteEngineFs(ctx, "eng1");
- * await fs.readText("/hci/cis20.1/integrator/server/server.ini");
+ * ```ts
+ * import type { ToolContext } from "../types.ts";
+ * declare const ctx: ToolContext;
+ * const files = remoteFiles(ctx, "eng1");
+ * await files.readText("/hci/cis20.1/integrator/server/server.ini");
+ * ```
  */
-export function remoteEngineFs(
+export function remoteFiles(
   ctx: ToolContext,
   alias: string,
-  lazy = new LazyRemote(ctx.config.home, alias),
-): EngineFs {
+  lazy: LazyRemote = new LazyRemote(ctx.config.home, alias),
+): RemoteFiles {
   const key = (path: string) => `${alias}\0${path}`;
-  const call = async <T>(path: string, fn: (r: Remote) => Promise<T>): Promise<T> => {
-    try {
-      return await lazy.use(fn);
-    } catch (err) {
-      throw mapError(path, err);
-    }
-  };
-  const stat = (path: string) => call(path, (r) => r.stat(path));
+  const call = <T>(fn: (r: Remote) => Promise<T>): Promise<T> => lazy.use(fn);
+  const stat = (path: string) => call((r) => r.stat(path));
   const readBytes = async (path: string): Promise<Uint8Array> => {
     const st = await stat(path);
-    if (!st) throw new EngineFsError("not_found", `no such file on ${alias}: ${path}`, path);
-    if (st.isDirectory) throw new EngineFsError("is_directory", `${path} on ${alias} is a folder`, path);
+    if (!st) throw new SshError("not_found", `no such file on ${alias}: ${path}`, { path });
+    if (st.isDirectory) throw new SshError("is_directory", `${path} on ${alias} is a folder`, { path });
     const hit = cache.get(key(path));
     if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit.bytes;
     const parts: Uint8Array[] = [];
-    await call(path, (r) => r.pull(path, (c) => void parts.push(new Uint8Array(c))));
+    await call((r) => r.pull(path, (c) => void parts.push(new Uint8Array(c))));
     const bytes = concat(parts);
     remember(key(path), { size: st.size, mtimeMs: st.mtimeMs, bytes });
     return bytes;
@@ -180,14 +195,14 @@ export function remoteEngineFs(
           return hit.bytes.slice(offset, offset + length);
         }
       }
-      return await call(path, (r) => r.readRange(path, offset, length));
+      return await call((r) => r.readRange(path, offset, length));
     },
     async stat(path) {
       const st = await stat(path);
-      return st ? toEngineStat(st) : undefined;
+      return st ? toFileStat(st) : undefined;
     },
-    async list(dir): Promise<EngineDirEntry[]> {
-      const entries = await call(dir, (r) => r.list(dir));
+    async list(dir) {
+      const entries = await call((r) => r.list(dir));
       return entries.map((e) => ({ name: e.name, isFile: e.isFile, isDirectory: e.isDirectory }));
     },
     async exists(path) {
@@ -195,18 +210,13 @@ export function remoteEngineFs(
     },
     async localFile(path) {
       const st = await stat(path);
-      if (!st) throw new EngineFsError("not_found", `no such file on ${alias}: ${path}`, path);
-      if (st.isDirectory) throw new EngineFsError("is_directory", `${path} on ${alias} is a folder`, path);
-      let local: string;
-      try {
-        local = await cacheFileFor(alias, path);
-      } catch (err) {
-        throw mapError(path, err);
-      }
+      if (!st) throw new SshError("not_found", `no such file on ${alias}: ${path}`, { path });
+      if (st.isDirectory) throw new SshError("is_directory", `${path} on ${alias} is a folder`, { path });
+      const local = await cacheFileFor(alias, path);
       // The pulled copy carries the remote modification time: same size and time, same file.
       const have = await Deno.stat(local).catch(() => undefined);
       if (have && have.size === st.size && have.mtime?.getTime() === st.mtimeMs) return local;
-      await call(path, (r) => pullToFile(r, path, local, ctx.signal));
+      await call((r) => pullToFile(r, path, local, ctx.signal));
       await Deno.utime(local, new Date(), new Date(st.mtimeMs));
       return local;
     },
@@ -223,13 +233,8 @@ async function remoteEnv(
     noLogin: ctx.config.sshNoLogin,
     hciroot: pin,
   });
-  let text: string;
-  try {
-    const r = await lazy.use((remote) => remote.exec(w.command, { timeoutMs: 30_000, signal: ctx.signal }));
-    text = new TextDecoder().decode(r.stdout);
-  } catch (err) {
-    throw err instanceof SshError ? connectionError(err) : err;
-  }
+  const r = await lazy.use((remote) => remote.exec(w.command, { timeoutMs: 30_000, signal: ctx.signal }));
+  const text = new TextDecoder().decode(r.stdout);
   const out: { HCIROOT?: string; HCISITE?: string } = {};
   for (const line of text.replace(/\r/g, "").split("\n")) {
     const m = line.match(/^(HCIROOT|HCISITE)=(.*)$/);
@@ -239,42 +244,30 @@ async function remoteEnv(
 }
 
 /**
- * The engine of an alias: root from `hciroot`, else the pin, else the host's login `$HCIROOT`.
- * Throws EngineInputError (with the SSH kind for connection failures, e.g. "master_closed").
+ * The engine root of an alias and its files: root from `hciroot`, else the pin, else the host's login
+ * `$HCIROOT`. Throws SshError (e.g. "master_closed" with the spec's words).
+ *
+ * @example
+ * ```ts
+ * import type { ToolContext } from "../types.ts";
+ * declare const ctx: ToolContext;
+ * const { files, root } = await remoteEngineRoot(ctx, "eng1");
+ * ```
  */
-export async function remoteEngine(ctx: ToolContext, alias: string, hciroot?: string): Promise<Engine> {
+export async function remoteEngineRoot(
+  ctx: ToolContext,
+  alias: string,
+  hciroot?: string,
+): Promise<RemoteEngineRoot> {
   const lazy = new LazyRemote(ctx.config.home, alias);
-  let opened: OpenedRemote;
-  try {
-    opened = await lazy.options();
-  } catch (err) {
-    throw err instanceof SshError ? connectionError(err) : err;
-  }
+  const opened = await lazy.options();
   const pin = opened.options.hciroot;
   const given = hciroot !== undefined && hciroot.trim() !== "" ? hciroot.trim() : undefined;
-  const env = await remoteEnv(lazy, ctx, pin);
-  const root = given ?? pin ?? env.HCIROOT;
-  if (!root) {
-    throw new EngineInputError(
-      "no_engine_root",
-      `no engine root on ${alias}: its login shell sets no HCIROOT; pass --hciroot <path> or pin one with ` +
-        `/ssh-set-hciroot ${alias} <path>`,
-      { alias },
-    );
-  }
-  if (!root.startsWith("/")) {
-    throw new EngineInputError(
-      "no_engine_root",
-      `the engine root on ${alias} must be an absolute path (got ${root})`,
-      {
-        alias,
-      },
-    );
-  }
-  const remoteVars: Record<string, string | undefined> = { HCIROOT: root, HCISITE: env.HCISITE };
-  return new Engine(
-    remoteEngineFs(ctx, alias, lazy),
-    posix.normalize(root).replace(/(.)\/+$/, "$1"),
-    (n) => remoteVars[n],
-  );
+  const vars = await remoteEnv(lazy, ctx, pin);
+  const root = given ?? pin ?? vars.HCIROOT;
+  return {
+    files: remoteFiles(ctx, alias, lazy),
+    root: root?.startsWith("/") ? posix.normalize(root).replace(/(.)\/+$/, "$1") : root,
+    vars: { HCIROOT: root, HCISITE: vars.HCISITE },
+  };
 }

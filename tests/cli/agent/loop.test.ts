@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
 import { Agent, type AgentIO, CANCELLED_RESULT } from "../../../cli/agent/loop.ts";
-import type { PhiGate } from "../../../cli/agent/gate.ts";
+import type { GateResult, PhiGate } from "../../../cli/agent/gate.ts";
 import { createPhiGate } from "../../../cli/agent/phi_adapter.ts";
 import { systemBlocks, toolDefinitions } from "../../../cli/agent/request.ts";
 import type { AuthProvider } from "../../../cli/model/client.ts";
@@ -19,16 +19,19 @@ const auth: AuthProvider = {
   headers: () => Promise.resolve({ "x-api-key": "sk-ant-test-key" }),
 };
 
-/** Wraps outbound text in ⟦…⟧ so tests can see that every outbound byte went through the gate. */
+/**
+ * Wraps outbound text in ⟦…⟧ so tests can see that every outbound byte went through the gate. Its
+ * results are typed as the loop's GateResult, so a change to that type breaks this test at check
+ * time instead of leaving it to pass fields the loop no longer reads. (The review gate lives inside
+ * the real engine's toolResult; the "review gate (real PHI engine)" test below covers it.)
+ */
 function recordingGate(): PhiGate & { seen: string[] } {
   const seen: string[] = [];
+  const gated = (t: string): Promise<GateResult> => Promise.resolve({ text: `⟦${t}⟧` });
   return {
     seen,
-    userInput: (t) => (seen.push(`user:${t}`), Promise.resolve({ text: `⟦${t}⟧` })),
-    toolResult: (
-      t,
-      tool,
-    ) => (seen.push(`tool:${tool}`), Promise.resolve({ text: `⟦${t}⟧`, needsReview: tool === "bash_exec" })),
+    userInput: (t) => (seen.push(`user:${t}`), gated(t)),
+    toolResult: (t, tool) => (seen.push(`tool:${tool}`), gated(t)),
     toolInput: (i) => i,
     detokenize: (t) => t,
     displayStream: () => ({ push: (c) => c, flush: () => "" }),

@@ -1,6 +1,12 @@
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
 import { FileKeyStore, resolveApiKey, SecretToolKeyStore } from "../../../cli/auth/api_key.ts";
-import { exchangeCode, oauthProvider, pkcePair, refreshTokens } from "../../../cli/auth/oauth.ts";
+import {
+  exchangeCode,
+  oauthProvider,
+  pkceChallenge,
+  pkcePair,
+  refreshTokens,
+} from "../../../cli/auth/oauth.ts";
 import { oauthDebugReport } from "../../../cli/auth/oauth_debug.ts";
 import { parseTokens, readTokens, refreshDecision, writeTokens } from "../../../cli/auth/oauth_store.ts";
 import { sendMessage } from "../../../cli/model/client.ts";
@@ -112,11 +118,15 @@ Deno.test("token requests without UA/Accept would be misled: ours always send th
   );
 });
 
-Deno.test("PKCE: S256 challenge of the verifier", async () => {
+Deno.test("PKCE: the S256 challenge matches RFC 7636's test vector (Appendix B)", async () => {
+  // The RFC's verifier (base64url of its 32 example octets) and the challenge it gives for it.
+  assertEquals(
+    await pkceChallenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+    "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+  );
   const { verifier, challenge } = await pkcePair();
-  assert(/^[A-Za-z0-9_-]{43}$/.test(verifier));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  assertEquals(challenge, digest.toBase64({ alphabet: "base64url", omitPadding: true }));
+  assert(/^[A-Za-z0-9_-]{43}$/.test(verifier), "32 octets, base64url, no padding");
+  assertEquals(challenge, await pkceChallenge(verifier));
 });
 
 Deno.test("/oauth-debug: mode, size, mtime, JSON, decision, 20 chars + length, CR/LF counts; never more of a token", () => {

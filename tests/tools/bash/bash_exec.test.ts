@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { bashExecTool, render } from "../../../tools/bash/bash_exec.ts";
-import { childEnv, shellFor } from "../../../tools/bash/child_env.ts";
+import { childEnv } from "../../../core/child_env.ts";
+import { shellFor } from "../../../tools/bash/shell.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { call, contextFor } from "../support.ts";
 

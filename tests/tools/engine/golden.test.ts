@@ -5,14 +5,15 @@
  * temporary path is written `$HCIROOT` in the goldens.
  *
  * After a deliberate output change: `UPDATE_GOLDEN=1 deno test -P=test tests/tools/engine/golden.test.ts`,
- * then read the diff of the golden files before committing them.
+ * then read the diff of the golden files before committing them. Refused in CI (tests/support/golden.ts).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { REPO_ROOT, runAssist, tempDir } from "../../support/run_assist.ts";
-import { writeFixtureRoot } from "./_fixture_root.ts";
+import { writeFixtureRoot } from "../../support/fixture_root.ts";
+import { goldenUpdate } from "../../support/golden.ts";
 
 const GOLDEN = `${REPO_ROOT}tests/fixtures/engine/golden/`;
-const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
+const UPDATE = goldenUpdate();
 
 /**
  * [golden name, arguments after `assist tools`, environment changes]; `$HCIROOT` in an argument is

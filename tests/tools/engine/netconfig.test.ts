@@ -9,7 +9,7 @@ import {
   threadInfo,
 } from "../../../tools/engine/netconfig/mod.ts";
 import { renderTree, toTcl } from "../../../tools/engine/netconfig/render.ts";
-import { destinationRecord, processRecord, protocolRecord, writeNetConfig } from "./_nc_writer.ts";
+import { destinationRecord, processRecord, protocolRecord, writeNetConfig } from "../../support/nc_writer.ts";
 
 const PRO =
   "prologue\n    who:\thci\n    date:\tMarch 3, 2024 10:24:52 AM CST\n    type:\tnet\n    version:\t3.20\nend_prologue\n";

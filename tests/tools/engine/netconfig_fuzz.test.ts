@@ -23,7 +23,7 @@ import { entryShape, type Shape } from "../../../tools/engine/netconfig/schema.t
 import { renderTree } from "../../../tools/engine/netconfig/render.ts";
 import { diffConfig } from "../../../tools/engine/diff.ts";
 import { RouteGraph } from "../../../tools/engine/paths.ts";
-import { destinationRecord, processRecord, protocolRecord, writeNetConfig } from "./_nc_writer.ts";
+import { destinationRecord, processRecord, protocolRecord, writeNetConfig } from "../../support/nc_writer.ts";
 
 const CASES = 10_000;
 

@@ -9,7 +9,7 @@ import {
   type Record3,
   type ThreadSpec,
   writeNetConfig,
-} from "./_nc_writer.ts";
+} from "../../support/nc_writer.ts";
 
 function site(
   name: string,

@@ -3,7 +3,7 @@ import { folderTimeKey, listSnapshots, sinceKey } from "../../../tools/engine/re
 import { localEngineFs } from "../../../tools/engine/engine_fs.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { contextFor } from "../support.ts";
-import { writeFixtureRoot } from "./_fixture_root.ts";
+import { writeFixtureRoot } from "../../support/fixture_root.ts";
 
 Deno.test("folderTimeKey: timestamps that are not zero-padded, epoch forms, nonsense", () => {
   assertEquals(folderTimeKey("2024_3_5_9_4_2"), "2024-03-05T09:04:02");

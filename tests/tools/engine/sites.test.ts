@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
 import { isUnder, listSites, parseEnvirons, parseSiteInfo, siteNameOf } from "../../../tools/engine/sites.ts";
 import { EngineFsError, localEngineFs } from "../../../tools/engine/engine_fs.ts";
-import { Engine, EngineInputError, engineRoot, failure, openEngine } from "../../../tools/engine/engine.ts";
+import { Engine, engineRoot, failure, openEngine } from "../../../tools/engine/engine.ts";
+import { EngineInputError } from "../../../tools/engine/errors.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { contextFor } from "../support.ts";
 

@@ -12,7 +12,7 @@ import {
 import { localEngineFs } from "../../../tools/engine/engine_fs.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { contextFor } from "../support.ts";
-import { hl7, type SmatMsg, writeSmatDb, writeSmatFiles } from "./_smat_writer.ts";
+import { hl7, type SmatMsg, writeSmatDb, writeSmatFiles } from "../../support/smat_writer.ts";
 
 const T = Date.UTC(2024, 10, 20, 8, 0, 0);
 const msgs: SmatMsg[] = Array.from({ length: 10 }, (_, i) => ({

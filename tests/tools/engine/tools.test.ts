@@ -9,7 +9,7 @@ import { ncShowTool } from "../../../tools/engine/nc_show_tool.ts";
 import { inputSchema } from "../../../tools/args.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { call, contextFor, errorOf } from "../support.ts";
-import { writeFixtureRoot } from "./_fixture_root.ts";
+import { writeFixtureRoot } from "../../support/fixture_root.ts";
 
 Deno.test("engine tools: structured errors for a broken NetConfig, a missing root, bad input", async () => {
   await using tmp = await tempDir();

@@ -10,12 +10,13 @@ import { hl7ShowTool } from "../../../tools/hl7/hl7_show.ts";
 import { parseManualArgs } from "../../../tools/args.ts";
 import type { ToolContext, ToolDef } from "../../../tools/types.ts";
 import { tempDir } from "../../support/run_assist.ts";
+import { goldenUpdate } from "../../support/golden.ts";
 import { call, contextFor, errorOf } from "../support.ts";
 
 const FIXTURES = new URL("../../fixtures/hl7/", import.meta.url);
 const GOLDEN = new URL("golden/", FIXTURES);
 const fixturePath = (name: string) => new URL(name, FIXTURES).pathname;
-const update = Deno.env.get("UPDATE_GOLDEN") === "1";
+const update = goldenUpdate();
 
 /** A context whose cwd is the fixture folder, so tools take the fixture names as relative paths. */
 async function fixtureContext(): Promise<{ ctx: ToolContext; home: string; done: () => Promise<void> }> {

@@ -1,7 +1,7 @@
 /** phi_scan and phi_sanitize as an operator runs them: `assist tools ...` under the shipped permissions. */
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { runAssist, tempDir } from "../../support/run_assist.ts";
-import { hl7Corpus } from "../../../bench/_gen_phi.ts";
+import { hl7Corpus } from "../../support/phi_corpus.ts";
 import { LookupTable } from "../../../phi/lookup.ts";
 import { phiScanTool } from "../../../tools/phi/phi_scan.ts";
 import { testConfig } from "../../phi/_support.ts";

@@ -32,9 +32,12 @@ export interface KlIssue {
  * A keyed list: fields in file order, looked up case-insensitively.
  *
  * @example
+ * ```ts
+ * declare const thread: { config: KeyedList };
  * const proto = thread.config.kl("PROTOCOL");
  * proto?.str("PORT"); // "5001"
  * thread.config.at("PROTOCOL.PORT"); // "5001"
+ * ```
  */
 export class KeyedList {
   /**

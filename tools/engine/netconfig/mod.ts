@@ -3,9 +3,12 @@
  * (`process`, `protocol`, `destination`), routes and thread summaries.
  *
  * @example
- * import { parseNetConfig, routesOf } from "./tools/engine/netconfig/mod.ts";
+ * ```ts
+ * declare const text: string;
+ * import { parseNetConfig, routesOf } from "./mod.ts";
  * const nc = parseNetConfig(text, { source: "adt/NetConfig" });
  * for (const r of routesOf(nc.protocol("adt_in")!)) console.log(r.trxid);
+ * ```
  *
  * @module
  */

@@ -68,8 +68,11 @@ export interface ParseOptions {
  * A parsed NetConfig.
  *
  * @example
+ * ```ts
+ * declare const siteDir: string;
  * const nc = parseNetConfig(await Deno.readTextFile(`${siteDir}/NetConfig`), { source: "adt/NetConfig" });
  * nc.protocol("ADT_IN")?.config.at("PROTOCOL.PORT"); // "5001" (names are case-insensitive)
+ * ```
  */
 export class NetConfig {
   readonly text: string;
@@ -174,8 +177,10 @@ const KNOWN_TYPES = new Set(["process", "protocol", "destination"]);
  * Parses NetConfig text. Throws only {@link NetConfigError}.
  *
  * @example
+ * ```ts
  * const nc = parseNetConfig("prologue\n    type:\tnet\nend_prologue\nprocess p { { HUBNAME localhub } } \n");
  * nc.processes[0].name; // "p"
+ * ```
  */
 export function parseNetConfig(text: string, options: ParseOptions = {}): NetConfig {
   // Line starts are needed only for issues and errors; record lines are counted as records go by.

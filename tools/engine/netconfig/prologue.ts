@@ -110,8 +110,10 @@ function build(
  * neither form.
  *
  * @example
+ * ```ts
  * parseDate("May 21, 2021 9:39:05 AM CDT")?.key; // "2021-05-21T14:39:05Z"
  * parseDate("Mon Jun 24 22:03:45 MDT 2002")?.key; // "2002-06-25T04:03:45Z"
+ * ```
  */
 export function parseDate(text: string): SortableDate | undefined {
   const t = text.trim().replace(/\s+/g, " ");

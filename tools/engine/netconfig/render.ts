@@ -12,7 +12,11 @@ import { joinList } from "./tcl_list.ts";
  * `[n]`. An empty scalar is shown as `{}`.
  *
  * @example
+ * ```ts
+ * import type { KeyedList } from "./keyed_list.ts";
+ * declare const thread: { config: KeyedList };
  * renderTree(thread.config.kl("PROTOCOL")!); // "HOST {}\nISSERVER 1\nPORT 5001\n..."
+ * ```
  */
 export function renderTree(value: KlValue, indent = "    "): string {
   const out: string[] = [];

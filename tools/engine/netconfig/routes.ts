@@ -101,7 +101,11 @@ function detailOf(d: KeyedList, index: number): RouteDetail {
  * A thread's routes in file order: DATAXLATE, then REPLYXLATE when `withReplies`.
  *
  * @example
+ * ```ts
+ * import type { NetConfig } from "./parse.ts";
+ * declare const nc: NetConfig;
  * for (const r of routesOf(nc.protocol("adt_in")!)) console.log(r.trxid, r.details.map((d) => d.dests));
+ * ```
  */
 export function routesOf(entry: NcEntry, withReplies = false): Route[] {
   const out: Route[] = [];

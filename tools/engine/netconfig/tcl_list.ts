@@ -68,9 +68,11 @@ export function newElem(): Elem {
  * A string being read as Tcl lists, with its brace pairs remembered.
  *
  * @example
+ * ```ts
  * const src = new TclSource("a {b c} \"d e\"");
  * const e = newElem();
  * src.next(0, src.text.length, e); // e.kind === ElemKind.Bare, src.value(e) === "a"
+ * ```
  */
 export class TclSource {
   readonly text: string;
@@ -250,7 +252,9 @@ function snippet(t: string, from: number, limit: number): string {
  * `\ooo`, and `\c` → `c` for anything else.
  *
  * @example
+ * ```ts
  * substitute("a\\tb\\{", 0, 6); // "a\tb{"
+ * ```
  */
 export function substitute(t: string, start: number, end: number): string {
   let out = "";
@@ -331,7 +335,9 @@ export function substitute(t: string, start: number, end: number): string {
  * Throws {@link TclListError} on unbalanced braces or quotes.
  *
  * @example
+ * ```ts
  * splitList("lab_out {billing out} \"x y\""); // ["lab_out", "billing out", "x y"]
+ * ```
  */
 export function splitList(text: string): string[] {
   const src = new TclSource(text);
@@ -351,8 +357,10 @@ export function splitList(text: string): string[] {
  * else backslash-escaped.
  *
  * @example
+ * ```ts
  * quoteElement(""); // "{}"
  * quoteElement("a b"); // "{a b}"
+ * ```
  */
 export function quoteElement(s: string): string {
   if (s === "") return "{}";

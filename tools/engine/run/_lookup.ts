@@ -5,7 +5,7 @@
  * @module
  */
 import type { NcEntry, NetConfig } from "../netconfig/mod.ts";
-import { EngineInputError } from "../engine.ts";
+import { EngineInputError } from "../errors.ts";
 import { closestNames } from "../../../core/suggest.ts";
 
 /** A protocol (thread) of the site; throws `unknown_thread` naming the closest names. */

@@ -1,6 +1,7 @@
 /** nc_diff_interface: one thread's configuration in two NetConfigs, sites or engine roots, key by key. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { engineFor, EngineInputError, failure, loadNetConfig } from "../engine.ts";
+import { engineFor, failure, loadNetConfig } from "../engine.ts";
+import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import { valueToJSON } from "../netconfig/mod.ts";
 import type { NcEntry } from "../netconfig/mod.ts";

@@ -1,6 +1,7 @@
 /** nc_docs (spec, documentation helper): plain text, --onenote-table TSV rows, or --raw-tcl. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { engineFor, EngineInputError, failure } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
+import { EngineInputError } from "../errors.ts";
 import { type NcEntry, routeTargets } from "../netconfig/mod.ts";
 import { RouteGraph } from "../paths.ts";
 import { docThread, ONENOTE_COLUMNS, onenoteRow, threadText } from "../docs.ts";

@@ -2,7 +2,8 @@
 import { posix, win32 } from "node:path";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
-import { engineFor, EngineInputError, failure } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
+import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import { getValue } from "../../../hl7/mod.ts";
 import {

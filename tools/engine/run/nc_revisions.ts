@@ -1,6 +1,7 @@
 /** nc_revisions (spec): a thread's or a whole NetConfig's revision timeline, or the diffs between them. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { type Engine, engineFor, EngineInputError, failure } from "../engine.ts";
+import { type Engine, engineFor, failure } from "../engine.ts";
+import { EngineInputError } from "../errors.ts";
 import { type NetConfig, NetConfigError, parseNetConfig } from "../netconfig/mod.ts";
 import { type Change, changeLine, diffConfig } from "../diff.ts";
 import { listSnapshots, sinceKey, type Snapshot } from "../revisions.ts";

@@ -1,6 +1,7 @@
 /** nc_show: one thread's (or destination's, or process's) configuration, or one dotted path of it. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { engineFor, EngineInputError, failure } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
+import { EngineInputError } from "../errors.ts";
 import { valueToJSON } from "../netconfig/mod.ts";
 import { renderTree, toTcl } from "../netconfig/render.ts";
 import { requireEntry } from "./_lookup.ts";

@@ -28,7 +28,9 @@ export interface IdxRecord {
  * record that is not a readable Tcl list is skipped and counted, and reading goes on at the next line.
  *
  * @example
+ * ```ts
  * parseIdx("{{MID {0 0 1}} {TIME 1732089600} {OFFSET 0} {LENGTH 10}}\n").records[0].fields.str("LENGTH"); // "10"
+ * ```
  */
 export function parseIdx(text: string): { records: IdxRecord[]; bad: number } {
   const records: IdxRecord[] = [];
@@ -88,7 +90,11 @@ const decoder = new TextDecoder();
  * Reads up to `limit` messages of one `.idx`/`.msg` pair, newest first, that pass `filter`.
  *
  * @example
+ * ```ts
+ * import type { EngineFs } from "../engine_fs.ts";
+ * declare const fs: EngineFs, procDir: string;
  * const { messages } = await readSmatFiles(fs, `${procDir}/lab_in.idx`, {}, 20);
+ * ```
  */
 export async function readSmatFiles(
   fs: EngineFs,

@@ -56,7 +56,9 @@ export class SmatQueryError extends Error {
  * HL7 path language (`PID.3.1`, `MSH.9.2`, `OBX[2].5`). Throws SmatQueryError on a bad condition.
  *
  * @example
+ * ```ts
  * parseCondition("PID.3.1=700123"); // { path: "PID.3.1", op: "=", value: "700123" }
+ * ```
  */
 export function parseCondition(text: string): Hl7Condition {
   const m = text.match(/^\s*([^=!~\s]+)\s*(!=|=|~)\s?(.*)$/);
@@ -124,8 +126,10 @@ export function inRange(time: number | undefined, f: MessageFilter): boolean {
  * millisecond. Undefined when unreadable.
  *
  * @example
+ * ```ts
  * parseTime("2024-11-20"); // 1732060800000
  * parseTime("2h", false, Date.UTC(2024, 0, 1)); // 2023-12-31T22:00Z
+ * ```
  */
 export function parseTime(text: string, end = false, now = Date.now()): number | undefined {
   const t = text.trim();

@@ -45,7 +45,11 @@ const decoder = new TextDecoder();
  * Reads up to `limit` messages of one `.smatdb`, newest first, that pass `filter`.
  *
  * @example
+ * ```ts
+ * import type { EngineFs } from "../engine_fs.ts";
+ * declare const fs: EngineFs, procDir: string;
  * const { messages } = await readSmatDb(fs, `${procDir}/adt_in.smatdb`, { text: "DOE^JANE" }, 20);
+ * ```
  */
 export async function readSmatDb(
   fs: EngineFs,

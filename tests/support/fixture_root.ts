@@ -1,7 +1,7 @@
 /**
  * A synthetic but format-true engine root for the engine tools' tests and for trying them by hand:
  *
- *     deno run -P=test tests/tools/engine/_fixture_root.ts /tmp/hci     # then
+ *     deno run -P=test tests/support/fixture_root.ts /tmp/hci     # then
  *     deno task assist tools nc_paths adt --hciroot /tmp/hci
  *
  * Sites (server.ini environs): `adt`, `lab`, `hub` (20.1 IDE-style NetConfigs) and `pharm` (old Tcl
@@ -24,8 +24,8 @@ import {
   type ThreadSpec,
   writeNetConfig,
   type WriteOptions,
-} from "./_nc_writer.ts";
-import { hl7, type SmatMsg, writeSmatDb, writeSmatFiles } from "./_smat_writer.ts";
+} from "./nc_writer.ts";
+import { hl7, type SmatMsg, writeSmatDb, writeSmatFiles } from "./smat_writer.ts";
 
 /** 2024-11-20T08:00:00Z: the messages' clock starts here. */
 export const T0 = Date.UTC(2024, 10, 20, 8, 0, 0);
@@ -448,7 +448,7 @@ export async function writeFixtureRoot(root: string): Promise<void> {
 if (import.meta.main) {
   const dir = Deno.args[0];
   if (!dir) {
-    console.error("usage: deno run -P=test tests/tools/engine/_fixture_root.ts <empty folder>");
+    console.error("usage: deno run -P=test tests/support/fixture_root.ts <empty folder>");
     Deno.exit(2);
   }
   await writeFixtureRoot(dir);

@@ -2,8 +2,11 @@
  * The environment a child process gets: built from a named list, never inherited whole, so our
  * secrets (ASSIST_API_KEY, ASSIST_ORIGIN_TOKEN, ORIGIN_TOKEN) and our own ASSIST_* settings can
  * never reach a command the model runs. The names are also in deno.json's "assist" env list.
+ * Shared by bash_exec (tools/bash) and the SSH master's start (ssh/spawn.ts), so it lives in core/.
+ *
+ * @module
  */
-import { SECRET_ENV_NAMES } from "../../core/secret.ts";
+import { SECRET_ENV_NAMES } from "./secret.ts";
 
 /** Variables passed through to bash_exec children when set. */
 export const CHILD_ENV_NAMES = [
@@ -40,8 +43,15 @@ export const CHILD_ENV_NAMES = [
 ] as const;
 
 /**
+ * The variables of the named list that are set, read through `get`; never a secret or an ASSIST_*
+ * setting.
+ *
  * @example
- * childEnv((n) => Deno.env.get(n)); // { PATH: "...", HOME: "..." } and never ASSIST_API_KEY
+ * ```ts
+ * import { childEnv } from "./child_env.ts";
+ * import { readEnv } from "./env.ts";
+ * const env = childEnv(readEnv); // { PATH: "...", HOME: "..." } and never ASSIST_API_KEY
+ * ```
  */
 export function childEnv(get: (name: string) => string | undefined): Record<string, string> {
   const env: Record<string, string> = {};
@@ -57,14 +67,4 @@ export function childEnv(get: (name: string) => string | undefined): Record<stri
     if (value !== undefined) env[name] = value;
   }
   return env;
-}
-
-/**
- * The shell that runs a command string: bash on POSIX; on Windows cmd.exe with the command passed
- * raw (`/s /c "<command>"`), because cmd.exe does not read the `\"` escaping Deno would apply and
- * any command with quotes would break.
- */
-export function shellFor(os: string, command: string): { program: string; args: string[]; raw: boolean } {
-  if (os === "windows") return { program: "cmd.exe", args: ["/d", "/s", "/c", `"${command}"`], raw: true };
-  return { program: "bash", args: ["-c", command], raw: false };
 }

@@ -6,7 +6,7 @@
  * Synthetic data only.
  */
 import { DatabaseSync } from "node:sqlite";
-import { quoteElement as q } from "../../../tools/engine/netconfig/tcl_list.ts";
+import { quoteElement as q } from "../../tools/engine/netconfig/tcl_list.ts";
 
 export interface SmatMsg {
   mid: number;

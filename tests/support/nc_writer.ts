@@ -5,7 +5,7 @@
  * with `} `) or the old Tcl writer style (a blank line before each record, a tab per two levels).
  * Test support only: the program never writes NetConfig.
  */
-import { quoteElement } from "../../../tools/engine/netconfig/tcl_list.ts";
+import { quoteElement } from "../../tools/engine/netconfig/tcl_list.ts";
 
 /** A keyed list: ordered fields. */
 export class Kl {

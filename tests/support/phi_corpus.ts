@@ -12,7 +12,7 @@
  * values are unique across one generator instance (counters, not chance), so recall can be measured
  * by absence and a round trip is exact.
  */
-import { mulberry32 } from "../tests/support/prng.ts";
+import { mulberry32 } from "./prng.ts";
 
 /** Deterministic PRNG (the shared mulberry32 of tests/support/prng.ts). */
 export const rng = mulberry32;
