@@ -63,6 +63,7 @@ export class VtScreen {
     while (i < s.length) {
       const ch = s[i];
       if (ch === "\x1b") {
+        // deno-lint-ignore no-control-regex
         const m = /^\x1b\[([?<>]?)([0-9;]*)([ -/]*)([@-~])/.exec(s.slice(i, i + 32));
         if (!m) {
           i++;
