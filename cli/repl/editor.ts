@@ -139,24 +139,24 @@ export class Editor {
     this.cursor = at + text.length;
   }
 
-  /**
-   * Inserts pasted text; a large paste (or one that continues a chip right before the cursor, with
-   * `merge`) is shown as a chip. The full text is kept either way.
-   */
-  insertPaste(text: string, merge = false): void {
+  /** Inserts pasted text; a large paste is shown as a chip. The full text is kept either way. */
+  insertPaste(text: string): void {
     if (text === "") return;
     const at = this.cursor;
-    const before = this.chips.find((c) => c.end === at);
     this.replace(at, at, text);
     this.cursor = at + text.length;
-    if (before && merge) {
-      before.end = at + text.length;
-      return;
-    }
     if (isLargePaste(text)) {
       this.chips.push({ start: at, end: at + text.length });
       this.chips.sort((a, b) => a.start - b.start);
     }
+  }
+
+  /** Shows `[start, end)` as one chip (chips inside it are folded in). */
+  markChip(start: number, end: number): void {
+    if (start >= end || this.chips.some((c) => c.start <= start && c.end >= end)) return;
+    this.chips = this.chips.filter((c) => c.end <= start || c.start >= end);
+    this.chips.push({ start, end });
+    this.chips.sort((a, b) => a.start - b.start);
   }
 
   // ---- the view ----

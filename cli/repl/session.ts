@@ -10,7 +10,7 @@
  */
 import { AssistError } from "../../core/errors.ts";
 import { Secret } from "../../core/secret.ts";
-import { Editor } from "./editor.ts";
+import { Editor, isLargePaste } from "./editor.ts";
 import type { History } from "./history.ts";
 import { KeyDecoder, type KeyEvent } from "./keys.ts";
 import { feedLine, type MultilineState, START } from "./multiline.ts";
@@ -115,6 +115,8 @@ export class LineSession {
   #mode: Mode = { kind: "idle" };
   #geometry: RenderGeometry | undefined;
   #pendingEnter = false;
+  /** An unbracketed paste is arriving: its buffer range so far (closed by 50 ms of quiet). */
+  #burst: { start: number; end: number } | undefined;
   #cancelTimer: (() => void) | undefined;
   #pumping = false;
   #idle: Promise<void> = Promise.resolve();
@@ -151,18 +153,19 @@ export class LineSession {
     this.#cancelTimer = undefined;
     const enter = this.#pendingEnter;
     this.#pendingEnter = false;
+    this.#burst = undefined;
     if (enter && this.#mode.kind === "line") this.#submit();
     this.#accept(this.#decoder.timeout());
   }
 
   /** Whether a 50 ms timeout is awaited. */
   get wantsTimer(): boolean {
-    return this.#pendingEnter || this.#decoder.wantsTimeout;
+    return this.#pendingEnter || this.#burst !== undefined || this.#decoder.wantsTimeout;
   }
 
   /** Resolves when every queued event that can be handled now has been. */
-  settled(): Promise<void> {
-    return this.#idle;
+  async settled(): Promise<void> {
+    while (this.#pumping) await this.#idle;
   }
 
   #accept(events: KeyEvent[]): void {
@@ -192,12 +195,51 @@ export class LineSession {
     this.#cancelTimer = undefined;
   }
 
+  /**
+   * Handles queued events now, synchronously, until one needs to wait (a completer's Promise); the
+   * rest resumes when it settles.
+   */
   #kick(): void {
     if (this.#pumping) return;
     this.#pumping = true;
-    this.#idle = this.#pump().finally(() => {
+    let dirty = false;
+    try {
+      for (;;) {
+        const mode = this.#mode;
+        if (mode.kind === "idle" || mode.kind === "turn") break;
+        if (this.#pendingEnter) break;
+        const ev = this.#next();
+        if (!ev) {
+          if (this.#ended) {
+            if (mode.kind === "line") this.#finish({ kind: "eof" });
+            else if (mode.kind === "secret" || mode.kind === "key") this.#fail(cancelled());
+            continue;
+          }
+          break;
+        }
+        if (mode.kind === "secret") this.#secretKey(mode, ev);
+        else if (mode.kind === "key") this.#keyAnswer(mode, ev);
+        else {
+          const r = this.#lineKey(mode, ev);
+          if (r instanceof Promise) {
+            if (dirty) this.#draw();
+            dirty = false;
+            this.#idle = r.then(() => {
+              this.#pumping = false;
+              this.#kick();
+            });
+            return; // still "pumping" until the completion settles
+          }
+          if (r) dirty = true;
+        }
+      }
+      if (dirty && this.#mode.kind === "line") this.#draw();
       this.#pumping = false;
-    });
+      this.#arm();
+    } catch (err) {
+      this.#pumping = false;
+      throw err;
+    }
   }
 
   #next(): Item | undefined {
@@ -217,36 +259,6 @@ export class LineSession {
   #unshift(ev: Item): void {
     if (this.#head > 0) this.#queue[--this.#head] = ev;
     else this.#queue.unshift(ev);
-  }
-
-  async #pump(): Promise<void> {
-    let dirty = false;
-    for (;;) {
-      const mode = this.#mode;
-      if (mode.kind === "idle" || mode.kind === "turn") break;
-      if (this.#pendingEnter) break;
-      const ev = this.#next();
-      if (!ev) {
-        if (this.#ended) {
-          if (mode.kind === "line") this.#finish({ kind: "eof" });
-          else if (mode.kind === "secret" || mode.kind === "key") this.#fail(cancelled());
-          continue;
-        }
-        break;
-      }
-      if (mode.kind === "secret") this.#secretKey(mode, ev);
-      else if (mode.kind === "key") this.#keyAnswer(mode, ev);
-      else {
-        const r = this.#lineKey(mode, ev);
-        if (r instanceof Promise) {
-          if (dirty) this.#draw();
-          dirty = false;
-          await r;
-        } else if (r) dirty = true;
-      }
-    }
-    if (dirty && this.#mode.kind === "line") this.#draw();
-    this.#arm();
   }
 
   // ---- readLine ----
@@ -299,6 +311,7 @@ export class LineSession {
     this.#draw();
     this.#io.write("\r\n");
     this.#geometry = undefined;
+    this.#burst = undefined;
     this.#mode = { kind: "idle" };
     mode.done(r);
   }
@@ -330,19 +343,17 @@ export class LineSession {
       // A run of text and newlines is inserted at once (fast, and a burst becomes one chip).
       let run = "";
       let burst = false;
-      let merge = false;
       let item: Item | undefined = ev;
       while (item) {
         if (item.kind === "text") run += item.text;
         else if (item.kind === "burstnl") {
           run += "\n";
           burst = true;
-          if (run === "\n") merge = true;
         } else if (isKey(item, "linefeed")) run += "\n";
         else if (isKey(item, "enter")) {
           if (this.#peek() === undefined) {
             // Nothing after this Enter yet: it submits unless more arrives within 50 ms.
-            this.#insertRun(run, burst, merge);
+            this.#insertRun(run, burst);
             this.#pendingEnter = true;
             return true;
           }
@@ -357,10 +368,11 @@ export class LineSession {
           item = this.#next();
         } else item = undefined;
       }
-      this.#insertRun(run, burst, merge);
+      this.#insertRun(run, burst);
       return true;
     }
     if (ev.kind === "burstnl") return false;
+    this.#burst = undefined;
     const action = ed.handle(ev);
     switch (action) {
       case "submit":
@@ -401,10 +413,23 @@ export class LineSession {
     }
   }
 
-  #insertRun(run: string, burst: boolean, merge: boolean): void {
+  /**
+   * Inserts a run of text. Part of an unbracketed paste (it holds a burst newline, is long, or
+   * continues a paste still arriving) it joins that paste, shown as one chip once large.
+   */
+  #insertRun(run: string, burst: boolean): void {
     if (run === "") return;
-    if (burst || run.length > 1000) this.editor.insertPaste(run, merge);
-    else this.editor.insert(run);
+    const ed = this.editor;
+    const open = this.#burst !== undefined && this.#burst.end === ed.cursor;
+    if (!burst && !open && run.length <= 1000) {
+      this.#burst = undefined;
+      ed.insert(run);
+      return;
+    }
+    const start = open ? this.#burst!.start : ed.cursor;
+    ed.insert(run);
+    this.#burst = { start, end: ed.cursor };
+    if (isLargePaste(ed.text.slice(start, ed.cursor))) ed.markChip(start, ed.cursor);
   }
 
   async #complete(completer: Completer): Promise<void> {
