@@ -252,27 +252,48 @@ export interface Grapheme {
 }
 
 /**
- * The graphemes of `s` with their widths. Printable ASCII is taken one character at a time without
- * the segmenter (a grapheme boundary always falls before printable ASCII), so long plain lines are
- * cheap; other stretches go through Intl.Segmenter.
+ * "Simple" characters: never part of a larger grapheme cluster with what precedes them, never
+ * extended by another simple character, and of a known width (printable ASCII and Latin-1 and
+ * spacing Latin letters 1; kana, CJK ideographs, Hangul syllables and fullwidth forms 2).
+ */
+function simpleWidth(c: number): number {
+  if (c >= 0x20 && c < 0x7f) return 1;
+  if (c >= 0xa0 && c < 0x300) return c === 0xad ? 0 : 1;
+  if (
+    (c >= 0x3041 && c <= 0x3096) || (c >= 0x30a1 && c <= 0x30fa) || (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xff01 && c <= 0xff60)
+  ) return 2;
+  return 0;
+}
+
+/**
+ * The graphemes of `s` with their widths. Simple characters (see `simpleWidth`) followed by another
+ * simple one are taken one at a time without the segmenter, so long plain or CJK lines are cheap;
+ * the stretches between go through Intl.Segmenter.
  */
 export function* graphemes(s: string): Generator<Grapheme> {
   const n = s.length;
   let i = 0;
   while (i < n) {
-    const c = s.charCodeAt(i);
-    const next = i + 1 < n ? s.charCodeAt(i + 1) : 0x20;
-    if (c >= 0x20 && c < 0x7f && ((next >= 0x20 && next < 0x7f) || i + 1 === n)) {
-      yield { index: i, text: s[i], width: 1 };
+    const w = simpleWidth(s.charCodeAt(i));
+    if (w > 0 && (i + 1 === n || simpleWidth(s.charCodeAt(i + 1)) > 0)) {
+      yield { index: i, text: s[i], width: w };
       i++;
       continue;
     }
-    // A stretch up to the next printable ASCII character that is followed by ASCII too.
+    // A stretch up to a run of simple characters (a grapheme boundary always falls before a simple
+    // character); close stretches are joined so the segmenter is called rarely.
     let j = i + 1;
-    while (j < n) {
-      const d = s.charCodeAt(j);
-      if (d >= 0x20 && d < 0x7f) break;
-      j++;
+    for (let run = 0; j < n; j++) {
+      if (simpleWidth(s.charCodeAt(j)) === 0) run = 0;
+      else if (++run === 32) {
+        j -= 31;
+        break;
+      }
+    }
+    if (j === n) {
+      // Trailing simple characters are left to the fast path.
+      while (j - 1 > i && simpleWidth(s.charCodeAt(j - 1)) > 0 && simpleWidth(s.charCodeAt(j - 2)) > 0) j--;
     }
     for (const seg of segmenter.segment(s.slice(i, j))) {
       yield { index: i + seg.index, text: seg.segment, width: graphemeWidth(seg.segment) };

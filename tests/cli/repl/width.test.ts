@@ -54,3 +54,39 @@ Deno.test("width: graphemes keep clusters whole and offsets right", () => {
   assertEquals(nextBoundary(long, 1), 102);
   assertEquals(prevBoundary(long, 102), 1);
 });
+
+Deno.test("width: the fast paths split exactly like Intl.Segmenter (fuzz)", () => {
+  const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  const pieces = [
+    "a",
+    "Z",
+    " ",
+    "é",
+    "e\u0301",
+    "世",
+    "の",
+    "ア",
+    "한",
+    "ｱ",
+    "Ａ",
+    "。",
+    "👩‍💻",
+    "❤️",
+    "🇫🇷",
+    "\u0308",
+    "\n",
+    "\t",
+    "\u200d",
+    "1️⃣",
+    "\u3099",
+    "ß",
+  ];
+  let seed = 3;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let round = 0; round < 300; round++) {
+    const n = Math.floor(rand() * 200);
+    const s = Array.from({ length: n }, () => pieces[Math.floor(rand() * pieces.length)]).join("");
+    const want = [...seg.segment(s)].map((g) => [g.index, g.segment]);
+    assertEquals([...graphemes(s)].map((g) => [g.index, g.text]), want, JSON.stringify(s));
+  }
+});
