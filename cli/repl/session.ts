@@ -144,7 +144,7 @@ export class LineSession {
   end(): void {
     this.#ended = true;
     this.#disarm();
-    this.#accept(this.#decoder.timeout());
+    this.timeout(); // an Enter waiting for the poll submits; a lone ESC is Escape
     this.#kick();
   }
 

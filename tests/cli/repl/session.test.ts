@@ -300,6 +300,11 @@ Deno.test("session: a lone Escape resolves on the poll; mouse reports never reac
   assertEquals(t.s.editor.text, "ab");
   t.s.end();
   assertEquals(await p, { kind: "eof" });
+  const u = await setup();
+  const q = u.s.readLine({ prompt: "> " });
+  u.feed("last line\r");
+  u.s.end(); // the input ends while the Enter waits for the poll: it still submits
+  assertEquals(await q, { kind: "line", text: "last line", record: true });
   assertEquals(await t.s.readLine({ prompt: "> " }), { kind: "eof" });
 });
 
