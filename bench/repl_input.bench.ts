@@ -68,6 +68,21 @@ Deno.bench("key echo at a 10 KB CJK/emoji line (insert + redraw)", { group: "ech
   await echoBench(b, CJK_10K, "界");
 });
 
+Deno.bench("key echo after a 1 MB paste chip (insert + redraw)", { group: "echo" }, async (b) => {
+  let s = echoSessions.get("chip");
+  if (!s) {
+    s = await session(120);
+    s.feed(PASTE_1M);
+    echoSessions.set("chip", s);
+  }
+  const ed = s.editor;
+  if (ed.cursor > ed.chips[0].end) ed.replace(ed.cursor - 1, ed.cursor, "");
+  const k = enc.encode("x");
+  b.start();
+  s.feed(k);
+  b.end();
+});
+
 Deno.bench("cursor left at a 10 KB ASCII line (move + redraw)", { group: "echo" }, async (b) => {
   await echoBench(b, ASCII_10K, "\x1b[D");
 });

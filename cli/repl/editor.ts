@@ -11,6 +11,8 @@ import { nextBoundary, prevBoundary } from "./width.ts";
 export interface Chip {
   start: number;
   end: number;
+  /** The label, computed once (a chip's text never changes: edits remove it whole). */
+  label?: string;
 }
 
 /** A paste at least this many lines, or longer than `CHIP_CHARS`, is shown as a chip. */
@@ -124,7 +126,7 @@ export class Editor {
     }
     const delta = text.length - (to - from);
     this.chips = this.chips.filter((c) => !(from < to && c.start >= from && c.end <= to)).map((c) =>
-      c.start >= to ? { start: c.start + delta, end: c.end + delta } : c
+      c.start >= to ? { ...c, start: c.start + delta, end: c.end + delta } : c
     );
     this.text = this.text.slice(0, from) + text + this.text.slice(to);
     if (this.cursor >= to) this.cursor += delta;
@@ -161,6 +163,10 @@ export class Editor {
 
   // ---- the view ----
 
+  #label(c: Chip): string {
+    return c.label ??= chipLabel(this.text.slice(c.start, c.end));
+  }
+
   /** The chip at `pos` (strictly inside), if any. */
   #chipAt(pos: number): Chip | undefined {
     return this.chips.find((c) => pos > c.start && pos < c.end);
@@ -181,7 +187,7 @@ export class Editor {
     let out = "";
     let at = 0;
     for (const c of this.chips) {
-      out += this.text.slice(at, c.start) + chipLabel(this.text.slice(c.start, c.end));
+      out += this.text.slice(at, c.start) + this.#label(c);
       at = c.end;
     }
     return out + this.text.slice(at);
@@ -191,7 +197,7 @@ export class Editor {
   toDisplay(pos: number): number {
     let shift = 0;
     for (const c of this.chips) {
-      if (pos >= c.end) shift += chipLabel(this.text.slice(c.start, c.end)).length - (c.end - c.start);
+      if (pos >= c.end) shift += this.#label(c).length - (c.end - c.start);
       else if (pos > c.start) return c.start + shift;
     }
     return pos + shift;
@@ -202,7 +208,7 @@ export class Editor {
     let shift = 0;
     for (const c of this.chips) {
       const ds = c.start + shift;
-      const label = chipLabel(this.text.slice(c.start, c.end)).length;
+      const label = this.#label(c).length;
       if (dpos < ds) break;
       if (dpos < ds + label) return dpos - ds < label / 2 ? c.start : c.end;
       shift += label - (c.end - c.start);
