@@ -17,6 +17,7 @@ export interface Chip {
 
 /** A paste at least this many lines, or longer than `CHIP_CHARS`, is shown as a chip. */
 export const CHIP_LINES = 10;
+/** See `CHIP_LINES`. */
 export const CHIP_CHARS = 1000;
 
 /** What the caller must do after a key; `edited` means only redraw. */

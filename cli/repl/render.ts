@@ -15,6 +15,7 @@ export interface RenderGeometry {
   rows: number;
 }
 
+/** What to draw. */
 export interface RenderInput {
   /** The prompt (may hold SGR colour; its width is measured without it). */
   prompt: string;
@@ -27,6 +28,7 @@ export interface RenderInput {
   previous?: RenderGeometry;
 }
 
+/** The redraw string and the geometry to pass to the next draw. */
 export interface RenderOutput {
   output: string;
   geometry: RenderGeometry;

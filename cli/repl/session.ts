@@ -19,6 +19,7 @@ import { stringWidth } from "./width.ts";
 
 /** Completes the word at the cursor; positions are UTF-16 offsets into `buffer`. */
 export type Completer = (buffer: string, cursor: number) => Promise<CompletionResult> | CompletionResult;
+/** One completion: the text and an optional one-line description for the list. */
 export interface CompletionCandidate {
   value: string;
   description?: string;
@@ -37,6 +38,7 @@ export type ReadResult =
   | { kind: "eof" }
   | { kind: "interrupt" };
 
+/** Options of one `readLine`. */
 export interface ReadLineOptions {
   prompt: string;
   /** Prompt of continuation lines (trailing backslash, `<<`). @default "... " */
@@ -49,6 +51,7 @@ export const LIST_CAP = 40;
 /** The paste poll of the spec. */
 export const PASTE_POLL_MS = 50;
 
+/** What the session needs from its shell (Terminal, or a test). */
 export interface SessionIO {
   write(s: string): void;
   columns(): number;

@@ -13,8 +13,10 @@ import { History } from "./history.ts";
 import { feedLine, type MultilineState, START } from "./multiline.ts";
 import { type Completer, LineSession, type ReadResult } from "./session.ts";
 
+/** The completion and result types, defined with the session core. */
 export type { Completer, CompletionCandidate, CompletionResult, ReadResult } from "./session.ts";
 
+/** Options of `Terminal.open`. */
 export interface TerminalOptions {
   /** Where the editor draws (the REPL passes a stderr writer). */
   write(s: string): void;
