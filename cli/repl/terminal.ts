@@ -101,9 +101,9 @@ export class Terminal {
     this.#o.write(PASTE_ON + (this.#mouse ? MOUSE_ON : ""));
   }
 
-  /** Terminal modes off (also before a Ctrl-Z stop). */
+  /** Terminal modes off (also before a Ctrl-Z stop); mouse off is always sent, it costs nothing. */
   #leave(): void {
-    this.#o.write(PASTE_OFF + (this.#mouse ? MOUSE_OFF : ""));
+    this.#o.write(PASTE_OFF + MOUSE_OFF);
     if (this.#raw) {
       try {
         Deno.stdin.setRaw(false);
