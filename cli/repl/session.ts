@@ -1,0 +1,566 @@
+/**
+ * The terminal input core, without I/O: bytes in (`feed`), output out (the injected `write`), and
+ * the REPL's read calls (`readLine`, `readSecret`, `readKey`, turns). `Terminal` (terminal.ts) is the
+ * thin shell that reads stdin and owns raw mode; this class holds every rule, so tests drive it with
+ * byte strings and a virtual screen.
+ *
+ * The 50 ms rule: an Enter followed by more input already read, or arriving within 50 ms, becomes a
+ * newline in the buffer (a paste without brackets does not submit early); an Enter with nothing after
+ * it submits once the 50 ms pass (`timeout()`, armed through the injected timer).
+ */
+import { AssistError } from "../../core/errors.ts";
+import { Secret } from "../../core/secret.ts";
+import { Editor, isLargePaste } from "./editor.ts";
+import type { History } from "./history.ts";
+import { KeyDecoder, type KeyEvent } from "./keys.ts";
+import { feedLine, type MultilineState, START } from "./multiline.ts";
+import { clearEditor, render, type RenderGeometry } from "./render.ts";
+import { stringWidth } from "./width.ts";
+
+/** Completes the word at the cursor; positions are UTF-16 offsets into `buffer`. */
+export type Completer = (buffer: string, cursor: number) => Promise<CompletionResult> | CompletionResult;
+/** One completion: the text and an optional one-line description for the list. */
+export interface CompletionCandidate {
+  value: string;
+  description?: string;
+}
+/** Candidates for `buffer.slice(start, end)`. */
+export interface CompletionResult {
+  start: number;
+  end: number;
+  candidates: CompletionCandidate[];
+  /** Add a space after a single completed candidate. */
+  appendSpace?: boolean;
+}
+/** What `readLine` gives back. */
+export type ReadResult =
+  | { kind: "line"; text: string; record: boolean }
+  | { kind: "eof" }
+  | { kind: "interrupt" };
+
+/** Options of one `readLine`. */
+export interface ReadLineOptions {
+  prompt: string;
+  /** Prompt of continuation lines (trailing backslash, `<<`). @default "... " */
+  continuationPrompt?: string;
+  complete?: Completer;
+}
+
+/** Candidates listed at most; the rest are counted. */
+export const LIST_CAP = 40;
+/** The paste poll of the spec. */
+export const PASTE_POLL_MS = 50;
+
+/** What the session needs from its shell (Terminal, or a test). */
+export interface SessionIO {
+  write(s: string): void;
+  columns(): number;
+  /** Arms a one-shot timer; returns its cancel. @default setTimeout */
+  timer?(fn: () => void, ms: number): () => void;
+  /** Ctrl-Z: hand the terminal back and stop the process (Unix); `redraw()` follows on resume. */
+  suspend?(): void;
+}
+
+type Mode =
+  | { kind: "idle" }
+  | { kind: "turn"; onInterrupt: () => void }
+  | {
+    kind: "line";
+    o: ReadLineOptions;
+    ml: MultilineState;
+    done: (r: ReadResult) => void;
+  }
+  | { kind: "secret"; prompt: string; value: string; done: (s: Secret) => void; fail: (e: Error) => void }
+  | { kind: "key"; allowed: string[]; fallback: string; done: (k: string) => void; fail: (e: Error) => void };
+
+type Item = KeyEvent | { kind: "burstnl" };
+
+const isKey = (ev: Item, name: string, ctrl = false) =>
+  ev.kind === "key" && ev.name === name && ev.ctrl === ctrl && !ev.alt;
+
+function cancelled(): AssistError {
+  return new AssistError("cancelled", { level: "refused", exitCode: 130 });
+}
+
+/** Longest common prefix of some strings. */
+export function commonPrefix(values: string[]): string {
+  if (values.length === 0) return "";
+  let p = values[0];
+  for (const v of values) {
+    let i = 0;
+    while (i < p.length && i < v.length && p[i] === v[i]) i++;
+    p = p.slice(0, i);
+  }
+  return p;
+}
+
+/** The candidate list: `  value  description`, aligned, at most `LIST_CAP` then `… N more`. */
+export function formatCandidates(candidates: CompletionCandidate[]): string[] {
+  const shown = candidates.slice(0, LIST_CAP);
+  const width = Math.max(...shown.map((c) => stringWidth(c.value)));
+  const lines = shown.map((c) =>
+    c.description
+      ? `  ${c.value}${" ".repeat(width - stringWidth(c.value))}  ${c.description}`
+      : `  ${c.value}`
+  );
+  if (candidates.length > LIST_CAP) lines.push(`  … ${candidates.length - LIST_CAP} more`);
+  return lines;
+}
+
+/** The input core. One per terminal. */
+export class LineSession {
+  readonly editor: Editor;
+  #io: SessionIO;
+  #history: History;
+  #decoder = new KeyDecoder();
+  #queue: Item[] = [];
+  #head = 0;
+  #mode: Mode = { kind: "idle" };
+  #geometry: RenderGeometry | undefined;
+  #pendingEnter = false;
+  /** An unbracketed paste is arriving: its buffer range so far (closed by 50 ms of quiet). */
+  #burst: { start: number; end: number } | undefined;
+  #cancelTimer: (() => void) | undefined;
+  #pumping = false;
+  #idle: Promise<void> = Promise.resolve();
+  #ended = false;
+
+  constructor(io: SessionIO, history: History) {
+    this.#io = io;
+    this.#history = history;
+    this.editor = new Editor(() => history.entries);
+  }
+
+  // ---- input ----
+
+  /** Bytes read from the terminal. */
+  feed(bytes: Uint8Array): void {
+    this.#disarm();
+    if (bytes.length > 0 && this.#pendingEnter) {
+      this.#pendingEnter = false;
+      this.#queue.push({ kind: "burstnl" });
+    }
+    this.#accept(this.#decoder.feed(bytes));
+  }
+
+  /** The terminal's input ended (hang-up): an active or later `readLine` gives `eof`. */
+  end(): void {
+    this.#ended = true;
+    this.#disarm();
+    this.timeout(); // an Enter waiting for the poll submits; a lone ESC is Escape
+    this.#kick();
+  }
+
+  /** 50 ms passed with no new bytes: a pending Enter submits, a lone ESC is Escape. */
+  timeout(): void {
+    this.#cancelTimer = undefined;
+    const enter = this.#pendingEnter;
+    this.#pendingEnter = false;
+    this.#burst = undefined;
+    if (enter && this.#mode.kind === "line") this.#submit();
+    this.#accept(this.#decoder.timeout());
+  }
+
+  /** Whether a 50 ms timeout is awaited. */
+  get wantsTimer(): boolean {
+    return this.#pendingEnter || this.#burst !== undefined || this.#decoder.wantsTimeout;
+  }
+
+  /** Resolves when every queued event that can be handled now has been. */
+  async settled(): Promise<void> {
+    while (this.#pumping) await this.#idle;
+  }
+
+  #accept(events: KeyEvent[]): void {
+    const mode = this.#mode;
+    for (const ev of events) {
+      if (mode.kind === "turn" && isKey(ev, "c", true)) {
+        mode.onInterrupt();
+        continue;
+      }
+      this.#queue.push(ev);
+    }
+    this.#kick();
+    this.#arm();
+  }
+
+  #arm(): void {
+    if (!this.wantsTimer || this.#cancelTimer) return;
+    const timer = this.#io.timer ?? ((fn, ms) => {
+      const id = setTimeout(fn, ms);
+      return () => clearTimeout(id);
+    });
+    this.#cancelTimer = timer(() => this.timeout(), PASTE_POLL_MS);
+  }
+
+  #disarm(): void {
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
+  }
+
+  /**
+   * Handles queued events now, synchronously, until one needs to wait (a completer's Promise); the
+   * rest resumes when it settles.
+   */
+  #kick(): void {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    let dirty = false;
+    try {
+      for (;;) {
+        const mode = this.#mode;
+        if (mode.kind === "idle" || mode.kind === "turn") break;
+        if (this.#pendingEnter) break;
+        const ev = this.#next();
+        if (!ev) {
+          if (this.#ended) {
+            if (mode.kind === "line") this.#finish({ kind: "eof" });
+            else if (mode.kind === "secret" || mode.kind === "key") this.#fail(cancelled());
+            continue;
+          }
+          break;
+        }
+        if (mode.kind === "secret") this.#secretKey(mode, ev);
+        else if (mode.kind === "key") this.#keyAnswer(mode, ev);
+        else {
+          const r = this.#lineKey(mode, ev);
+          if (r instanceof Promise) {
+            if (dirty) this.#draw();
+            dirty = false;
+            this.#idle = r.then(() => {
+              this.#pumping = false;
+              this.#kick();
+            });
+            return; // still "pumping" until the completion settles
+          }
+          if (r) dirty = true;
+        }
+      }
+      if (dirty && this.#mode.kind === "line") this.#draw();
+      this.#pumping = false;
+      this.#arm();
+    } catch (err) {
+      this.#pumping = false;
+      throw err;
+    }
+  }
+
+  #next(): Item | undefined {
+    if (this.#head >= this.#queue.length) return undefined;
+    const ev = this.#queue[this.#head++];
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    return ev;
+  }
+
+  #peek(): Item | undefined {
+    return this.#queue[this.#head];
+  }
+
+  #unshift(ev: Item): void {
+    if (this.#head > 0) this.#queue[--this.#head] = ev;
+    else this.#queue.unshift(ev);
+  }
+
+  // ---- readLine ----
+
+  /** Reads one complete entry (multi-line rules applied). */
+  readLine(o: ReadLineOptions): Promise<ReadResult> {
+    if (this.#mode.kind === "line" || this.#mode.kind === "secret" || this.#mode.kind === "key") {
+      return Promise.reject(new AssistError("a read is already active", { level: "internal" }));
+    }
+    return new Promise((resolve) => {
+      this.editor.reset();
+      this.#geometry = undefined;
+      this.#mode = { kind: "line", o, ml: START, done: resolve };
+      this.#draw();
+      this.#kick();
+    });
+  }
+
+  #prompt(mode: Extract<Mode, { kind: "line" }>): string {
+    return mode.ml.mode === "none" ? mode.o.prompt : (mode.o.continuationPrompt ?? "... ");
+  }
+
+  #draw(): void {
+    const mode = this.#mode;
+    if (mode.kind !== "line") return;
+    const v = this.editor.view();
+    const r = render({
+      prompt: v.prompt ?? this.#prompt(mode),
+      text: v.text,
+      cursor: v.cursor,
+      columns: this.#io.columns(),
+      previous: this.#geometry,
+    });
+    this.#io.write(r.output);
+    this.#geometry = r.geometry;
+  }
+
+  /** Redraws the active editor from scratch (after a resize, a resume, or output by others). */
+  redraw(): void {
+    if (this.#mode.kind === "line") this.#draw();
+  }
+
+  #finish(r: ReadResult): void {
+    const mode = this.#mode;
+    if (mode.kind !== "line") return;
+    this.editor.cursor = this.editor.text.length;
+    if (this.editor.searching) {
+      this.editor.handle({ kind: "key", name: "end", ctrl: false, alt: false, shift: false });
+    }
+    this.#draw();
+    this.#io.write("\r\n");
+    this.#geometry = undefined;
+    this.#burst = undefined;
+    this.#mode = { kind: "idle" };
+    mode.done(r);
+  }
+
+  #submit(): void {
+    const mode = this.#mode;
+    if (mode.kind !== "line") return;
+    const step = feedLine(mode.ml, this.editor.text);
+    if (step.complete) {
+      this.#finish({ kind: "line", text: step.text, record: true });
+      return;
+    }
+    this.editor.cursor = this.editor.text.length;
+    this.#draw();
+    this.#io.write("\r\n");
+    this.#geometry = undefined;
+    mode.ml = step.state;
+    this.editor.reset();
+    this.#draw();
+  }
+
+  /** Handles one event in line mode; true when a redraw is due, a Promise while completing. */
+  #lineKey(mode: Extract<Mode, { kind: "line" }>, ev: Item): boolean | Promise<void> {
+    const ed = this.editor;
+    if (
+      !ed.searching &&
+      (ev.kind === "text" || ev.kind === "burstnl" || isKey(ev, "enter") || isKey(ev, "linefeed"))
+    ) {
+      // A run of text and newlines is inserted at once (fast, and a burst becomes one chip).
+      let run = "";
+      let burst = false;
+      let item: Item | undefined = ev;
+      while (item) {
+        if (item.kind === "text") run += item.text;
+        else if (item.kind === "burstnl") {
+          run += "\n";
+          burst = true;
+        } else if (isKey(item, "linefeed")) run += "\n";
+        else if (isKey(item, "enter")) {
+          if (this.#peek() === undefined) {
+            // Nothing after this Enter yet: it submits unless more arrives within 50 ms.
+            this.#insertRun(run, burst);
+            this.#pendingEnter = true;
+            return true;
+          }
+          run += "\n";
+          burst = true;
+        } else {
+          this.#unshift(item);
+          break;
+        }
+        const p = this.#peek();
+        if (p && (p.kind === "text" || p.kind === "burstnl" || isKey(p, "enter") || isKey(p, "linefeed"))) {
+          item = this.#next();
+        } else item = undefined;
+      }
+      this.#insertRun(run, burst);
+      return true;
+    }
+    if (ev.kind === "burstnl") return false;
+    this.#burst = undefined;
+    const action = ed.handle(ev);
+    switch (action) {
+      case "submit":
+        this.#submit();
+        return false;
+      case "eof":
+        if (mode.ml.mode !== "none") {
+          const step = feedLine(mode.ml, "");
+          const text = step.complete ? step.text : "";
+          this.#finish({ kind: "line", text, record: true });
+        } else this.#finish({ kind: "eof" });
+        return false;
+      case "interrupt":
+        if (ed.text === "" && mode.ml.mode === "none") {
+          this.#finish({ kind: "interrupt" });
+          return false;
+        }
+        ed.reset();
+        mode.ml = START;
+        return true;
+      case "clear":
+        this.#io.write("\x1b[H\x1b[2J");
+        this.#geometry = undefined;
+        return true;
+      case "suspend":
+        if (this.#io.suspend) {
+          this.#io.write(clearEditor(this.#geometry));
+          this.#geometry = undefined;
+          this.#io.suspend();
+        }
+        return false;
+      case "complete":
+        return mode.o.complete ? this.#complete(mode.o.complete) : false;
+      case "edited":
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Inserts a run of text. Part of an unbracketed paste (it holds a burst newline, is long, or
+   * continues a paste still arriving) it joins that paste, shown as one chip once large.
+   */
+  #insertRun(run: string, burst: boolean): void {
+    if (run === "") return;
+    const ed = this.editor;
+    const open = this.#burst !== undefined && this.#burst.end === ed.cursor;
+    if (!burst && !open && run.length <= 1000) {
+      this.#burst = undefined;
+      ed.insert(run);
+      return;
+    }
+    const start = open ? this.#burst!.start : ed.cursor;
+    ed.insert(run);
+    this.#burst = { start, end: ed.cursor };
+    if (isLargePaste(ed.text.slice(start, ed.cursor))) ed.markChip(start, ed.cursor);
+  }
+
+  async #complete(completer: Completer): Promise<void> {
+    const ed = this.editor;
+    const text = ed.text;
+    const cursor = ed.cursor;
+    let result: CompletionResult;
+    try {
+      result = await completer(text, cursor);
+    } catch {
+      return; // a failing completer completes nothing
+    }
+    if (this.#mode.kind !== "line" || ed.text !== text || ed.cursor !== cursor) return;
+    const { start, end, candidates } = result;
+    if (candidates.length === 0 || start < 0 || end > text.length || start > end) return;
+    const current = text.slice(start, end);
+    if (candidates.length === 1) {
+      const value = candidates[0].value + (result.appendSpace ? " " : "");
+      ed.replace(start, end, value);
+      ed.cursor = start + value.length;
+      this.#draw();
+      return;
+    }
+    const prefix = commonPrefix(candidates.map((c) => c.value));
+    if (prefix.length > current.length) {
+      ed.replace(start, end, prefix);
+      ed.cursor = start + prefix.length;
+      this.#draw();
+      return;
+    }
+    this.#above(formatCandidates(candidates).join("\n"));
+  }
+
+  /** Prints lines above the editor: erase it, print, draw it again below. */
+  #above(text: string): void {
+    this.#io.write(clearEditor(this.#geometry) + text.replace(/\r?\n/g, "\r\n") + "\r\n");
+    this.#geometry = undefined;
+    this.#draw();
+  }
+
+  // ---- secrets and one-key answers ----
+
+  /** Reads a value with no echo, never recorded. Ctrl-C rejects with AssistError "cancelled". */
+  readSecret(prompt: string): Promise<Secret> {
+    if (this.#mode.kind === "line" || this.#mode.kind === "secret" || this.#mode.kind === "key") {
+      return Promise.reject(new AssistError("a read is already active", { level: "internal" }));
+    }
+    return new Promise((done, fail) => {
+      this.#io.write("\r\x1b[J" + prompt);
+      this.#mode = { kind: "secret", prompt, value: "", done, fail };
+      this.#kick();
+    });
+  }
+
+  #fail(err: Error): void {
+    const mode = this.#mode;
+    if (mode.kind !== "secret" && mode.kind !== "key") return;
+    this.#io.write("\r\n");
+    this.#mode = { kind: "idle" };
+    mode.fail(err);
+  }
+
+  #secretKey(mode: Extract<Mode, { kind: "secret" }>, ev: Item): void {
+    if (ev.kind === "text") mode.value += ev.text;
+    else if (ev.kind === "paste") mode.value += ev.text.replace(/\n/g, "");
+    else if (ev.kind === "burstnl") return;
+    else if (isKey(ev, "enter") || isKey(ev, "linefeed")) {
+      this.#io.write("\r\n");
+      this.#mode = { kind: "idle" };
+      if (mode.value === "") mode.fail(new AssistError("nothing entered", { level: "input" }));
+      else mode.done(new Secret(mode.value));
+    } else if (isKey(ev, "c", true) || (isKey(ev, "d", true) && mode.value === "")) this.#fail(cancelled());
+    else if (isKey(ev, "backspace") || isKey(ev, "h", true)) {
+      mode.value = Array.from(mode.value).slice(0, -1).join("");
+    } else if (isKey(ev, "u", true)) mode.value = "";
+  }
+
+  /**
+   * One key answer (`allowed` compared without case); Enter gives `fallback`. Ctrl-C rejects with
+   * AssistError "cancelled".
+   */
+  readKey(prompt: string, allowed: string[], fallback: string): Promise<string> {
+    if (this.#mode.kind === "line" || this.#mode.kind === "secret" || this.#mode.kind === "key") {
+      return Promise.reject(new AssistError("a read is already active", { level: "internal" }));
+    }
+    return new Promise((done, fail) => {
+      this.#io.write("\r\x1b[J" + prompt);
+      this.#mode = { kind: "key", allowed, fallback, done, fail };
+      this.#kick();
+    });
+  }
+
+  #keyAnswer(mode: Extract<Mode, { kind: "key" }>, ev: Item): void {
+    let answer: string | undefined;
+    if (ev.kind === "text") {
+      const [first, ...rest] = Array.from(ev.text);
+      if (rest.length > 0) this.#unshift({ kind: "text", text: rest.join("") });
+      answer = mode.allowed.find((a) => a.toLowerCase() === first.toLowerCase());
+    } else if (isKey(ev, "enter") || isKey(ev, "linefeed")) answer = mode.fallback;
+    else if (isKey(ev, "c", true)) return this.#fail(cancelled());
+    if (answer === undefined) return;
+    this.#io.write(answer + "\r\n");
+    this.#mode = { kind: "idle" };
+    mode.done(answer);
+  }
+
+  // ---- turns and notices ----
+
+  /** A turn runs: the editor is hidden, Ctrl-C calls `onInterrupt`, other keys wait as typeahead. */
+  beginTurn(onInterrupt: () => void): void {
+    if (this.#mode.kind !== "idle") return;
+    this.#mode = { kind: "turn", onInterrupt };
+    // Ctrl-C typed before the turn began belongs to nothing yet: it stays for the next prompt.
+  }
+
+  /** The turn ended; typeahead waits for the next `readLine`. */
+  endTurn(): void {
+    if (this.#mode.kind === "turn") this.#mode = { kind: "idle" };
+  }
+
+  /** Prints a line above an active editor (erase, print, redraw), or just prints it. */
+  notice(line: string): void {
+    if (this.#mode.kind === "line") this.#above(line);
+    else this.#io.write(line.replace(/\r?\n/g, "\r\n") + "\r\n");
+  }
+
+  /** Records an entry in the history (filtered there). */
+  addHistory(entry: string, record = true): boolean {
+    return this.#history.add(entry, record);
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * The REPL's terminal I/O shell: raw mode, bracketed paste, mouse reporting, ONE long-lived reader
+ * on `Deno.stdin.read()` (never cancelled, never recreated: cancelling a stdin read leaves an orphan
+ * that eats the next input, denoland/deno#35601), window-size tracking, Ctrl-Z. Every editing rule
+ * lives in `LineSession` (session.ts); `PipeInput` is the non-terminal counterpart for scripts.
+ *
+ * A pending `Deno.stdin.read()` keeps the process alive: the REPL ends with `Deno.exit()` after
+ * `close()`.
+ */
+import { AssistError } from "../../core/errors.ts";
+import { Secret } from "../../core/secret.ts";
+import { History } from "./history.ts";
+import { feedLine, type MultilineState, START } from "./multiline.ts";
+import { type Completer, LineSession, type ReadResult } from "./session.ts";
+
+/** The completion and result types, defined with the session core. */
+export type { Completer, CompletionCandidate, CompletionResult, ReadResult } from "./session.ts";
+
+/** Options of `Terminal.open`. */
+export interface TerminalOptions {
+  /** Where the editor draws (the REPL passes a stderr writer). */
+  write(s: string): void;
+  /** Mouse reporting on at start (ASSIST_MOUSE=1). */
+  mouse?: boolean;
+  /** `$ASSIST_HOME/.history`; without it history lives in memory only. */
+  historyFile?: string;
+  /** Column count; defaults to `Deno.consoleSize()` (re-measured on SIGWINCH, on Windows before each draw). */
+  columns?: () => number;
+}
+
+const PASTE_ON = "\x1b[?2004h";
+const PASTE_OFF = "\x1b[?2004l";
+const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
+const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
+
+function measure(): number {
+  try {
+    return Deno.consoleSize().columns || 80;
+  } catch {
+    return 80;
+  }
+}
+
+/** The interactive terminal: one per process, open while the REPL runs. */
+export class Terminal {
+  #o: TerminalOptions;
+  #session: LineSession;
+  #history: History;
+  #columns: number;
+  #mouse: boolean;
+  #closed = false;
+  #raw = false;
+  #signals: [Deno.Signal, () => void][] = [];
+  #windows = Deno.build.os === "windows";
+
+  private constructor(o: TerminalOptions, history: History) {
+    this.#o = o;
+    this.#history = history;
+    this.#mouse = o.mouse ?? false;
+    this.#columns = o.columns ? o.columns() : measure();
+    this.#session = new LineSession({
+      write: (s) => o.write(s),
+      columns: () => this.columns,
+      suspend: this.#windows ? undefined : () => this.#suspend(),
+    }, history);
+  }
+
+  /** Raw mode, bracketed paste (and mouse reporting if asked) on; history loaded; reading starts. */
+  static async open(o: TerminalOptions): Promise<Terminal> {
+    const history = await History.load(o.historyFile);
+    const t = new Terminal(o, history);
+    t.#enter();
+    if (!t.#windows) {
+      t.#listen("SIGWINCH", () => {
+        t.#columns = t.#o.columns ? t.#o.columns() : measure();
+        t.#session.redraw();
+      });
+      t.#listen("SIGCONT", () => {
+        if (t.#closed) return;
+        t.#enter();
+        t.#session.redraw();
+      });
+    }
+    t.#readLoop();
+    return t;
+  }
+
+  #listen(sig: Deno.Signal, fn: () => void): void {
+    try {
+      Deno.addSignalListener(sig, fn);
+      this.#signals.push([sig, fn]);
+    } catch { /* not supported here */ }
+  }
+
+  /** Terminal modes on. */
+  #enter(): void {
+    try {
+      Deno.stdin.setRaw(true);
+      this.#raw = true;
+    } catch { /* not a terminal after all: keys still arrive, line-buffered */ }
+    this.#o.write(PASTE_ON + (this.#mouse ? MOUSE_ON : ""));
+  }
+
+  /** Terminal modes off (also before a Ctrl-Z stop); mouse off is always sent, it costs nothing. */
+  #leave(): void {
+    this.#o.write(PASTE_OFF + MOUSE_OFF);
+    if (this.#raw) {
+      try {
+        Deno.stdin.setRaw(false);
+      } catch { /* already gone */ }
+      this.#raw = false;
+    }
+  }
+
+  #suspend(): void {
+    this.#leave();
+    try {
+      Deno.kill(Deno.pid, "SIGTSTP");
+    } catch {
+      this.#enter();
+    }
+  }
+
+  /** The one reader: never cancelled, never recreated. */
+  async #readLoop(): Promise<void> {
+    const buf = new Uint8Array(64 * 1024);
+    for (;;) {
+      let n: number | null;
+      try {
+        n = await Deno.stdin.read(buf);
+      } catch {
+        n = null;
+      }
+      if (n === null) {
+        this.#session.end();
+        return;
+      }
+      this.#session.feed(buf.slice(0, n));
+    }
+  }
+
+  /** Current width in columns (Windows: measured on every call, as it has no SIGWINCH). */
+  get columns(): number {
+    if (this.#windows) this.#columns = this.#o.columns ? this.#o.columns() : measure();
+    return this.#columns;
+  }
+
+  /** Reads one complete entry; see `ReadResult`. */
+  readLine(o: { prompt: string; continuationPrompt?: string; complete?: Completer }): Promise<ReadResult> {
+    return this.#session.readLine(o);
+  }
+
+  /** Reads a secret with no echo; never recorded. Ctrl-C rejects with AssistError "cancelled" (refused). */
+  readSecret(prompt: string): Promise<Secret> {
+    return this.#session.readSecret(prompt);
+  }
+
+  /** One key answer among `allowed` (no case); Enter gives `fallback`; Ctrl-C rejects ("cancelled"). */
+  readKey(prompt: string, allowed: string[], fallback: string): Promise<string> {
+    return this.#session.readKey(prompt, allowed, fallback);
+  }
+
+  /** A turn runs: Ctrl-C calls `onInterrupt`; other keys are kept for the next `readLine`. */
+  beginTurn(onInterrupt: () => void): void {
+    this.#session.beginTurn(onInterrupt);
+  }
+
+  endTurn(): void {
+    this.#session.endTurn();
+  }
+
+  /** Prints a line above the active editor, or just prints it. */
+  notice(line: string): void {
+    this.#session.notice(line);
+  }
+
+  /** Mouse reporting on or off. */
+  setMouse(on: boolean): void {
+    if (on === this.#mouse) return;
+    this.#mouse = on;
+    if (!this.#closed) this.#o.write(on ? MOUSE_ON : MOUSE_OFF);
+  }
+
+  /** Records an entry (secret commands are filtered again here). */
+  addHistory(entry: string): void {
+    this.#session.addHistory(entry);
+  }
+
+  /** Waits for history writes to reach the disk (call before exiting). */
+  flushHistory(): Promise<void> {
+    return this.#history.flush();
+  }
+
+  /** Restores the terminal; idempotent, safe from signal handlers and finally blocks. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [sig, fn] of this.#signals) {
+      try {
+        Deno.removeSignalListener(sig, fn);
+      } catch { /* gone */ }
+    }
+    this.#signals = [];
+    try {
+      this.#leave();
+    } catch { /* the terminal is gone */ }
+  }
+}
+
+/** Something that reads bytes like `Deno.stdin`. */
+export interface ByteSource {
+  read(p: Uint8Array): Promise<number | null>;
+}
+
+/**
+ * Lines from a non-terminal stdin (scripted use): the same `readLine` contract (multi-line rules
+ * apply), with no redraw, no completion and no prompt echo.
+ */
+export class PipeInput {
+  #source: ByteSource;
+  #decoder = new TextDecoder();
+  #buffer = "";
+  #eof = false;
+  #reading: Promise<void> | undefined;
+
+  private constructor(source: ByteSource) {
+    this.#source = source;
+  }
+
+  /** Reads `Deno.stdin` (or `source`, for tests). */
+  static open(source: ByteSource = Deno.stdin): PipeInput {
+    return new PipeInput(source);
+  }
+
+  /** The next raw line (CR removed), or undefined at the end of input. */
+  async #line(): Promise<string | undefined> {
+    const buf = new Uint8Array(64 * 1024);
+    for (;;) {
+      const nl = this.#buffer.indexOf("\n");
+      if (nl !== -1) {
+        const line = this.#buffer.slice(0, nl);
+        this.#buffer = this.#buffer.slice(nl + 1);
+        return line.replace(/\r$/, "");
+      }
+      if (this.#eof) {
+        if (this.#buffer === "") return undefined;
+        const line = this.#buffer;
+        this.#buffer = "";
+        return line.replace(/\r$/, "");
+      }
+      // One read at a time, never abandoned.
+      this.#reading ??= this.#source.read(buf).then((n) => {
+        if (n === null) {
+          this.#eof = true;
+          this.#buffer += this.#decoder.decode();
+        } else this.#buffer += this.#decoder.decode(buf.subarray(0, n), { stream: true });
+      }, () => {
+        this.#eof = true;
+      }).finally(() => {
+        this.#reading = undefined;
+      });
+      await this.#reading;
+    }
+  }
+
+  /** One complete entry; `eof` at the end of input (an unfinished multi-line entry is given whole). */
+  async readLine(_o: { prompt: string }): Promise<ReadResult> {
+    let state: MultilineState = START;
+    for (;;) {
+      const line = await this.#line();
+      if (line === undefined) {
+        if (state.mode === "none") return { kind: "eof" };
+        const step = feedLine(state, state.mode === "heredoc" ? "EOF" : "");
+        return { kind: "line", text: step.complete ? step.text : "", record: true };
+      }
+      const step = feedLine(state, line);
+      if (step.complete) return { kind: "line", text: step.text, record: true };
+      state = step.state;
+    }
+  }
+
+  /** The next line as a secret (for scripts). */
+  async readSecret(_prompt: string): Promise<Secret> {
+    const line = await this.#line();
+    if (line === undefined || line === "") {
+      throw new AssistError("no secret on standard input", { level: "input" });
+    }
+    return new Secret(line);
+  }
+
+  /** Nothing to restore; reads simply stop being asked for. */
+  close(): void {}
+}

@@ -1,0 +1,92 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import {
+  addEntry,
+  encodeEntry,
+  History,
+  HISTORY_MAX,
+  mayRecord,
+  parseHistory,
+} from "../../../cli/repl/history.ts";
+import { tempDir } from "../../support/run_assist.ts";
+
+Deno.test("history: the dedup rule is erasedups (older copy moves to the end)", () => {
+  assertEquals(addEntry(["a", "b", "c"], "a"), ["b", "c", "a"]);
+  assertEquals(addEntry(["a", "b"], "b"), ["a", "b"]); // consecutive duplicate: nothing changes
+  assertEquals(addEntry(["a", "b", "c"], "d", 3), ["b", "c", "d"]);
+});
+
+Deno.test("history: secret commands and blank lines are never recorded", () => {
+  for (
+    const line of [
+      "/login",
+      "/login oauth",
+      "/ssh-pass eng1 hunter2",
+      " /ssh-add eng1 host",
+      "/set-api-key sk-1",
+    ]
+  ) {
+    assertEquals(mayRecord(line), false, line);
+  }
+  assertEquals(mayRecord("   "), false);
+  assertEquals(mayRecord("/loginx"), true);
+  assertEquals(mayRecord("/ssh-status"), true);
+  assertEquals(mayRecord("tell me about /login"), true);
+});
+
+Deno.test("history: storage format (JSON for multi-line and leading quote), tolerant parse", () => {
+  assertEquals(encodeEntry("plain"), "plain");
+  assertEquals(encodeEntry("a\nb"), '"a\\nb"');
+  assertEquals(encodeEntry('"quoted"'), '"\\"quoted\\""');
+  assertEquals(encodeEntry("cr\r"), '"cr\\r"');
+  assertEquals(parseHistory('plain\r\n"a\\nb"\n\n"broken\n"\\"quoted\\""\r\n'), [
+    "plain",
+    "a\nb",
+    '"broken',
+    '"quoted"',
+  ]);
+});
+
+Deno.test("history: file is 0600, survives a restart, multi-line intact, secrets filtered", async () => {
+  await using dir = await tempDir();
+  const file = `${dir.path}/.history`;
+  const h = await History.load(file);
+  h.add("first");
+  h.add("two\nlines");
+  h.add("/ssh-pass eng1 secret");
+  h.add("typed at a hidden prompt", false);
+  h.add("first");
+  h.add("first");
+  await h.flush();
+  if (Deno.build.os !== "windows") assertEquals((await Deno.stat(file)).mode! & 0o777, 0o600);
+  const text = await Deno.readTextFile(file);
+  assertEquals(text, '"two\\nlines"\nfirst\n');
+  const again = await History.load(file);
+  assertEquals(again.entries, ["two\nlines", "first"]);
+});
+
+Deno.test("history: at most 1000 entries; an old file with secrets, CRs and duplicates is cleaned on load", async () => {
+  await using dir = await tempDir();
+  const file = `${dir.path}/.history`;
+  const lines = Array.from({ length: 1200 }, (_, i) => `entry ${i}`);
+  await Deno.writeTextFile(file, ["/login", "entry 5\r", ...lines, "/set-api-key x"].join("\r\n"));
+  const h = await History.load(file);
+  assertEquals(h.entries.length, HISTORY_MAX);
+  assertEquals(h.entries[0], "entry 200");
+  assertEquals(h.entries[HISTORY_MAX - 1], "entry 1199");
+  h.add("new");
+  await h.flush();
+  const back = await History.load(file);
+  assertEquals(back.entries.length, HISTORY_MAX);
+  assertEquals(back.entries[HISTORY_MAX - 1], "new");
+  assertEquals(back.entries.includes("/login"), false);
+});
+
+Deno.test("history: a missing file is an empty history; in-memory without a file", async () => {
+  await using dir = await tempDir();
+  const h = await History.load(`${dir.path}/none/.history`);
+  assertEquals(h.entries, []);
+  const m = await History.load();
+  m.add("x");
+  await m.flush();
+  assertEquals(m.entries, ["x"]);
+});

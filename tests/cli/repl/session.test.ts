@@ -1,0 +1,357 @@
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import { AssistError } from "../../../core/errors.ts";
+import { History } from "../../../cli/repl/history.ts";
+import {
+  type CompletionCandidate,
+  formatCandidates,
+  LineSession,
+  type ReadResult,
+} from "../../../cli/repl/session.ts";
+import { PipeInput } from "../../../cli/repl/terminal.ts";
+import { VtScreen } from "../../support/vt.ts";
+
+const enc = new TextEncoder();
+
+/** A session on a virtual 60-column screen with a hand-fired 50 ms timer. */
+async function setup(entries: string[] = []) {
+  const history = await History.load();
+  for (const e of entries) history.add(e);
+  const vt = new VtScreen(60, 40);
+  let out = "";
+  let timer: (() => void) | undefined;
+  let suspended = 0;
+  const s = new LineSession({
+    write: (t) => {
+      out += t;
+      vt.write(t);
+    },
+    columns: () => 60,
+    timer: (fn) => {
+      timer = fn;
+      return () => (timer = undefined);
+    },
+    suspend: () => suspended++,
+  }, history);
+  return {
+    s,
+    vt,
+    history,
+    output: () => out,
+    suspended: () => suspended,
+    /** Bytes arrive in one read. */
+    feed: (text: string | Uint8Array) => s.feed(typeof text === "string" ? enc.encode(text) : text),
+    /** 50 ms of quiet. */
+    fire: () => {
+      const t = timer;
+      timer = undefined;
+      t?.();
+    },
+    armed: () => timer !== undefined,
+  };
+}
+
+/** Resolves to the result if the promise already settled, else "pending". */
+async function peek<T>(p: Promise<T>): Promise<T | "pending"> {
+  return await Promise.race([p, new Promise<"pending">((r) => setTimeout(() => r("pending"), 0))]);
+}
+
+Deno.test("session: Enter submits after the 50 ms poll; the line stays on screen", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "you> " });
+  t.feed("hello");
+  t.feed("\r");
+  assertEquals(await peek(p), "pending");
+  assert(t.armed());
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "hello", record: true });
+  assertEquals(t.vt.lines(), ["you> hello"]);
+  assertEquals([t.vt.row, t.vt.col], [1, 0]);
+});
+
+Deno.test("session: 50 ms rule, an Enter followed by more input is a newline (no early submit)", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "you> " });
+  t.feed("line1\rline2\rli"); // a paste without brackets, in one read
+  t.feed("ne3"); // more within the window
+  assertEquals(await peek(p), "pending");
+  t.feed("\r");
+  t.feed("line4\r"); // the next read came before the 50 ms passed
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "line1\nline2\nline3\nline4", record: true });
+});
+
+Deno.test("session: an unbracketed paste of many lines becomes a chip and is submitted whole", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> " });
+  const lines = Array.from({ length: 240 }, (_, i) => `PID|${i}|${"x".repeat(60)}`);
+  const bytes = enc.encode(lines.join("\r") + "\r");
+  for (let at = 0; at < bytes.length; at += 1000) t.feed(bytes.subarray(at, at + 1000));
+  t.fire();
+  const r = await p;
+  assertEquals(r, { kind: "line", text: lines.join("\n"), record: true });
+  assertEquals(t.vt.lines().length <= 3, true, t.vt.lines().join("\n"));
+  assert(t.vt.lines()[0].startsWith("> [pasted "), t.vt.lines()[0]);
+});
+
+Deno.test("session: bracketed paste is literal (TAB too), never submits; 1 MB sent whole as a chip", async () => {
+  const t = await setup();
+  let completions = 0;
+  const p = t.s.readLine({
+    prompt: "> ",
+    complete: () => (completions++, { start: 0, end: 0, candidates: [] }),
+  });
+  const body = "MSH|^~\\&|A\tB\r".repeat(80_000);
+  const all = enc.encode("\x1b[200~" + body + "\x1b[201~");
+  for (let at = 0; at < all.length; at += 65536) t.feed(all.subarray(at, at + 65536));
+  assertEquals(await peek(p), "pending");
+  assertEquals(completions, 0);
+  assertEquals(t.vt.lines(), [`> [pasted 80000 lines, 1015.6 KB]`]);
+  t.feed("\r");
+  t.fire();
+  const r = await p;
+  assert(r.kind === "line");
+  assertEquals(r.text.length, body.length);
+  assertEquals(r.text, body.replace(/\r/g, "\n"));
+});
+
+Deno.test("session: Ctrl-C clears text, then interrupts on empty; Ctrl-D on empty is eof", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> " });
+  t.feed("some text\x03");
+  assertEquals(t.s.editor.text, "");
+  assertEquals(await peek(p), "pending");
+  t.feed("\x03");
+  assertEquals(await p, { kind: "interrupt" });
+  const q = t.s.readLine({ prompt: "> " });
+  t.feed("ab\x01\x04"); // C-d with text deletes
+  assertEquals(t.s.editor.text, "b");
+  t.feed("\x08\x05\x7f\x04");
+  assertEquals(await q, { kind: "eof" });
+});
+
+Deno.test("session: trailing backslash continues with the ... prompt until a blank line", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "you> " });
+  t.feed("one \\\r");
+  t.fire();
+  assertEquals(await peek(p), "pending");
+  assertEquals(t.vt.lines(), ["you> one \\", "..."]);
+  t.feed("two\r");
+  t.fire();
+  t.feed("\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "one \ntwo", record: true });
+  const q = t.s.readLine({ prompt: "you> ", continuationPrompt: "..> " });
+  t.feed("<<\r");
+  t.fire();
+  t.feed("a\\\r");
+  t.fire();
+  t.feed("EOF\r");
+  t.fire();
+  assertEquals(await q, { kind: "line", text: "a\\", record: true });
+  assert(t.vt.lines().includes("..> a\\"));
+});
+
+Deno.test("session: TAB completes one candidate, extends a common prefix, lists several aligned", async () => {
+  const cmds: CompletionCandidate[] = [
+    { value: "/ssh-setup", description: "set up an SSH master" },
+    { value: "/ssh-status", description: "show connections" },
+    { value: "/status", description: "status line" },
+  ];
+  const complete = (buffer: string, cursor: number) => {
+    const word = buffer.slice(0, cursor);
+    return Promise.resolve({
+      start: 0,
+      end: cursor,
+      candidates: cmds.filter((c) => c.value.startsWith(word)),
+      appendSpace: true,
+    });
+  };
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> ", complete });
+  t.feed("/sta\t");
+  await t.s.settled();
+  assertEquals([t.s.editor.text, t.s.editor.cursor], ["/status ", 8]);
+  t.feed("\x15/s\t");
+  await t.s.settled();
+  assertEquals(t.s.editor.text, "/s"); // "/s" is already the common prefix: list
+  assertEquals(t.vt.lines(), [
+    "  /ssh-setup   set up an SSH master",
+    "  /ssh-status  show connections",
+    "  /status      status line",
+    "> /s",
+  ]);
+  t.feed("sh\t");
+  await t.s.settled();
+  assertEquals(t.s.editor.text, "/ssh-s");
+  t.feed("e\t");
+  await t.s.settled();
+  assertEquals(t.s.editor.text, "/ssh-setup ");
+  t.feed("\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "/ssh-setup ", record: true });
+});
+
+Deno.test("session: the candidate list is capped at 40", () => {
+  const many = Array.from({ length: 50 }, (_, i) => ({ value: `SEG${i}` }));
+  const lines = formatCandidates(many);
+  assertEquals(lines.length, 41);
+  assertEquals(lines[40], "  … 10 more");
+  assertEquals(lines[0], "  SEG0");
+});
+
+Deno.test("session: keys typed while a turn runs wait for the next prompt; Ctrl-C interrupts the turn", async () => {
+  const t = await setup();
+  let interrupts = 0;
+  t.s.beginTurn(() => interrupts++);
+  t.feed("next q\x1b[<0;3;4Muestion\x03");
+  assertEquals(interrupts, 1);
+  assertEquals(t.output(), "");
+  t.s.endTurn();
+  const p = t.s.readLine({ prompt: "> " });
+  assertEquals(t.s.editor.text, "next question");
+  assertEquals(t.vt.lines(), ["> next question"]);
+  t.feed("\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "next question", record: true });
+});
+
+Deno.test("session: typeahead ending in Enter submits after the poll; a following line stays queued", async () => {
+  const t = await setup();
+  t.s.beginTurn(() => {});
+  t.feed("first\rsec");
+  t.s.endTurn();
+  const p = t.s.readLine({ prompt: "> " });
+  // "first\rsec": the Enter has input after it, so it is a newline (the 50 ms rule).
+  assertEquals(t.s.editor.text, "first\nsec");
+  t.feed("\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "first\nsec", record: true });
+});
+
+Deno.test("session: readSecret echoes nothing, never reaches history, Ctrl-C rejects as refused", async () => {
+  const t = await setup();
+  const p = t.s.readSecret("API key: ");
+  t.feed("sk-abc\x7fc\r");
+  const secret = await p;
+  assertEquals(secret.reveal(), "sk-abc");
+  assertEquals(t.vt.lines(), ["API key:"]);
+  assertEquals(t.history.entries, []);
+  const q = t.s.readSecret("password: ");
+  t.feed("hun\x03");
+  await rejects(
+    q,
+    (e: unknown) => e instanceof AssistError && e.level === "refused" && e.message === "cancelled",
+  );
+  assert(!t.output().includes("hun"));
+});
+
+Deno.test("session: readKey takes one allowed key (no case); Enter is the fallback", async () => {
+  const t = await setup();
+  const p = t.s.readKey("send result? [Y/n/i] ", ["y", "n", "i"], "y");
+  t.feed("xI");
+  assertEquals(await p, "i");
+  const q = t.s.readKey("again? [Y/n] ", ["y", "n"], "y");
+  t.feed("\r");
+  assertEquals(await q, "y");
+  assertEquals(t.vt.lines(), ["send result? [Y/n/i] i", "again? [Y/n] y"]);
+});
+
+Deno.test("session: notice prints above the active editor and redraws it", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> " });
+  t.feed("draft");
+  t.s.notice("phi> 2 values tokenized");
+  assertEquals(t.vt.lines(), ["phi> 2 values tokenized", "> draft"]);
+  assertEquals([t.vt.row, t.vt.col], [1, 7]);
+  t.feed("\x03\x03");
+  await p;
+  t.s.notice("plain line");
+  assertEquals(t.vt.lines().at(-1), "plain line");
+});
+
+Deno.test("session: history up/down, Ctrl-R on screen, Ctrl-L clears and redraws, Ctrl-Z suspends", async () => {
+  const t = await setup(["ssh eng1", "status"]);
+  const p = t.s.readLine({ prompt: "> " });
+  t.feed("\x1b[A");
+  assertEquals(t.vt.lines(), ["> status"]);
+  t.feed("\x1b[A\x1b[B\x1b[B");
+  assertEquals(t.s.editor.text, "");
+  t.feed("\x12eng");
+  assertEquals(t.vt.lines(), ["(reverse-i-search)'eng': ssh eng1"]);
+  t.feed("\x07\x0c");
+  assert(t.output().includes("\x1b[H\x1b[2J"));
+  assertEquals(t.vt.lines(), ["> "].map((l) => l.trimEnd()));
+  t.feed("\x1a");
+  assertEquals(t.suspended(), 1);
+  t.s.redraw();
+  t.feed("x\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "x", record: true });
+});
+
+Deno.test("session: a lone Escape resolves on the poll; mouse reports never reach the text", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> " });
+  t.feed("a\x1b");
+  assert(t.armed());
+  t.fire();
+  t.feed("\x1b[<64;10;5M\x1b[M !!b");
+  assertEquals(t.s.editor.text, "ab");
+  t.s.end();
+  assertEquals(await p, { kind: "eof" });
+  const u = await setup();
+  const q = u.s.readLine({ prompt: "> " });
+  u.feed("last line\r");
+  u.s.end(); // the input ends while the Enter waits for the poll: it still submits
+  assertEquals(await q, { kind: "line", text: "last line", record: true });
+  assertEquals(await t.s.readLine({ prompt: "> " }), { kind: "eof" });
+});
+
+Deno.test("session: UTF-8 typed across reads and wide characters edit on the screen", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> " });
+  const b = enc.encode("世界👩‍💻");
+  for (let i = 0; i < b.length; i++) t.feed(b.subarray(i, i + 1));
+  t.feed("\x1b[D");
+  assertEquals([t.vt.row, t.vt.col], [0, 6]);
+  t.feed("\x7f");
+  assertEquals(t.vt.lines(), ["> 世👩‍💻"]);
+  t.feed("\x03\x03");
+  assertEquals(await p, { kind: "interrupt" });
+});
+
+/** A byte source that hands out the given chunks, then the end. */
+function source(chunks: string[]) {
+  const queue = chunks.map((c) => enc.encode(c));
+  return {
+    read(p: Uint8Array): Promise<number | null> {
+      const c = queue.shift();
+      if (!c) return Promise.resolve(null);
+      p.set(c);
+      return Promise.resolve(c.length);
+    },
+  };
+}
+
+Deno.test("PipeInput: lines one after another, multi-line rules, CRLF, eof", async () => {
+  const pipe = PipeInput.open(source(["first\r\nsec", "ond \\\nthird\n\n<<\nx\nEOF\nla", "st"]));
+  const got: ReadResult[] = [];
+  for (;;) {
+    const r = await pipe.readLine({ prompt: "> " });
+    got.push(r);
+    if (r.kind === "eof") break;
+  }
+  assertEquals(got, [
+    { kind: "line", text: "first", record: true },
+    { kind: "line", text: "second \nthird", record: true },
+    { kind: "line", text: "x", record: true },
+    { kind: "line", text: "last", record: true },
+    { kind: "eof" },
+  ]);
+  const s = PipeInput.open(source(["sk-1\nrest\n"]));
+  assertEquals((await s.readSecret("key: ")).reveal(), "sk-1");
+  assertEquals(await s.readLine({ prompt: "" }), { kind: "line", text: "rest", record: true });
+  await rejects(s.readSecret("key: "), AssistError);
+  s.close();
+});
