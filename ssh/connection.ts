@@ -13,7 +13,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { Secret } from "../core/secret.ts";
-import { concat } from "./_bytes.ts";
+import { concat } from "../core/bytes.ts";
 import { newClient, type Ssh2Channel, type Ssh2Client, type Ssh2Sftp, type Ssh2Stats } from "./_ssh2.ts";
 import { ALGORITHMS, hostKeyOrder } from "./algorithms.ts";
 import { SshError } from "./errors.ts";

@@ -21,7 +21,7 @@ import { type OpenedRemote, openRemote } from "../../ssh/open.ts";
 import type { Remote, RemoteStat } from "../../ssh/remote.ts";
 import { wrapCommand } from "../../ssh/wrap.ts";
 import { cacheFileFor, pullToFile } from "../../ssh/transfer.ts";
-import { concat } from "../../ssh/_bytes.ts";
+import { concat } from "../../core/bytes.ts";
 
 /** A direct connection stays open this long after its last use, then closes. */
 const IDLE_CLOSE_MS = 1500;
