@@ -58,7 +58,7 @@ export async function runSsh(args: string[]): Promise<number> {
   const config = loadConfig();
   await ensureHome(config.home);
   const home = config.home;
-  const ops = await lazy<typeof import("../ssh/ops.ts")>(import.meta.url, "../ssh/ops.ts");
+  const ops = await lazy<typeof import("../ssh/mod.ts")>(import.meta.url, "../ssh/mod.ts");
   let text: string;
   switch (op) {
     case "hosts":
@@ -71,11 +71,7 @@ export async function runSsh(args: string[]): Promise<number> {
       text = await ops.removeHost(home, rest[0]);
       break;
     case "pass": {
-      const { getHost } = await lazy<typeof import("../ssh/registry.ts")>(
-        import.meta.url,
-        "../ssh/registry.ts",
-      );
-      await getHost(home, rest[0]); // an unknown alias fails before the prompt
+      await ops.getHost(home, rest[0]); // an unknown alias fails before the prompt
       const secret = await readSecret(`password for ${rest[0]} (input hidden): `);
       text = await ops.setPassword(home, rest[0], secret);
       break;

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { filterNoise } from "../../ssh/wrap.ts";
-import type { ExecResult } from "../../ssh/remote.ts";
+import { type ExecResult, filterNoise } from "../../ssh/mod.ts";
 import { budgetLines } from "../../core/exec_budget.ts";
 
 const SIGNALS: Record<string, number> = {

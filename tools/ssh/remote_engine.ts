@@ -16,11 +16,16 @@ import { posix } from "node:path";
 import type { ToolContext } from "../types.ts";
 import { Engine, EngineInputError } from "../engine/engine.ts";
 import { type EngineDirEntry, type EngineFs, EngineFsError, type EngineStat } from "../engine/engine_fs.ts";
-import { SshError } from "../../ssh/errors.ts";
-import { type OpenedRemote, openRemote } from "../../ssh/open.ts";
-import type { Remote, RemoteStat } from "../../ssh/remote.ts";
-import { wrapCommand } from "../../ssh/wrap.ts";
-import { cacheFileFor, pullToFile } from "../../ssh/transfer.ts";
+import {
+  cacheFileFor,
+  type OpenedRemote,
+  openRemote,
+  pullToFile,
+  type Remote,
+  type RemoteStat,
+  SshError,
+  wrapCommand,
+} from "../../ssh/mod.ts";
 import { concat } from "../../core/bytes.ts";
 
 /** A direct connection stays open this long after its last use, then closes. */
