@@ -23,6 +23,7 @@ import {
 } from "./known_hosts.ts";
 import { describeTarget, type Host } from "./registry.ts";
 
+/** How to open a connection: the handshake uses most of it; `mode` and `onLost` are the connection's. */
 export interface ConnectOptions {
   alias: string;
   host: Host;
@@ -42,6 +43,8 @@ export const DEFAULT_READY_TIMEOUT_MS = 15_000;
 export const KEEPALIVE_MS = 15_000;
 /** Unanswered keepalives before the connection counts as lost. */
 export const KEEPALIVE_COUNT_MAX = 3;
+
+/** A socket error in the operator's words. */
 function socketReason(err: Error & { code?: string }): string {
   switch (err.code) {
     case "ECONNREFUSED":
