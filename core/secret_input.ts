@@ -3,6 +3,7 @@
  * Backspace and Ctrl-C handled); otherwise the first line of standard input (for scripts). The
  * value is returned as a Secret and never written anywhere by this module.
  */
+import { concat } from "./bytes.ts";
 import { AssistError } from "./errors.ts";
 import { stripCr } from "./clean.ts";
 import { Secret } from "./secret.ts";
@@ -58,11 +59,4 @@ export async function readSecret(prompt: string): Promise<Secret> {
   }
   if (line === "") throw new AssistError("nothing entered", { level: "input" });
   return new Secret(line);
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let off = 0;
-  for (const c of chunks) all.set(c, off), off += c.length;
-  return all;
 }

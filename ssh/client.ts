@@ -35,7 +35,7 @@ import type {
   RemoteStat,
   TransferResult,
 } from "./remote.ts";
-import { concat } from "./_bytes.ts";
+import { concat } from "../core/bytes.ts";
 
 /** How long a request may wait for the master's next frame (a transfer's next chunk, a reply). */
 const IDLE_MS = 60_000;

@@ -5,6 +5,7 @@
  * every other `assist` process on `.ssh-sockets/<alias>.sock` (protocol: ssh/protocol.ts) until it
  * is closed, its connection is lost, its socket disappears, or it gets a signal. On a lost
  * connection it leaves `.ssh-sockets/<alias>.lost` (reason and time) for the next caller and status.
+ * Requests are decoded in one place and run through one table (ssh/master_requests.ts).
  *
  * The master never prints after its one handshake line on stdout, and never logs: the password is
  * in no output of it.
@@ -18,21 +19,8 @@ import { readCredential } from "./creds.ts";
 import { connect, type SshConnection } from "./connection.ts";
 import { SshError, toWire } from "./errors.ts";
 import { checkUnixPath, chooseTransport, socketPath, type Transport } from "./paths.ts";
-import {
-  FRAME_DATA,
-  FRAME_ERR,
-  FRAME_JSON,
-  FRAME_OUT,
-  FrameReader,
-  jsonFrame,
-  parseJson,
-  PROTOCOL_VERSION,
-  protocolError,
-  type Request,
-  sameToken,
-  writeAll,
-  writeFrame,
-} from "./protocol.ts";
+import { FrameReader, jsonFrame, protocolError, sameToken, writeAll } from "./protocol.ts";
+import { decodeRequest, dispatch, type MasterRequest, readsFrames } from "./master_requests.ts";
 import type { Remote } from "./remote.ts";
 import { describeTarget, getHost } from "./registry.ts";
 import { lostNotePath, probeMaster } from "./client.ts";
@@ -216,8 +204,7 @@ export class MasterServer {
 
   async #handle(conn: Deno.Conn): Promise<void> {
     const reader = new FrameReader(conn);
-    const ac = new AbortController();
-    let req: Request;
+    let req: MasterRequest;
     try {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const first = await Promise.race([
@@ -227,112 +214,28 @@ export class MasterServer {
         }),
       ]).finally(() => clearTimeout(timer));
       if (!first) return;
-      req = parseJson(first) as unknown as Request;
-      if (req.t !== "req" || req.v !== PROTOCOL_VERSION) {
-        throw protocolError(`unsupported request (version ${String(req.v)}); update both assist processes`);
-      }
-      if (
-        this.#token !== undefined && (typeof req.token !== "string" || !sameToken(req.token, this.#token))
-      ) {
-        throw new SshError("permission_denied", "the SSH master refused a request without its token");
-      }
+      req = decodeRequest(first, this.#token);
     } catch (err) {
       await writeAll(conn, jsonFrame({ t: "error", ...toWire(err) })).catch(() => {});
       return;
     }
     this.#served++;
-    // A client that goes away cancels its request (not for push, which reads its own frames).
-    if (req.op !== "push") {
+    const ac = new AbortController();
+    // A client that goes away cancels its request (not for a kind that reads its own frames).
+    if (!readsFrames(req)) {
       reader.next().then((f) => {
         if (f === null) ac.abort();
       }, () => ac.abort());
     }
-    const remote = this.#o.remote;
     try {
-      const path = typeof req.path === "string" ? req.path : "";
-      switch (req.op) {
-        case "status":
-          await writeAll(conn, jsonFrame({ t: "done", ...this.#o.info(), served: this.#served }));
-          return;
-        case "exec": {
-          if (typeof req.command !== "string") throw protocolError("exec without a command");
-          const r = await remote.exec(req.command, {
-            timeoutMs: typeof req.timeoutMs === "number" ? req.timeoutMs : undefined,
-            maxBytes: typeof req.maxBytes === "number" ? req.maxBytes : undefined,
-            signal: ac.signal,
-          });
-          if (r.stdout.length) await writeFrame(conn, FRAME_OUT, r.stdout);
-          if (r.stderr.length) await writeFrame(conn, FRAME_ERR, r.stderr);
-          await writeAll(
-            conn,
-            jsonFrame({
-              t: "done",
-              code: r.code,
-              exitSignal: r.exitSignal,
-              droppedStdout: r.droppedStdout,
-              droppedStderr: r.droppedStderr,
-              timedOut: r.timedOut,
-              banner: r.banner ?? "",
-            }),
-          );
-          return;
-        }
-        case "stat":
-          await writeAll(conn, jsonFrame({ t: "done", value: (await remote.stat(path)) ?? null }));
-          return;
-        case "list":
-          await writeAll(conn, jsonFrame({ t: "done", value: await remote.list(path) }));
-          return;
-        case "realpath":
-          await writeAll(conn, jsonFrame({ t: "done", value: await remote.realpath(path) }));
-          return;
-        case "read": {
-          const bytes = await remote.readRange(path, Number(req.offset ?? 0), Number(req.length ?? 0));
-          if (bytes.length) await writeFrame(conn, FRAME_DATA, bytes);
-          await writeAll(conn, jsonFrame({ t: "done", bytes: bytes.length }));
-          return;
-        }
-        case "pull": {
-          let started: Promise<void> | undefined;
-          const r = await remote.pull(path, async (chunk) => {
-            await started;
-            await writeFrame(conn, FRAME_DATA, chunk);
-          }, {
-            signal: ac.signal,
-            onStart: (size) => {
-              started = writeAll(conn, jsonFrame({ t: "start", size }));
-            },
-          });
-          await started;
-          await writeAll(conn, jsonFrame({ t: "done", size: r.size, bytes: r.bytes }));
-          return;
-        }
-        case "push": {
-          const size = Number(req.size);
-          if (!Number.isSafeInteger(size) || size < 0) throw protocolError("push without a size");
-          const chunks = (async function* () {
-            while (true) {
-              const f = await reader.next();
-              if (f === null) throw new SshError("cancelled", "the client went away during the push");
-              if (f.type === FRAME_DATA) yield f.payload;
-              else if (f.type === FRAME_JSON && parseJson(f).t === "eof") return;
-              else throw protocolError("unexpected frame during a push");
-            }
-          })();
-          const r = await remote.push({ size, chunks }, path, {
-            signal: ac.signal,
-            mode: typeof req.mode === "number" ? req.mode : undefined,
-          });
-          await writeAll(conn, jsonFrame({ t: "done", size: r.size, bytes: r.bytes }));
-          return;
-        }
-        case "close":
-          await writeAll(conn, jsonFrame({ t: "done" })).catch(() => {});
-          this.#o.onCloseRequest();
-          return;
-        default:
-          throw protocolError(`unknown request "${String((req as { op?: unknown }).op)}"`);
-      }
+      await dispatch(req, {
+        conn,
+        reader,
+        signal: ac.signal,
+        remote: this.#o.remote,
+        status: () => ({ ...this.#o.info(), served: this.#served }),
+        requestClose: this.#o.onCloseRequest,
+      });
     } catch (err) {
       await writeAll(conn, jsonFrame({ t: "error", ...toWire(err) })).catch(() => {});
     }

@@ -12,8 +12,13 @@
  *   {@link filterNoise}.
  * - Transfers: {@link pullToFile}, {@link pushFromFile}, {@link cacheFileFor} (the pull cache),
  *   {@link resolveRemotePath}.
+ * - SMAT on the host: {@link resolveScript}, {@link sampleScript} and their output parsers.
  * - Failures: {@link SshError} with a {@link SshErrorKind}; {@link masterClosedMessage} is the spec's
  *   "open the master with /ssh-setup <alias> first".
+ *
+ * Outside ssh/, import from here only (tools/ and cli/ do). The one exception is the master
+ * process itself, `assist internal ssh-master`, which main.ts starts through ssh/master.ts: it loads
+ * ssh2, which this face must never load.
  *
  * @example
  * const { openRemote, wrapCommand } = await import("./ssh/mod.ts");
@@ -51,6 +56,17 @@ export type {
 } from "./remote.ts";
 export { filterNoise, shQuote, wrapCommand, type WrapHow, type Wrapped } from "./wrap.ts";
 export { cacheFileFor, pullToFile, pushFromFile, remoteHciroot, resolveRemotePath } from "./transfer.ts";
+export { safeBasename } from "./paths.ts";
+export {
+  parseSampleOutput,
+  pickSmatdbPath,
+  resolveError,
+  resolveScript,
+  rowsToTsv,
+  SAMPLE_LIMIT,
+  sampleScript,
+  TSV_COLUMNS,
+} from "./smat.ts";
 export { masterClosedMessage, SshError, type SshErrorKind } from "./errors.ts";
 export {
   checkAlias,

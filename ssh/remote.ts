@@ -10,7 +10,10 @@ export interface ExecOptions {
   /** Kill the remote command after this long (it gets SIGKILL and the channel is closed). */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Bytes kept per stream; the rest is counted and discarded. @default 4 MiB */
+  /**
+   * Bytes kept per stream; the rest is counted and discarded.
+   * @default EXEC_CAPTURE_BYTES (4 MiB, core/exec_budget.ts: the budget bash_exec uses too)
+   */
   maxBytes?: number;
 }
 
@@ -89,6 +92,3 @@ export interface Remote {
   /** Ends this use of the remote (a direct connection is closed; a master stays up). */
   close(): Promise<void>;
 }
-
-/** Default per-stream capture of exec output. */
-export const EXEC_CAPTURE_BYTES = 4 * 1024 * 1024;

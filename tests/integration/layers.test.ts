@@ -135,10 +135,7 @@ Deno.test("the lazy-call scanner reads every call and flags one it cannot check"
  * Known exceptions, each with the change that removes it. The test fails when one is no longer
  * needed, so the list cannot outlive its reason.
  */
-const KNOWN: readonly string[] = [
-  // The SSH split (issue 11, item 4/5) replaces this import of ssh/_bytes.ts; remove the line then.
-  "private: tools/ssh/remote_engine.ts -> ssh/_bytes.ts (a _ file is private to ssh)",
-];
+const KNOWN: readonly string[] = [];
 
 Deno.test("the source folders keep the layers: no upward or sideways import, no folder cycle, no _ reach", async () => {
   const files = await sourceFiles();

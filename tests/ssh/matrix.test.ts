@@ -11,7 +11,7 @@ import { connect } from "../../ssh/connection.ts";
 import { ALGORITHMS, AVOIDED } from "../../ssh/algorithms.ts";
 import { Secret } from "../../core/secret.ts";
 import { SshError } from "../../ssh/errors.ts";
-import { concat } from "../../ssh/_bytes.ts";
+import { concat } from "../../core/bytes.ts";
 import { newClient } from "../../ssh/_ssh2.ts";
 
 const KEX = ["curve25519-sha256", "ecdh-sha2-nistp256", "diffie-hellman-group14-sha256"];

@@ -30,7 +30,7 @@ import type {
   Remote,
   TransferResult,
 } from "../../ssh/remote.ts";
-import { concat } from "../../ssh/_bytes.ts";
+import { concat } from "../../core/bytes.ts";
 
 /** A byte source that hands out its data a few bytes at a time. */
 function trickle(data: Uint8Array, step = 3) {

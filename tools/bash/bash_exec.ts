@@ -4,9 +4,8 @@ import { toolError } from "../types.ts";
 import { childEnv } from "../../core/child_env.ts";
 import { shellFor } from "./shell.ts";
 import { readEnv } from "../../core/env.ts";
+import { budgetLines, OutputCapture } from "../../core/exec_budget.ts";
 
-/** Bytes kept per stream; the rest is drained and counted, so a runaway command cannot exhaust memory. */
-const CAPTURE_BYTES = 4 * 1024 * 1024;
 /** How long output is still read after the command itself has ended. */
 const PIPE_GRACE_MS = 500;
 
@@ -99,46 +98,29 @@ export const bashExecTool: ToolDef = {
   },
 };
 
-/** Reads a stream into memory (capped); `stop()` ends the reading early and keeps what came. */
+/**
+ * Reads a stream into memory within the exec-output budget (core/exec_budget.ts): the rest is
+ * drained and counted. `stop()` ends the reading early and keeps what came.
+ */
 function capture(
   stream: ReadableStream<Uint8Array>,
 ): { done: Promise<{ text: string; dropped: number }>; stop(): void } {
   const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let kept = 0;
-  let dropped = 0;
+  const kept = new OutputCapture();
   const done = (async () => {
     try {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        const room = CAPTURE_BYTES - kept;
-        if (room <= 0) {
-          dropped += value.length;
-          continue;
-        }
-        const piece = value.length > room ? value.subarray(0, room) : value;
-        chunks.push(piece);
-        kept += piece.length;
-        dropped += value.length - piece.length;
+        kept.add(value);
       }
     } catch { /* cancelled: keep what came */ }
-    const all = new Uint8Array(kept);
-    let off = 0;
-    for (const c of chunks) all.set(c, off), off += c.length;
-    return { text: new TextDecoder().decode(all), dropped };
+    return { text: new TextDecoder().decode(kept.bytes()), dropped: kept.dropped };
   })();
   return { done, stop: () => void reader.cancel().catch(() => {}) };
 }
 
-function splitLines(text: string): string[] {
-  if (text === "") return [];
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines.map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
-}
-
-/** Output text: stdout, then `[stderr]` and stderr, capped to maxLines in all, then footers. */
+/** Output text: the budgeted lines (core/exec_budget.ts), then the timeout/cancel notes and the footer. */
 export function render(
   stdout: { text: string; dropped: number },
   stderr: { text: string; dropped: number },
@@ -147,24 +129,13 @@ export function render(
   killedBy: "timeout" | "cancel" | undefined,
   timeoutSeconds: number,
 ): string {
-  const out = splitLines(stdout.text);
-  const err = splitLines(stderr.text);
-  let outQuota = out.length;
-  let errQuota = err.length;
-  if (out.length + err.length > maxLines) {
-    // stderr usually says what went wrong: it keeps up to a quarter of the budget, more if stdout is short.
-    errQuota = Math.min(err.length, Math.max(Math.ceil(maxLines / 4), maxLines - out.length));
-    outQuota = Math.min(out.length, maxLines - errQuota);
-  }
-  const lines = out.slice(0, outQuota);
-  if (err.length > 0) lines.push("[stderr]", ...err.slice(0, errQuota));
-  const total = out.length + err.length;
-  const shown = outQuota + Math.min(errQuota, err.length);
-  if (shown < total) {
-    lines.push(`[bash_exec: output truncated: ${shown} of ${total} lines shown; raise max_lines]`);
-  }
-  const dropped = stdout.dropped + stderr.dropped;
-  if (dropped > 0) lines.push(`[bash_exec: ${dropped} further bytes of output discarded]`);
+  const lines = budgetLines({
+    tool: "bash_exec",
+    stdout: stdout.text,
+    stderr: stderr.text,
+    maxLines,
+    droppedBytes: stdout.dropped + stderr.dropped,
+  });
   if (killedBy === "timeout") lines.push(`[bash_exec: timed out after ${timeoutSeconds} s; killed]`);
   if (killedBy === "cancel") lines.push(`[bash_exec: cancelled; killed]`);
   lines.push(`[bash_exec: exit rc=${killedBy === "timeout" ? 124 : code}]`);

@@ -9,23 +9,27 @@ import { lazy } from "../../core/lazy.ts";
 import { AssistError, describeError } from "../../core/errors.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../types.ts";
 import { checkPath, checkWriteTarget } from "../files/guard.ts";
-import { SshError } from "../../ssh/errors.ts";
-import { type OpenedRemote, openRemote } from "../../ssh/open.ts";
-import { wrapCommand } from "../../ssh/wrap.ts";
-import { statusText } from "../../ssh/ops.ts";
-import { cacheFileFor, pullToFile, pushFromFile, resolveRemotePath } from "../../ssh/transfer.ts";
 import { renderExec } from "./exec_render.ts";
-import { safeBasename } from "../../ssh/paths.ts";
 import {
+  cacheFileFor,
+  type OpenedRemote,
+  openRemote,
   parseSampleOutput,
   pickSmatdbPath,
+  pullToFile,
+  pushFromFile,
   resolveError,
+  resolveRemotePath,
   resolveScript,
   rowsToTsv,
+  safeBasename,
   SAMPLE_LIMIT,
   sampleScript,
+  SshError,
+  statusText,
   TSV_COLUMNS,
-} from "../../ssh/smat.ts";
+  wrapCommand,
+} from "../../ssh/mod.ts";
 
 /** A thrown value as a structured tool error. */
 export function failure(err: unknown): ToolResult {

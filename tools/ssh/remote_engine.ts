@@ -19,12 +19,17 @@
  */
 import { posix } from "node:path";
 import type { ToolContext } from "../types.ts";
-import { SshError } from "../../ssh/errors.ts";
-import { type OpenedRemote, openRemote } from "../../ssh/open.ts";
-import type { Remote, RemoteStat } from "../../ssh/remote.ts";
-import { wrapCommand } from "../../ssh/wrap.ts";
-import { cacheFileFor, pullToFile } from "../../ssh/transfer.ts";
-import { concat } from "../../ssh/_bytes.ts";
+import {
+  cacheFileFor,
+  type OpenedRemote,
+  openRemote,
+  pullToFile,
+  type Remote,
+  type RemoteStat,
+  SshError,
+  wrapCommand,
+} from "../../ssh/mod.ts";
+import { concat } from "../../core/bytes.ts";
 
 /** A file's facts as the engine seam wants them. */
 export interface RemoteFileStat {

@@ -1,10 +1,17 @@
-/** Byte helpers shared by the SSH modules (kept apart so clients need not load ssh2). */
+/**
+ * Byte helpers shared across layers (the SSH modules, exec output capture, secret input). Kept in
+ * core/ so any folder may use them without reaching into another folder's private files, and so a
+ * client of the SSH master need not load ssh2 to join bytes.
+ *
+ * @module
+ */
 
 /**
  * Joins byte chunks into one array (no copy for a single chunk).
  *
  * @example
  * ```ts
+ * import { concat } from "./bytes.ts";
  * concat([new Uint8Array([1]), new Uint8Array([2, 3])]); // Uint8Array [1, 2, 3]
  * ```
  */
