@@ -5,6 +5,7 @@
  */
 import { lazy } from "./core/lazy.ts";
 import { VERSION } from "./core/version.ts";
+import { readEnv } from "./core/env.ts";
 
 async function main(args: string[]): Promise<number> {
   const first = args[0];
@@ -45,15 +46,34 @@ async function main(args: string[]): Promise<number> {
     const { runMaster } = await lazy<typeof import("./ssh/master.ts")>(import.meta.url, "./ssh/master.ts");
     return await runMaster(args[2]);
   }
+  if (first === undefined) {
+    const { runRepl } = await lazy<typeof import("./cli/repl/repl.ts")>(
+      import.meta.url,
+      "./cli/repl/repl.ts",
+    );
+    return await runRepl();
+  }
   const { usageFailure } = await lazy<typeof import("./cli/manual.ts")>(import.meta.url, "./cli/manual.ts");
-  return usageFailure(
-    first === undefined
-      ? "the interactive assistant is not in this build yet; run `assist tools list` for the helper tools"
-      : `unknown command or option: ${first} (see \`assist --help\`)`,
-  );
+  return usageFailure(`unknown command or option: ${first} (see \`assist --help\`)`);
+}
+
+/**
+ * `deno task assist` runs in the checkout's folder; the operator's folder is in INIT_CWD, which
+ * deno task sets. Relative paths (tools, `@file`, `/load`, ASSIST_HOME) must resolve against the
+ * operator's folder, so a development run moves back there first. A compiled binary runs where it
+ * is started and ignores the variable.
+ */
+function returnToOperatorFolder(): void {
+  if ((Deno.build as { standalone?: boolean }).standalone === true) return;
+  const initCwd = readEnv("INIT_CWD");
+  if (!initCwd) return;
+  try {
+    Deno.chdir(initCwd);
+  } catch { /* a folder that vanished: stay where we are */ }
 }
 
 if (import.meta.main) {
+  returnToOperatorFolder();
   let code: number;
   try {
     code = await main(Deno.args);

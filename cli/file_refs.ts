@@ -58,7 +58,10 @@ const TRAILING_PUNCT = /[.,;:!?)\]}'"`>]+$/;
  * The references of a prompt, in order (pure).
  *
  * @example
+ * ```ts
+ * import { findFileRefs } from "./file_refs.ts";
  * findFileRefs("see @a.txt and @{my notes.txt}, not me@host.org").map((r) => r.path); // ["a.txt", "my notes.txt"]
+ * ```
  */
 export function findFileRefs(prompt: string): FileRef[] {
   const refs: FileRef[] = [];
@@ -214,8 +217,11 @@ async function load(path: string, shown: string, cwd: string, guard: PathGuard):
  * refused); `userHome` is what `~` stands for (default HOME, else USERPROFILE).
  *
  * @example
+ * ```ts
+ * import { expandFileRefs } from "./file_refs.ts";
  * const r = await expandFileRefs("summarize @notes.txt", { cwd: "/work", home: "/home/op/.assist" });
  * r.text; // "summarize @notes.txt\n\nFile @notes.txt (/work/notes.txt, 42 bytes):\n```\n...\n```\n"
+ * ```
  */
 export async function expandFileRefs(
   prompt: string,

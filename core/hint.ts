@@ -6,7 +6,10 @@
  * supplies the caller's.
  *
  * @example
+ * ```ts
+ * import { slashHint } from "./hint.ts";
  * slashHint("ssh-setup", ["eng1"]); // "/ssh-setup eng1"
+ * ```
  */
 export type HintFn = (name: string, args?: readonly string[]) => string;
 

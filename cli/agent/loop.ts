@@ -191,7 +191,8 @@ export class Agent {
     let result: { text: string; isError?: boolean };
     try {
       const valid = validateInput(def, input);
-      o.io.toolCall(name, valid as Record<string, unknown>);
+      // Shown as the model asked for it (detokenized), without the defaults validation filled in.
+      o.io.toolCall(name, input);
       result = await def.run(valid, { ...o.toolContext, signal });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

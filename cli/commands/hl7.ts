@@ -3,13 +3,10 @@ import { lazy } from "../../core/lazy.ts";
 import { AssistError } from "../../core/errors.ts";
 import type { Command } from "./types.ts";
 
-type Format = typeof import("../../hl7/format.ts");
-type Schema = typeof import("../../hl7/schema.ts");
-type Path = typeof import("../../hl7/path.ts");
 const load = async () => ({
-  path: await lazy<Path>(import.meta.url, "../../hl7/path.ts"),
-  f: await lazy<Format>(import.meta.url, "../../hl7/format.ts"),
-  s: await lazy<Schema>(import.meta.url, "../../hl7/schema.ts"),
+  path: await lazy<typeof import("../../hl7/path.ts")>(import.meta.url, "../../hl7/path.ts"),
+  f: await lazy<typeof import("../../hl7/format.ts")>(import.meta.url, "../../hl7/format.ts"),
+  s: await lazy<typeof import("../../hl7/schema.ts")>(import.meta.url, "../../hl7/schema.ts"),
 });
 
 export const HL7_COMMANDS: readonly Command[] = [

@@ -12,7 +12,7 @@ import type { Command, CommandContext } from "./types.ts";
 import { hinter, home } from "./_util.ts";
 
 type Ops = typeof import("../../ssh/ops.ts");
-const ops = () => lazy<Ops>(import.meta.url, "../../ssh/ops.ts");
+const ops = () => lazy<typeof import("../../ssh/ops.ts")>(import.meta.url, "../../ssh/ops.ts");
 
 /** A `/ssh-<op>` command whose body is one ssh/ops.ts call returning the text to show. */
 function op(

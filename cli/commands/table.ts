@@ -8,9 +8,13 @@
  * in-process in tests.
  *
  * @example
- * await runSlash("/ssh-status eng1 ", { config, io, repl }); // trailing whitespace is trimmed
+ * ```ts
+ * import { type CommandContext, hint, runSlash } from "./table.ts";
+ * declare const ctx: CommandContext;
+ * await runSlash("/ssh-status eng1 ", ctx); // trailing whitespace is trimmed
  * hint("cli", "ssh-setup", ["eng1"]); // "assist ssh setup eng1"
  * hint("repl", "ssh-setup", ["eng1"]); // "/ssh-setup eng1"
+ * ```
  *
  * @module
  */
@@ -60,8 +64,11 @@ export function findCommand(name: string): Command | undefined {
  * its slash form on the command line too.
  *
  * @example
+ * ```ts
+ * import { hint } from "./table.ts";
  * hint("cli", "ssh-setup", ["eng1"]); // "assist ssh setup eng1"
  * hint("repl", "ssh-setup", ["eng1"]); // "/ssh-setup eng1"
+ * ```
  */
 export function hint(front: Front, name: string, args: string[] = []): string {
   const cmd = findCommand(name);

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { readEnv as env } from "../../core/env.ts";
 import { posix, win32 } from "node:path";
 import { completeHl7 } from "../../hl7/complete.ts";
 import { PathGuard } from "../../tools/files/protect.ts";
@@ -46,19 +47,14 @@ export interface CompleterOptions {
 /** More entries than this in one folder are not all offered (the editor lists a page at most). */
 const MAX_PATH_CANDIDATES = 500;
 
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Slash-command candidates for `typed` (without the slash), pure.
  *
  * @example
+ * ```ts
+ * import { matchCommands } from "./complete.ts";
  * matchCommands("shl", [{ name: "show-last-tool", summary: "" }, { name: "ssh-close", summary: "" }]); // show-last-tool only
+ * ```
  */
 export function matchCommands<T extends { name: string }>(typed: string, commands: readonly T[]): T[] {
   const t = typed.toLowerCase();

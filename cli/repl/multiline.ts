@@ -29,9 +29,12 @@ const HEREDOC = /^(.*?)\s*<<(EOF)?$/s;
  * Feeds one entered line (it may itself hold newlines, from a paste or Alt+Enter).
  *
  * @example
+ * ```ts
+ * import { feedLine, START } from "./multiline.ts";
  * const a = feedLine(START, "one \\"); // { complete: false, ... }
  * const b = feedLine(a.state, "two"); // { complete: false, ... }
  * feedLine(b.state, ""); // { complete: true, text: "one \ntwo" }
+ * ```
  */
 export function feedLine(state: MultilineState, line: string): MultilineStep {
   line = line.replace(/\r$/, "");

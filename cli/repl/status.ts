@@ -44,7 +44,10 @@ export interface StatusInput {
  * A token count in a few characters: `950`, `12.3k`, `200k`, `1.2M`, `1M`.
  *
  * @example
+ * ```ts
+ * import { compactNumber } from "./status.ts";
  * compactNumber(12_345); // "12.3k"
+ * ```
  */
 export function compactNumber(n: number): string {
   if (!Number.isFinite(n)) return MISSING;

@@ -35,7 +35,10 @@ export function escapeControls(s: string): string {
  * `tool> name k=v ...`; values over 120 characters are cut with a hint to use /show-last-tool.
  *
  * @example
+ * ```ts
+ * import { formatToolCall } from "./turn_view.ts";
  * formatToolCall("read_file", { path: "notes.txt" }); // "tool> read_file path=notes.txt"
+ * ```
  */
 export function formatToolCall(name: string, input: Record<string, unknown>): string {
   const parts = Object.entries(input).map(([k, v]) => {
@@ -102,7 +105,10 @@ const REFUSALS: Record<string, string> = {
  * (<why>)`, or `error: <first line of the message>`, fitted to `columns` (default 60).
  *
  * @example
+ * ```ts
+ * import { formatToolResult } from "./turn_view.ts";
  * formatToolResult({ text: "x".repeat(4300), isError: false }); // "  ↳ 4.2 KB"
+ * ```
  */
 export function formatToolResult(r: { text: string; isError: boolean }, columns = 60): string {
   let line = `  ↳ ${formatBytes(new TextEncoder().encode(r.text).length)}`;
@@ -136,7 +142,10 @@ function firstLine(s: string): string {
  * The elapsed indicator: `… 3 s`, `… 59 s`, `… 1 min 05 s`, `… 12 min 00 s`.
  *
  * @example
+ * ```ts
+ * import { formatElapsed } from "./turn_view.ts";
  * formatElapsed(3400); // "… 3 s"
+ * ```
  */
 export function formatElapsed(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));

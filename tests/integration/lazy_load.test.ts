@@ -35,8 +35,14 @@ async function startupClosure(entry: string): Promise<string[]> {
 const HEAVY =
   /^(hl7|phi|ssh|update)\/|^tools\/engine\/(?!.*_tool\.ts$)|^cli\/(model|agent|auth)\/|^node:|^npm:/;
 
-Deno.test("--version loads main.ts, the version and the lazy loader only", async () => {
-  assertEquals(await startupClosure("main.ts"), ["core/lazy.ts", "core/version.ts", "main.ts"]);
+Deno.test("--version loads main.ts, the version, the lazy loader and the env reader only", async () => {
+  // core/env.ts (no imports of its own) reads INIT_CWD before dispatch (run from any folder).
+  assertEquals(await startupClosure("main.ts"), [
+    "core/env.ts",
+    "core/lazy.ts",
+    "core/version.ts",
+    "main.ts",
+  ]);
 });
 
 Deno.test("tools list loads no heavy module and no Node built-in", async () => {

@@ -66,7 +66,19 @@ export class TmuxSession implements AsyncDisposable {
     };
     // `env -i` gives the program exactly this environment (tmux would add its own otherwise).
     const envArgs = Object.entries(env).map(([k, v]) => shellQuote(`${k}=${v}`));
-    const line = ["env", "-i", ...envArgs, ...command.map(shellQuote)].join(" ");
+    // tmux 3.3 sometimes marks a pane dead (its terminal closed) without the exit status, so a
+    // small sh records the status in a file of ours; the program is still its own process.
+    const statusFile = `${rawLog}.status`;
+    const line = [
+      "sh",
+      "-c",
+      shellQuote(`"$@"; echo $? > ${shellQuote(statusFile)}`),
+      "sh",
+      "env",
+      "-i",
+      ...envArgs,
+      ...command.map(shellQuote),
+    ].join(" ");
     const s = new TmuxSession(socket, rawLog);
     await tmux(socket, [
       "new-session",
@@ -121,13 +133,10 @@ export class TmuxSession implements AsyncDisposable {
     return await Deno.readTextFile(this.rawLog).catch(() => "");
   }
 
-  /** The pane's process exited; its status, or undefined while it runs. */
+  /** The program exited; its status, or undefined while it runs. */
   async exitStatus(): Promise<number | undefined> {
-    const out =
-      (await tmux(this.socket, ["display-message", "-p", "-t", "s", "#{pane_dead} #{pane_dead_status}"]))
-        .trim();
-    const [dead, status] = out.split(" ");
-    return dead === "1" ? Number(status) : undefined;
+    const text = await Deno.readTextFile(`${this.rawLog}.status`).catch(() => "");
+    return /^\d+\s*$/.test(text) ? Number(text) : undefined;
   }
 
   /**
@@ -179,6 +188,7 @@ export class TmuxSession implements AsyncDisposable {
     this.#closed = true;
     await tmux(this.socket, ["kill-server"]).catch(() => {});
     await Deno.remove(this.rawLog).catch(() => {});
+    await Deno.remove(`${this.rawLog}.status`).catch(() => {});
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

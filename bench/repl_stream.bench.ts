@@ -1,0 +1,49 @@
+/**
+ * Streamed model text to the terminal side: a 16 MB answer streamed by the fake model API (SSE,
+ * 64-character text deltas) through the client, the PHI display detokenizer and the REPL's turn
+ * view, into a pipe (scripted REPL, stdout drained). Target: at least 50 MB/s. The figure includes
+ * the process start (about half a second), so it understates the streaming rate.
+ *
+ *     deno bench -q -P=test bench/repl_stream.bench.ts
+ */
+import { FakeModelApi } from "../tests/support/fake_model_api.ts";
+import { assistCommandArgs } from "../tests/support/run_assist.ts";
+
+const MB = 16;
+const home = await Deno.makeTempDir({ prefix: "assist-bench-stream-" });
+const fake = new FakeModelApi({ chunk: 64 });
+const words = "the interface ADT_IN routes to LAB_OUT and PHARM_OUT through the xlate; ";
+const answer = words.repeat(Math.ceil((MB * 1024 * 1024) / words.length));
+globalThis.addEventListener("unload", () => {
+  fake.close();
+  Deno.removeSync(home, { recursive: true });
+});
+
+let last = 0;
+Deno.bench(`scripted REPL: ${MB} MB answer streamed into a pipe`, { n: 3, warmup: 1 }, async () => {
+  fake.replies.push({ text: answer });
+  const t0 = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: assistCommandArgs([]),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+    env: {
+      NO_COLOR: "1",
+      HOME: home,
+      ASSIST_HOME: `${home}/.assist`,
+      ASSIST_API_KEY: "sk-ant-test-key",
+      ASSIST_MODEL_API_URL: fake.url,
+    },
+  }).spawn();
+  const w = out.stdin.getWriter();
+  await w.write(new TextEncoder().encode("tell me\n"));
+  await w.close();
+  let bytes = 0;
+  for await (const chunk of out.stdout) bytes += chunk.length;
+  await out.status;
+  const s = (performance.now() - t0) / 1000;
+  if (bytes < answer.length) throw new Error(`only ${bytes} of ${answer.length} bytes arrived`);
+  last = bytes / 1024 / 1024 / s;
+  console.error(`  ${last.toFixed(1)} MB/s (${(bytes / 1024 / 1024).toFixed(1)} MB in ${s.toFixed(2)} s)`);
+});

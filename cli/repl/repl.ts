@@ -1,0 +1,530 @@
+/**
+ * The interactive assistant. `assist` on a terminal opens it: start-up lines (version, `MODE=`, auth
+ * rail, the tier-5 line), then the prompt `you[<model_short>]> `. Each entry is a slash command (one
+ * command table, cli/commands/) or a prompt: `@file` references expanded, any `/load`ed attachment
+ * added, then one agent turn, whose every byte bound for the model passes the PHI gate in the agent
+ * loop. With standard input not a terminal, entries are read as prompts one after another (scripted
+ * use): no redraw, no status line, no review gate, model text on stdout.
+ *
+ * Exit paths (`/quit`, Ctrl-D, a second Ctrl-C within 2 s, SIGTERM, SIGHUP, an uncaught error) all
+ * leave through `#shutdown`, which restores the terminal once.
+ */
+import { readEnv as env } from "../../core/env.ts";
+import { type Config, loadConfig } from "../../core/config.ts";
+import { ensureHome, homePaths } from "../../core/home.ts";
+import { AssistError, describeError } from "../../core/errors.ts";
+import { lazy } from "../../core/lazy.ts";
+import type { Secret } from "../../core/secret.ts";
+import { colorAllowed, writeText } from "../../core/term.ts";
+import { VERSION } from "../../core/version.ts";
+import type { AutoPhiMode } from "../../core/config.ts";
+import type { Agent, ToolCallRecord } from "../agent/loop.ts";
+import type { RateLimitReading } from "../model/ratelimit.ts";
+import type { Usage } from "../model/types.ts";
+import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
+import { TurnOutput } from "./turn_output.ts";
+import type { PipeInput, Terminal } from "./terminal.ts";
+import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
+
+/** Lines of these commands are never written to history (they take or lead to secrets). */
+const NO_HISTORY = /^\/(login|ssh-pass|ssh-add|set-api-key)(\s|$)/;
+
+/** Second Ctrl-C within this many ms at an empty prompt exits. */
+const DOUBLE_INTERRUPT_MS = 2000;
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+function newSessionId(): string {
+  const t = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
+  const r = crypto.getRandomValues(new Uint8Array(4));
+  return `${t}-${[...r].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+type Input = Terminal | PipeInput;
+
+export class Repl {
+  readonly config: Config;
+  readonly interactive: boolean;
+  readonly sessionId = newSessionId();
+  readonly cwd: string;
+  #input!: Input;
+  #model: string;
+  #agent?: Agent;
+  #agentPending?: Promise<Agent>;
+  #gate?: Awaited<ReturnType<typeof import("../agent/phi_adapter.ts").createPhiGate>>;
+  #quitting = false;
+  #exitCode = 0;
+  #lastInterrupt = 0;
+  #turns = 0;
+  #lastAnswer?: string;
+  #lastUsage?: Usage;
+  #rateLimits?: RateLimitReading;
+  #attachments: Array<{ label: string; text: string }> = [];
+  #fileTipShown = false;
+  #abort?: AbortController;
+  #shutdownDone = false;
+  #out: (s: string) => void;
+  #color: boolean;
+  #mouse: boolean;
+
+  constructor(config: Config, interactive: boolean, cwd: string) {
+    this.config = config;
+    this.interactive = interactive;
+    this.cwd = cwd;
+    this.#model = config.model;
+    this.#out = (s) => writeText("stderr", s);
+    this.#color = interactive && colorAllowed("stderr", config.noColor ? "1" : undefined);
+    this.#mouse = config.mouse && !config.noMouse;
+  }
+
+  get model(): string {
+    return this.#model;
+  }
+
+  // ---- start -------------------------------------------------------------------------------
+
+  async run(): Promise<number> {
+    await ensureHome(this.config.home);
+    const signals = this.#installSignals();
+    try {
+      if (this.interactive) {
+        const { Terminal } = await lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts");
+        this.#input = await Terminal.open({
+          write: this.#out,
+          mouse: this.#mouse,
+          historyFile: homePaths(this.config.home).history,
+        });
+      } else {
+        const { PipeInput } = await lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts");
+        this.#input = PipeInput.open();
+      }
+      if (this.interactive) this.#out((await this.startupLines()).join("\n") + "\n");
+      await this.#loop();
+    } catch (err) {
+      this.#shutdown();
+      this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
+      this.#exitCode = 1;
+    } finally {
+      if (this.interactive && this.#input) {
+        await (this.#input as Terminal).flushHistory().catch((err) => {
+          this.#out(`assist: history not saved: ${describeError(err)}\n`);
+        });
+      }
+      this.#shutdown();
+      signals();
+    }
+    return this.#exitCode;
+  }
+
+  /** Start-up lines: from local files only, so the prompt never waits on the network. */
+  async startupLines(): Promise<string[]> {
+    const paths = homePaths(this.config.home);
+    const hciroot = env("HCIROOT");
+    const hcirootIsEngine = !!hciroot &&
+      (await exists(`${hciroot}/server/server.ini`) || await exists(`${hciroot}/server`));
+    let aliases: string[] = [];
+    try {
+      const { readHosts } = await lazy<typeof import("../../ssh/registry.ts")>(
+        import.meta.url,
+        "../../ssh/registry.ts",
+      );
+      aliases = (await readHosts(this.config.home)).map((h) => h.alias);
+    } catch { /* an unreadable registry is reported by /ssh-hosts */ }
+    const { sidecarFiles } = await lazy<typeof import("../../phi/sidecar/lifecycle.ts")>(
+      import.meta.url,
+      "../../phi/sidecar/lifecycle.ts",
+    );
+    const sidecarRunning = await exists(sidecarFiles(this.config.phiVenv).pidFile);
+    const lines = [
+      `assist ${VERSION} · model ${this.#model} · /help for commands, Ctrl-D or /quit to leave`,
+      modeLine({ hciroot, hcirootIsEngine, sshAliases: aliases }).line,
+      authLine({
+        rail: this.config.authMode,
+        envKey: !!this.config.apiKey,
+        keyFile: await exists(paths.apiKey),
+        oauthFile: await exists(paths.oauth),
+      }),
+    ];
+    const t5 = tier5Line(sidecarRunning);
+    if (t5) lines.push(t5);
+    return lines.map((l, i) => (i > 0 && this.#color ? `\x1b[2m${l}\x1b[22m` : l));
+  }
+
+  // ---- the loop ----------------------------------------------------------------------------
+
+  async #loop(): Promise<void> {
+    const complete = this.interactive ? await this.#completer() : undefined;
+    while (!this.#quitting) {
+      const r = await this.#input.readLine({
+        prompt: promptFor(this.#model),
+        continuationPrompt: "... ",
+        complete,
+      });
+      if (r.kind === "eof") {
+        this.quit();
+        break;
+      }
+      if (r.kind === "interrupt") {
+        const now = Date.now();
+        if (now - this.#lastInterrupt <= DOUBLE_INTERRUPT_MS) {
+          this.quit();
+          break;
+        }
+        this.#lastInterrupt = now;
+        this.#out("(^C again or /quit to exit)\n");
+        continue;
+      }
+      this.#lastInterrupt = 0;
+      const text = r.text;
+      if (text.trim() === "") continue;
+      if (this.interactive && r.record && !NO_HISTORY.test(text.trimStart())) {
+        (this.#input as Terminal).addHistory(text);
+      }
+      try {
+        if (text.trimStart().startsWith("/")) await this.#command(text.trim());
+        else await this.#turn(text);
+      } catch (err) {
+        this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
+      }
+    }
+  }
+
+  async #completer() {
+    const [{ createCompleter }, { COMMANDS }] = await Promise.all([
+      lazy<typeof import("./complete.ts")>(import.meta.url, "./complete.ts"),
+      lazy<typeof import("../commands/table.ts")>(import.meta.url, "../commands/table.ts"),
+    ]);
+    return createCompleter({ commands: () => COMMANDS, cwd: this.cwd, home: this.config.home });
+  }
+
+  async #command(line: string): Promise<void> {
+    const { runSlash } = await lazy<typeof import("../commands/table.ts")>(
+      import.meta.url,
+      "../commands/table.ts",
+    );
+    await runSlash(line, this.#commandContext());
+  }
+
+  #commandContext(): CommandContext {
+    const input = this.#input;
+    const io: CommandIO = {
+      front: "repl",
+      out: (t) => this.#out(t.endsWith("\n") ? t : t + "\n"),
+      warn: (t) => this.#out(`${this.#color ? "\x1b[33m" : ""}${t}${this.#color ? "\x1b[39m" : ""}\n`),
+      readSecret: (p: string): Promise<Secret> => input.readSecret(p),
+      readKey: this.interactive
+        ? (p, allowed, fallback) => (input as Terminal).readKey(p, allowed, fallback)
+        : undefined,
+    };
+    return { config: this.config, io, repl: this.#host() };
+  }
+
+  #host(): ReplHost {
+    // deno-lint-ignore no-this-alias
+    const self = this;
+    return {
+      config: this.config,
+      get model() {
+        return self.#model;
+      },
+      set model(id: string) {
+        self.setModel(id);
+      },
+      setModel: (id) => this.setModel(id),
+      reset: () => {
+        this.#agent?.reset();
+        this.#attachments = [];
+      },
+      clearScreen: () => this.#out("\x1b[H\x1b[2J\x1b[3J"),
+      quit: () => this.quit(),
+      submit: (prompt) => this.#turn(prompt),
+      attach: (label, text) => void this.#attachments.push({ label, text }),
+      lastAnswer: () => this.#lastAnswer,
+      lastTool: () => this.#agent?.lastTool,
+      costText: () => this.#costText(),
+      statusLine: () => this.#statusLine(true) ?? "",
+      setMouse: (on) => {
+        this.#mouse = on;
+        if (this.interactive) (this.#input as Terminal).setMouse(on);
+      },
+      get phiMode(): AutoPhiMode {
+        return self.#gate?.getMode() ?? self.config.autoPhi;
+      },
+      set phiMode(m: AutoPhiMode) {
+        self.config.autoPhi = m;
+        self.#gate?.setMode(m);
+      },
+    };
+  }
+
+  setModel(id: string): void {
+    this.#model = id;
+    if (this.#agent) this.#agent.model = id;
+  }
+
+  quit(): void {
+    this.#quitting = true;
+  }
+
+  // ---- a turn ------------------------------------------------------------------------------
+
+  async #getAgent(): Promise<Agent> {
+    if (this.#agent) return this.#agent;
+    this.#agentPending ??= (async () => {
+      const [{ createAgent }, { createPhiGate }] = await Promise.all([
+        lazy<typeof import("../session.ts")>(import.meta.url, "../session.ts"),
+        lazy<typeof import("../agent/phi_adapter.ts")>(import.meta.url, "../agent/phi_adapter.ts"),
+      ]);
+      this.#gate ??= await createPhiGate(this.config, {
+        prompter: this.interactive ? this.#prompter() : undefined,
+        sessionId: this.sessionId,
+      });
+      return await createAgent({
+        config: this.config,
+        gate: this.#gate,
+        cwd: this.cwd,
+        model: this.#model,
+        onRateLimit: (r) => this.#rateLimits = r,
+        io: {
+          text: (t) => this.#view?.text(t),
+          toolCall: (name, input) => this.#view?.line(this.#formatToolCall(name, input)),
+          toolResult: (rec) => this.#view?.line(this.#formatResult(rec)),
+          notice: (line) => this.#view ? this.#view.notice(line) : this.#out(line + "\n"),
+        },
+      });
+    })();
+    try {
+      this.#agent = await this.#agentPending;
+      this.#agent.model = this.#model;
+      return this.#agent;
+    } finally {
+      this.#agentPending = undefined;
+    }
+  }
+
+  #view?: TurnOutput;
+  #formatToolCall!: (name: string, input: Record<string, unknown>) => string;
+  #formatResult!: (rec: ToolCallRecord) => string;
+
+  #prompter() {
+    const term = () => this.#input as Terminal;
+    const ask = async (question: string, allowed: string[], fallback: string) => {
+      this.#view?.stop();
+      const t = term();
+      t.endTurn();
+      try {
+        return await t.readKey(question, allowed, fallback);
+      } finally {
+        t.beginTurn(() => this.#abort?.abort());
+        this.#view?.start();
+      }
+    };
+    return {
+      confirmValue: async (r: { value: string; category: string; context: string }) => {
+        const k = await ask(
+          `phi> tokenize ${r.category} "${r.value}" (${r.context})? [Y/n] `,
+          ["y", "n"],
+          "y",
+        );
+        return k !== "n";
+      },
+      reviewToolResult: async (
+        r: { toolName: string; bytes: number; hl7Shaped: boolean; tokenized: number },
+      ) => {
+        const size = r.bytes >= 1024 ? `${(r.bytes / 1024).toFixed(1)} KB` : `${r.bytes} B`;
+        const why = r.hl7Shaped ? ", HL7-shaped" : "";
+        const k = await ask(
+          `review> ${r.toolName} result: ${size}${why}, ${r.tokenized} value(s) tokenized; send to the model? [Y/n/i] `,
+          ["y", "n", "i"],
+          "y",
+        );
+        return k as "y" | "n" | "i";
+      },
+      showToolResult: (text: string) => {
+        this.#view?.line(text);
+      },
+    };
+  }
+
+  async #turn(typed: string): Promise<void> {
+    const { expandFileRefs } = await lazy<typeof import("../file_refs.ts")>(
+      import.meta.url,
+      "../file_refs.ts",
+    );
+    const expanded = await expandFileRefs(typed, { cwd: this.cwd, home: this.config.home });
+    for (const w of expanded.warnings) this.#out(`${w}\n`);
+    if (expanded.files.length && !this.#fileTipShown && this.interactive) {
+      this.#fileTipShown = true;
+      this.#out(
+        "tip: @file contents go to the model after the PHI gate; @{path with spaces} quotes a path\n",
+      );
+    }
+    let prompt = expanded.text;
+    if (this.#attachments.length) {
+      prompt += this.#attachments.map((a) => `\n\n[loaded ${a.label}]\n${a.text}`).join("");
+      this.#attachments = [];
+    }
+    let agent: Agent;
+    try {
+      agent = await this.#getAgent();
+    } catch (err) {
+      this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
+      return;
+    }
+    const { formatToolCall, formatToolResult } = await lazy<typeof import("./turn_view.ts")>(
+      import.meta.url,
+      "./turn_view.ts",
+    );
+    this.#formatToolCall = formatToolCall;
+    this.#formatResult = (rec) =>
+      formatToolResult({ text: rec.result, isError: rec.isError }, this.#columns());
+    const write = this.interactive ? this.#out : (s: string) => writeText("stdout", s);
+    const view = new TurnOutput({
+      write,
+      live: this.interactive,
+      color: this.#color,
+    });
+    // Notices and tool lines go to stderr in scripted use; model text to stdout.
+    if (!this.interactive) {
+      view.line = (t) => this.#out(t + "\n");
+      view.notice = (t) => this.#out(t + "\n");
+    }
+    this.#view = view;
+    const abort = new AbortController();
+    this.#abort = abort;
+    if (this.interactive) (this.#input as Terminal).beginTurn(() => abort.abort());
+    view.start();
+    const before = agent.meter.streams.length;
+    try {
+      const r = await agent.turn(prompt, abort.signal);
+      view.finish();
+      if (r.cancelled) {
+        this.#out("(cancelled; the conversation is kept)\n");
+      } else {
+        this.#lastAnswer = r.answer;
+        this.#turns++;
+      }
+    } catch (err) {
+      view.finish();
+      if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
+        this.#out(`assist: ${err.message}\n`);
+      } else throw err;
+    } finally {
+      view.stop();
+      this.#view = undefined;
+      this.#abort = undefined;
+      if (this.interactive) (this.#input as Terminal).endTurn();
+      const streams = agent.meter.streams;
+      if (streams.length > before) this.#lastUsage = streams[streams.length - 1].usage;
+    }
+    if (this.interactive && !this.config.noStatus) {
+      const line = this.#statusLine(false);
+      if (line) this.#out(line + "\n");
+    }
+  }
+
+  // ---- status and cost ---------------------------------------------------------------------
+
+  #statusRenderer?: typeof import("./status.ts").renderStatus;
+
+  #statusLine(force: boolean): string | undefined {
+    if (!this.#statusRenderer) return force ? "(status line not ready yet)" : undefined;
+    return this.#statusRenderer({
+      rail: this.config.authMode,
+      lastUsage: this.#lastUsage,
+      model: this.#model,
+      sessionCostUsd: this.#agent?.meter.total.total ?? 0,
+      turns: this.#turns,
+      rateLimits: this.#rateLimits,
+      columns: this.#columns(),
+      now: Date.now(),
+      color: this.#color,
+      force,
+    });
+  }
+
+  async loadStatus(): Promise<void> {
+    const { renderStatus } = await lazy<typeof import("./status.ts")>(import.meta.url, "./status.ts");
+    this.#statusRenderer = renderStatus;
+  }
+
+  #columns(): number {
+    if (this.interactive) return (this.#input as Terminal).columns;
+    return 80;
+  }
+
+  #costText(): string {
+    const meter = this.#agent?.meter;
+    if (!meter || meter.streams.length === 0) return "no model requests yet";
+    const usd = (n: number) => `$${n.toFixed(4)}`;
+    const lines = meter.streams.map((s, i) =>
+      `  #${i + 1} ${s.model}: in ${s.usage.input_tokens}, out ${s.usage.output_tokens}, ` +
+      `cache read ${s.usage.cache_read_input_tokens}, cache write ${s.usage.cache_creation_input_tokens} ` +
+      `= ${usd(s.cost.total)}`
+    );
+    const t = meter.total;
+    lines.push(
+      `session: in ${t.tokens.input_tokens}, out ${t.tokens.output_tokens}, cache read ` +
+        `${t.tokens.cache_read_input_tokens}, cache write ${t.tokens.cache_creation_input_tokens}; ` +
+        `input ${usd(t.input)}, output ${usd(t.output)}, cache read ${usd(t.cacheRead)}, ` +
+        `cache write ${usd(t.cacheWrite)}; total ${usd(t.total)}`,
+    );
+    return lines.join("\n");
+  }
+
+  // ---- exit paths --------------------------------------------------------------------------
+
+  #installSignals(): () => void {
+    const listeners: Array<[Deno.Signal, () => void]> = [];
+    const on = (sig: Deno.Signal, fn: () => void) => {
+      try {
+        Deno.addSignalListener(sig, fn);
+        listeners.push([sig, fn]);
+      } catch { /* not on this platform */ }
+    };
+    const leave = (code: number) => () => {
+      this.#abort?.abort();
+      this.#shutdown();
+      Deno.exit(code);
+    };
+    if (Deno.build.os !== "windows") {
+      on("SIGTERM", leave(143));
+      on("SIGHUP", leave(129));
+    }
+    // Outside raw mode (scripted use) Ctrl-C is a real SIGINT: cancel the turn, else leave.
+    on("SIGINT", () => {
+      if (this.#abort) this.#abort.abort();
+      else leave(130)();
+    });
+    return () => {
+      for (const [sig, fn] of listeners) {
+        try {
+          Deno.removeSignalListener(sig, fn);
+        } catch { /* ignore */ }
+      }
+    };
+  }
+
+  /** Restores the terminal; runs once whatever the exit path. */
+  #shutdown(): void {
+    if (this.#shutdownDone) return;
+    this.#shutdownDone = true;
+    try {
+      this.#input?.close();
+    } catch { /* the terminal is gone */ }
+  }
+}
+
+/** `assist` with no arguments. */
+export async function runRepl(): Promise<number> {
+  const config = loadConfig();
+  let interactive = false;
+  try {
+    interactive = Deno.stdin.isTerminal();
+  } catch { /* no stdin */ }
+  const repl = new Repl(config, interactive, Deno.cwd());
+  await repl.loadStatus();
+  return await repl.run();
+}
