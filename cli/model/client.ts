@@ -93,6 +93,7 @@ class IdleWatch {
   readonly #onOuter = () => this.#controller.abort(this.#outer?.reason);
   #timer?: ReturnType<typeof setTimeout>;
   #seconds = 0;
+  #last = 0;
   fired = false;
 
   constructor(outer?: AbortSignal) {
@@ -107,21 +108,36 @@ class IdleWatch {
 
   /** (Re)starts the countdown with `seconds`. */
   arm(seconds: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#seconds = seconds;
     this.touch();
   }
 
-  /** Bytes arrived: the countdown starts over. */
+  /**
+   * Bytes arrived: the countdown starts over. Called for every chunk of a stream, so it only notes
+   * the time; one timer checks it when it would fire and re-arms itself for the rest.
+   */
   touch(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#last = performance.now();
+    if (this.#timer === undefined) this.#schedule(this.#seconds * 1000);
+  }
+
+  #schedule(ms: number): void {
     this.#timer = setTimeout(() => {
-      this.fired = true;
-      this.#controller.abort(new Error("idle timeout"));
-    }, this.#seconds * 1000);
+      const idle = performance.now() - this.#last;
+      const limit = this.#seconds * 1000;
+      if (idle >= limit) {
+        this.#timer = undefined;
+        this.fired = true;
+        this.#controller.abort(new Error("idle timeout"));
+      } else this.#schedule(limit - idle);
+    }, ms);
   }
 
   dispose(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#outer?.removeEventListener("abort", this.#onOuter);
   }
 
@@ -341,6 +357,31 @@ function toMessage(parsed: unknown, ctx: ErrorContext): Message {
   return { ...(m as unknown as Message), usage: normalizeUsage(m.usage) };
 }
 
+/**
+ * The body's bytes in reads of up to 64 KiB: a BYOB read takes everything already queued at once,
+ * where the default reader hands over each network frame (one SSE event, often) on its own.
+ */
+async function* chunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = body.getReader({ mode: "byob" });
+  } catch {
+    yield* body; // not a byte stream: its own chunks
+    return;
+  }
+  try {
+    let buf = new ArrayBuffer(64 * 1024);
+    for (;;) {
+      const { value, done } = await reader.read(new Uint8Array(buf));
+      if (done || !value) return;
+      yield value;
+      buf = value.buffer; // the read hands the buffer back; reuse it once the caller has decoded it
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 async function readStream(
   body: ReadableStream<Uint8Array>,
   opts: ClientOptions,
@@ -371,7 +412,7 @@ async function readStream(
     }
   };
   try {
-    for await (const chunk of body) {
+    for await (const chunk of chunks(body)) {
       watch.touch();
       handle(decoder.push(text.decode(chunk, { stream: true })));
     }

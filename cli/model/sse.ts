@@ -25,9 +25,13 @@ export class SseDecoder {
     }
     let buf = this.#buf + text;
     let start = 0;
+    // Next LF and CR at or after `start`, each searched again only once passed: a CR-free chunk
+    // is scanned for CR once, not once per line.
+    let nl = buf.indexOf("\n");
+    let cr = buf.indexOf("\r");
     for (;;) {
-      const nl = buf.indexOf("\n", start);
-      const cr = buf.indexOf("\r", start);
+      if (nl !== -1 && nl < start) nl = buf.indexOf("\n", start);
+      if (cr !== -1 && cr < start) cr = buf.indexOf("\r", start);
       let end: number;
       let next: number;
       if (nl === -1 && cr === -1) break;

@@ -381,16 +381,13 @@ export class Repl {
     this.#formatResult = (rec) =>
       formatToolResult({ text: rec.result, isError: rec.isError }, this.#columns());
     const write = this.interactive ? this.#out : (s: string) => writeText("stdout", s);
+    // In scripted use model text goes to stdout, tool lines and notices to stderr.
     const view = new TurnOutput({
       write,
+      writeLine: this.interactive ? undefined : this.#out,
       live: this.interactive,
       color: this.#color,
     });
-    // Notices and tool lines go to stderr in scripted use; model text to stdout.
-    if (!this.interactive) {
-      view.line = (t) => this.#out(t + "\n");
-      view.notice = (t) => this.#out(t + "\n");
-    }
     this.#view = view;
     const abort = new AbortController();
     this.#abort = abort;

@@ -7,6 +7,8 @@
 
 export interface TurnOutputOptions {
   write(s: string): void;
+  /** Where whole lines (tool calls, results, notices) go when not to `write` (scripted use: stderr). */
+  writeLine?(s: string): void;
   /** Indicator and dim styling (a terminal without NO_COLOR). */
   live: boolean;
   color: boolean;
@@ -26,6 +28,8 @@ export class TurnOutput {
   #retryUntil?: number;
   #timer?: ReturnType<typeof setInterval>;
   #wroteAny = false;
+  #pending = "";
+  #flushTimer?: ReturnType<typeof setTimeout>;
 
   constructor(o: TurnOutputOptions) {
     this.#o = o;
@@ -45,19 +49,37 @@ export class TurnOutput {
   }
 
   stop(): void {
+    this.flush();
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#clearIndicator();
   }
 
-  /** Model text, already detokenized. */
+  /**
+   * Model text, already detokenized. Text that arrives together (the deltas of one network read)
+   * is written with one system call: a stream of small deltas would otherwise cost a write each.
+   */
   text(chunk: string): void {
     if (!chunk) return;
-    this.#emit(chunk);
+    this.#pending += chunk;
+    if (this.#pending.length >= 1 << 16) this.flush();
+    else if (this.#flushTimer === undefined) this.#flushTimer = setTimeout(() => this.flush(), 0);
+  }
+
+  /** Writes any text held back by `text`. */
+  flush(): void {
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (!this.#pending) return;
+    const s = this.#pending;
+    this.#pending = "";
+    this.#emit(s);
   }
 
   /** A whole line of its own (tool call, result, notice). */
   line(text: string): void {
+    this.flush();
+    if (this.#o.writeLine) return this.#o.writeLine(`${text}\n`);
     const prefix = this.#atLineStart ? "" : "\n";
     this.#emit(`${prefix}${text}\n`);
   }
@@ -80,6 +102,7 @@ export class TurnOutput {
 
   /** One tick of the silence watch (public for tests). */
   tick(): void {
+    if (this.#pending) return; // text is on its way: not silent
     const now = this.#now();
     const quiet = (this.#o.quietSeconds ?? 2) * 1000;
     if (now - this.#lastOutput < quiet && !this.#indicatorShown) return;

@@ -60,6 +60,11 @@ export interface FakeOptions {
   strictTokenHeaders?: boolean;
   /** Split text deltas into pieces of this many characters. @default 7 */
   chunk?: number;
+  /**
+   * Bytes per write of an SSE body. The default cuts at awkward places (inside lines, between
+   * `\n\n`); a large value sends the body as a socket would when its reader is behind. @default 97
+   */
+  frame?: number;
 }
 
 export class FakeModelApi {
@@ -317,9 +322,10 @@ export class FakeModelApi {
       return streamOf(
         new TextEncoder(),
         events.slice(0, events.findIndex((e) => e.startsWith("event: error")) + 1),
+        this.#opts.frame,
       );
     }
-    return streamOf(new TextEncoder(), events);
+    return streamOf(new TextEncoder(), events, this.#opts.frame);
   }
 
   #sseEvents(message: FakeMessage, fault: Fault | undefined): string[] {
@@ -439,11 +445,11 @@ export class FakeModelApi {
   }
 }
 
-function streamOf(enc: TextEncoder, events: string[]): ReadableStream<Uint8Array> {
+function streamOf(enc: TextEncoder, events: string[], frame = 97): ReadableStream<Uint8Array> {
   // Split the byte stream at awkward places too (inside lines, between \n\n).
   const all = enc.encode(events.join(""));
   const cuts = [0];
-  for (let i = 13; i < all.length; i += 97) cuts.push(i);
+  for (let i = 13; i < all.length; i += frame) cuts.push(i);
   cuts.push(all.length);
   let k = 0;
   return new ReadableStream({

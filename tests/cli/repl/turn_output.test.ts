@@ -33,6 +33,7 @@ Deno.test("after 2 s of silence an elapsed indicator appears and is erased befor
   h.view.tick();
   assert.equal(h.out(), "\r\x1b[K… 2 s\r\x1b[K… 3 s");
   h.view.text("answer");
+  h.view.flush();
   assert.ok(h.out().endsWith("\r\x1b[K… 3 s\r\x1b[Kanswer"));
 });
 
@@ -45,4 +46,35 @@ Deno.test("a retry notice turns the indicator into a countdown", () => {
   h.advance(6000);
   h.view.tick();
   assert.match(h.out(), /… 8 s$/);
+});
+
+Deno.test("deltas that arrive together are written with one write; lines flush held text first", async () => {
+  const writes: string[] = [];
+  const view = new TurnOutput({ write: (s) => writes.push(s), live: false, color: false });
+  for (const d of ["The ", "route ", "ADT_IN ", "feeds ", "LAB_OUT."]) view.text(d);
+  assert.deepEqual(writes, [], "held until the current task ends");
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(writes, ["The route ADT_IN feeds LAB_OUT."]);
+  view.text(" More");
+  view.line("tool> list_dir");
+  assert.deepEqual(writes.slice(1), [" More", "\ntool> list_dir\n"]);
+  view.text("x".repeat(70_000));
+  assert.equal(writes.length, 4, "a large burst is written at once, without waiting");
+  view.finish();
+});
+
+Deno.test("scripted use: lines go to their own writer, text stays on the other", () => {
+  const text: string[] = [];
+  const lines: string[] = [];
+  const view = new TurnOutput({
+    write: (s) => text.push(s),
+    writeLine: (s) => lines.push(s),
+    live: false,
+    color: false,
+  });
+  view.text("Answer");
+  view.line("tool> read_file path=a");
+  view.finish();
+  assert.equal(text.join(""), "Answer\n");
+  assert.deepEqual(lines, ["tool> read_file path=a\n"]);
 });
