@@ -6,7 +6,6 @@
 import type { AutoPhiMode, Config } from "../core/config.ts";
 import { AssistError } from "../core/errors.ts";
 import { homePaths } from "../core/home.ts";
-import { atomicWrite } from "../core/atomic_write.ts";
 import { isHl7Shaped } from "./_hl7.ts";
 import { appendAuditText, AuditLines, noticeLine, type Surface } from "./audit.ts";
 import {
@@ -36,7 +35,9 @@ import { canonicalize, detectCategory } from "./normalize.ts";
 import { needsReview, reviewRefusal, strictRefusal } from "./review.ts";
 import { SidecarClient, type SidecarDetector } from "./sidecar/client.ts";
 import { sidecarFiles } from "./sidecar/lifecycle.ts";
-import { type Span, SpanSet } from "./spans.ts";
+import { SpanSet } from "./spans.ts";
+import { Tier5 } from "./tier5.ts";
+import { freeRegions, JoinedRegions } from "./_regions.ts";
 import { CATEGORY_RE } from "./token.ts";
 
 /** Asked for tier 3, 4 and 5 values in `confirm` mode (once per canonical value per session). */
@@ -188,10 +189,9 @@ export class PhiEngine {
   readonly table: LookupTable;
   readonly #config: PhiEngineOptions["config"];
   readonly #prompter?: PhiPrompter;
-  readonly #sidecar?: SidecarDetector;
+  readonly #tier5?: Tier5;
   readonly #known: KnownIndex;
   readonly #now: () => Date;
-  readonly #sessionId?: string;
   readonly #scanHl7: (text: string) => Hl7Scan;
   readonly #paths: ReturnType<typeof homePaths>;
   readonly #decisions = new Map<string, boolean>();
@@ -199,24 +199,29 @@ export class PhiEngine {
   #passes = 0;
   #mode: AutoPhiMode;
   #turnAuto = true;
-  #sidecarWarned = false;
   #tableWarned = false;
-  #tier5NoticeDone = false;
 
   /** Use `createPhiEngine`. */
   constructor(options: PhiEngineOptions, table: LookupTable) {
     this.table = table;
     this.#config = options.config;
     this.#prompter = options.prompter;
-    this.#sidecar = options.sidecar === false ? undefined : options.sidecar ?? new SidecarClient({
+    const sidecar = options.sidecar === false ? undefined : options.sidecar ?? new SidecarClient({
       port: options.config.phiPort,
       tokenFile: options.config.phiVenv ? sidecarFiles(options.config.phiVenv).tokenFile : undefined,
     });
     this.#known = new KnownIndex(table);
     this.#now = options.now ?? (() => new Date());
-    this.#sessionId = options.sessionId;
     this.#scanHl7 = options.hl7Scanner ?? scanHl7;
     this.#paths = homePaths(options.config.home);
+    if (sidecar) {
+      this.#tier5 = new Tier5({
+        sidecar,
+        config: options.config,
+        noticeFlag: this.#paths.phiNoticeShown,
+        sessionId: options.sessionId,
+      });
+    }
     this.#mode = options.config.autoPhi;
   }
 
@@ -476,9 +481,9 @@ export class PhiEngine {
         known: this.#known,
         taken,
       });
-      if (this.#sidecar) {
+      if (this.#tier5) {
         const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
-        for (const c of await this.#tier5(text, all, scan, warnings)) found.push(c);
+        for (const c of await this.#tier5.find(text, all, scan, warnings)) found.push(c);
       }
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
       for (const c of kept) chosen.push(c);
@@ -507,48 +512,19 @@ export class PhiEngine {
     // of each rule instead of one per field. Candidates are mapped back to their region.
     const regions = freeRegions(text, scan);
     if (regions.length > 0) {
-      const parts: string[] = [];
-      const at: number[] = []; // start of region k in the joined text
-      let j = 0;
-      for (const r of regions) {
-        at.push(j);
-        parts.push(text.slice(r.start, r.end));
-        j += r.end - r.start + 2;
-      }
-      const joined = parts.join("\n\n");
-      const local = new SpanSet();
-      regions.forEach((r, k) => {
-        const inside = taken.within(r.start, r.end);
-        for (let i = 0; i < inside.size; i++) {
-          const s0 = Math.max(inside.starts[i], r.start), e0 = Math.min(inside.ends[i], r.end);
-          local.add(at[k] + s0 - r.start, at[k] + e0 - r.start);
-        }
-      });
-      const regionOf = (pos: number) => {
-        let lo = 0, hi = at.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (at[mid] <= pos) lo = mid;
-          else hi = mid - 1;
-        }
-        return lo;
-      };
-      const within = (start: number, end: number) => {
-        const k = regionOf(start);
-        return end <= at[k] + (regions[k].end - regions[k].start);
-      };
+      const joined = new JoinedRegions(text, regions);
       // A fence opened in one region and closed in another is not a fence of the original text.
       const protect = SpanSet.union(
-        protectedRanges(joined).filter((p) => p.kind !== "fence" || within(p.start, p.end)),
+        protectedRanges(joined.text).filter((p) =>
+          p.kind !== "fence" || joined.regionOf(p.start, p.end) !== -1
+        ),
       );
-      const got = detectAuto(joined, { protect, known: this.#known, taken: local });
+      const got = detectAuto(joined.text, { protect, known: this.#known, taken: joined.toJoined(taken) });
       for (const c of got) {
-        if (!within(c.start, c.end)) continue; // would cross into the next region
-        const lo = regionOf(c.start);
-        const r = regions[lo];
-        const delta = r.start - at[lo];
-        c.start += delta;
-        c.end += delta;
+        const k = joined.regionOf(c.start, c.end);
+        if (k === -1) continue; // would cross into the next region
+        c.start = joined.toSource(k, c.start);
+        c.end = joined.toSource(k, c.end);
         found.push(c);
       }
     }
@@ -605,72 +581,6 @@ export class PhiEngine {
       at = r.end;
     }
     return { text: at === 0 ? text : out + text.slice(at), chosen };
-  }
-
-  /** Tier 5 over the free text of `text` (non-segment text and free-text fields), one request. */
-  async #tier5(
-    text: string,
-    taken: SpanSet,
-    scan: Hl7Scan | undefined,
-    warnings: string[],
-  ): Promise<Candidate[]> {
-    if (!this.#sidecar) return [];
-    const regions = scan ? freeRegions(text, scan) : [{ start: 0, end: text.length }];
-    const parts: string[] = [];
-    const offsets: Array<[number, number, number]> = []; // [joinedStart, origStart, length]
-    let joined = 0;
-    for (const r of regions) {
-      if (r.end <= r.start || text.slice(r.start, r.end).trim() === "") continue;
-      offsets.push([joined, r.start, r.end - r.start]);
-      parts.push(text.slice(r.start, r.end));
-      joined += r.end - r.start + 2;
-    }
-    if (parts.length === 0) return [];
-    const entities = await this.#sidecar.detect(parts.join("\n\n"));
-    if (entities === undefined) {
-      if (!this.#sidecarWarned) {
-        this.#sidecarWarned = true;
-        warnings.push(
-          `phi> the PHI sidecar is not reachable on ${this.#sidecar.address} (${
-            this.#sidecar.lastError ?? "no answer"
-          }); tier 5 is off until it is (see /phi-sidecar)`,
-        );
-      }
-      return [];
-    }
-    const out: Candidate[] = [];
-    const protect = protectedSpans(parts.join("\n\n"));
-    for (const e of entities) {
-      if (protect.overlaps(e.start, e.end)) continue;
-      const seg = offsets.find(([js, , len]) => e.start >= js && e.end <= js + len);
-      if (!seg) continue;
-      const start = seg[1] + (e.start - seg[0]);
-      const end = seg[1] + (e.end - seg[0]);
-      // Trim white space the recognizer included.
-      let s = start, en = end;
-      while (s < en && /\s/.test(text[s])) s++;
-      while (en > s && /\s/.test(text[en - 1])) en--;
-      if (en <= s) continue;
-      const category = `presidio_${e.type}`;
-      const value = text.slice(s, en);
-      const canonical = canonicalize(category, value);
-      if (canonical === "" || !taken.add(s, en)) continue;
-      out.push(candidate(s, en, value, category, canonical, "sidecar"));
-    }
-    if (out.length > 0) await this.#tier5Notice(warnings);
-    return out;
-  }
-
-  async #tier5Notice(warnings: string[]): Promise<void> {
-    if (this.#tier5NoticeDone || !this.#config.phiNotice) return;
-    this.#tier5NoticeDone = true;
-    const flag = this.#paths.phiNoticeShown;
-    const id = this.#sessionId ?? "";
-    try {
-      if (id !== "" && (await Deno.readTextFile(flag)).trim() === id) return;
-    } catch { /* not shown yet */ }
-    warnings.push("phi> tier 5: free-text entities found by the sidecar are tokenized as presidio_<TYPE>");
-    if (id !== "") await atomicWrite(flag, `${id}\n`, { mode: 0o600 }).catch(() => {});
   }
 
   /** Confirm mode: tiers 3, 4 and 5 ask (once per canonical value per session); 1 and 2 never ask. */
@@ -786,28 +696,6 @@ export class PhiEngine {
       warnings,
     };
   }
-}
-
-/** Non-segment text (segment terminators and blank runs left out) plus free-text fields, in order. */
-function freeRegions(text: string, scan: Hl7Scan): Span[] {
-  const segs = SpanSet.of(scan.segments);
-  const out: Span[] = [];
-  const gap = (start: number, end: number) => {
-    for (let i = start; i < end; i++) {
-      if (text.charCodeAt(i) > 32) {
-        out.push({ start, end });
-        return;
-      }
-    }
-  };
-  let at = 0;
-  for (let i = 0; i < segs.size; i++) {
-    if (segs.starts[i] > at) gap(at, segs.starts[i]);
-    at = segs.ends[i];
-  }
-  if (at < text.length) gap(at, text.length);
-  for (const f of scan.free) out.push(f);
-  return out.sort((a, b) => a.start - b.start);
 }
 
 /** UTF-8 size of a string without encoding it. */
