@@ -32,47 +32,14 @@ import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
-import { needsReview, reviewRefusal, strictRefusal } from "./review.ts";
+import { reviewRefusal, strictRefusal } from "./review.ts";
+import { type PhiPrompter, reviewGate } from "./prompter.ts";
 import { SidecarClient, type SidecarDetector } from "./sidecar/client.ts";
 import { sidecarFiles } from "./sidecar/lifecycle.ts";
 import { SpanSet } from "./spans.ts";
 import { Tier5 } from "./tier5.ts";
 import { freeRegions, JoinedRegions } from "./_regions.ts";
 import { CATEGORY_RE } from "./token.ts";
-
-/** Asked for tier 3, 4 and 5 values in `confirm` mode (once per canonical value per session). */
-export interface ConfirmRequest {
-  value: string;
-  category: string;
-  tier: Tier;
-  surface: Surface;
-  /** The tool name or `prompt`, and the field path when there is one. */
-  context: string;
-}
-
-/** Asked at the review gate; `text` is the sanitized result, exactly what the model would get. */
-export interface ReviewRequest {
-  toolName: string;
-  text: string;
-  /** UTF-8 size of the raw result. */
-  bytes: number;
-  hl7Shaped: boolean;
-  /** Distinct values tokenized in it. */
-  tokenized: number;
-}
-
-/**
- * The terminal side, supplied by the REPL. Absent means "no terminal": confirm questions take their
- * default (tokenize) and the review gate is skipped.
- */
-export interface PhiPrompter {
-  /** Tokenize this value? (`Y/n`, default yes.) */
-  confirmValue(request: ConfirmRequest): Promise<boolean>;
-  /** `y` send, `n` withhold (refusal JSON), `i` inspect (then asked again). */
-  reviewToolResult(request: ReviewRequest): Promise<"y" | "n" | "i">;
-  /** Shows the full sanitized result after an `i` answer. */
-  showToolResult?(text: string): Promise<void> | void;
-}
 
 /**
  * One value replaced by a token in a pass. The entries are the engine's own candidate objects (no
@@ -289,37 +256,20 @@ export class PhiEngine {
     if (out.hl7Failure && strict) return this.#refused(toolName, out.hl7Failure, out.hl7Shaped);
     const done = await this.#finish(out, "tool_result", toolName);
     const result: ToolResultSanitized = { ...done, hl7Shaped: out.hl7Shaped, reviewed: false };
-    const bytes = this.#prompter ? utf8Length(text) : 0;
-    if (
-      this.#prompter && needsReview({
-        mode: this.#mode,
-        review: this.#config.toolResultReview,
-        threshold: this.#config.toolResultReviewThreshold,
-        toolName,
-        bytes,
-        hl7Shaped: out.hl7Shaped,
-        interactive: true,
-      })
-    ) {
-      result.reviewed = true;
-      for (;;) {
-        const answer = await this.#prompter.reviewToolResult({
-          toolName,
-          text: done.text,
-          bytes,
-          hl7Shaped: out.hl7Shaped,
-          tokenized: done.tokenized.length,
-        });
-        if (answer === "i") {
-          await this.#prompter.showToolResult?.(done.text);
-          continue;
-        }
-        if (answer === "n") {
-          result.text = reviewRefusal(toolName);
-          result.refused = "review";
-        }
-        break;
-      }
+    const gate = await reviewGate(this.#prompter, {
+      mode: this.#mode,
+      review: this.#config.toolResultReview,
+      threshold: this.#config.toolResultReviewThreshold,
+      toolName,
+      raw: text,
+      text: done.text,
+      hl7Shaped: out.hl7Shaped,
+      tokenized: done.tokenized.length,
+    });
+    result.reviewed = gate.reviewed;
+    if (gate.withhold) {
+      result.text = reviewRefusal(toolName);
+      result.refused = "review";
     }
     return result;
   }
@@ -696,19 +646,6 @@ export class PhiEngine {
       warnings,
     };
   }
-}
-
-/** UTF-8 size of a string without encoding it. */
-function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) i++, n += 2; // a surrogate pair: 4 bytes for 2 units
-    else n += 2;
-  }
-  return n;
 }
 
 /** Replaces each chosen candidate (sorted, disjoint) by its token. */
