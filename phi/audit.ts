@@ -12,6 +12,7 @@
  *     phi> auto-tokenized <n> value(s) [<surface>]: <CATEGORY>×<count> ...
  */
 import type { Tier } from "./detect.ts";
+import type { LookupRow } from "./lookup.ts";
 
 export type Surface = "user_input" | "tool_result";
 
@@ -143,4 +144,57 @@ export function noticeLine(surface: Surface, categories: readonly string[]): str
   const parts = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([c, n]) => `${c}×${n}`);
   return `phi> auto-tokenized ${categories.length} value(s) [${surface}]: ${parts.join(" ")}`;
+}
+
+/** What an `AuditBook` keeps for one lookup row. */
+export interface AuditMarks {
+  /** The last pass the row was reported in. */
+  pass: number;
+  /** The places (surface and source) it was audited at; one place alone (the usual case) as a string. */
+  places: string | string[] | undefined;
+}
+
+/**
+ * The engine's per-session audit bookkeeping, kept beside the lookup rows (not on them): which rows a
+ * pass has reported already (a value found many times in one result is reported once), and the
+ * places each row was audited at this session (a value is audited once per surface and source).
+ * Rows are held weakly: rows the table dropped (a file replaced by hand) are not kept alive.
+ *
+ * @example
+ * const book = new AuditBook();
+ * book.nextPass();
+ * const marks = book.first(row); // the row's marks; undefined when seen already in this pass
+ * if (marks && AuditBook.place(marks, "tool_result\u0000read_file")) audit.add(...);
+ */
+export class AuditBook {
+  readonly #marks = new WeakMap<LookupRow, AuditMarks>();
+  #pass = 0;
+
+  /** Starts a pass: from here each row comes up once more. */
+  nextPass(): void {
+    this.#pass++;
+  }
+
+  /** The marks of `row` the first time it comes up in this pass; undefined after that. */
+  first(row: LookupRow): AuditMarks | undefined {
+    const m = this.#marks.get(row);
+    if (m === undefined) {
+      const fresh: AuditMarks = { pass: this.#pass, places: undefined };
+      this.#marks.set(row, fresh);
+      return fresh;
+    }
+    if (m.pass === this.#pass) return undefined;
+    m.pass = this.#pass;
+    return m;
+  }
+
+  /** Records that the row of `marks` was audited at `place`; false when it was there already. */
+  static place(marks: AuditMarks, place: string): boolean {
+    const seen = marks.places;
+    if (seen === undefined) marks.places = place;
+    else if (seen === place || (typeof seen !== "string" && seen.includes(place))) return false;
+    else if (typeof seen === "string") marks.places = [seen, place];
+    else seen.push(place);
+    return true;
+  }
 }

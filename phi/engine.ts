@@ -7,7 +7,7 @@ import type { AutoPhiMode, Config } from "../core/config.ts";
 import { AssistError } from "../core/errors.ts";
 import { homePaths } from "../core/home.ts";
 import { isHl7Shaped } from "./_hl7.ts";
-import { appendAuditText, AuditLines, noticeLine, type Surface } from "./audit.ts";
+import { appendAuditText, AuditBook, AuditLines, noticeLine, type Surface } from "./audit.ts";
 import {
   base64Runs,
   decodeBase64Text,
@@ -162,8 +162,8 @@ export class PhiEngine {
   readonly #scanHl7: (text: string) => Hl7Scan;
   readonly #paths: ReturnType<typeof homePaths>;
   readonly #decisions = new Map<string, boolean>();
-  /** Passes so far (stamps distinct values in `#finish`). */
-  #passes = 0;
+  /** Which rows a pass reported already, and where each row was audited this session. */
+  readonly #audit = new AuditBook();
   #mode: AutoPhiMode;
   #turnAuto = true;
   #tableWarned = false;
@@ -613,24 +613,21 @@ export class PhiEngine {
     const audit = new AuditLines(this.#now().toISOString(), surface, source);
     const categories: string[] = [];
     const placeKey = `${surface}\u0000${source}`;
-    // Distinct values are told apart by a pass stamp on their lookup row (cheaper than a map on
-    // large tool results); rows of values kept in memory only are stamped the same way.
-    const pass = ++this.#passes;
+    // Distinct values are told apart by their lookup row (rows of values kept in memory only too).
+    const book = this.#audit;
+    book.nextPass();
     for (const c of out.chosen) {
       const row = c.row;
-      if (c.token === undefined || row === undefined || row.pass === pass) continue;
-      row.pass = pass;
+      if (c.token === undefined || row === undefined) continue;
+      const marks = book.first(row);
+      if (marks === undefined) continue;
       const token = c.token;
       const category = c.category;
       // The candidate itself (it has every field of a Tokenization): no copy per value.
       tokenized.push(c as Tokenization);
       if (c.tier === "manual") continue;
       categories.push(category);
-      const seen = row.audited;
-      if (seen === undefined) row.audited = placeKey;
-      else if (seen === placeKey || (typeof seen !== "string" && seen.includes(placeKey))) continue;
-      else if (typeof seen === "string") row.audited = [seen, placeKey];
-      else seen.push(placeKey);
+      if (!AuditBook.place(marks, placeKey)) continue;
       audit.add(c.value, category, token, c.tier, c.context);
     }
     const warnings = [...out.warnings];

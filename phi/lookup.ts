@@ -35,18 +35,11 @@ export interface LookupRow {
   original?: string;
   /** Kept in memory only because the table could not be written (see `LookupTable.remember`). */
   unsaved?: boolean;
-  /** Engine bookkeeping: the last pass that reported this value. */
-  pass?: number;
-  /**
-   * Engine bookkeeping: the places (surface and source) it was audited at this session; one place
-   * alone (the usual case) is kept as a string.
-   */
-  audited?: string | string[];
 }
 
 /**
  * A row in memory. Every field is set at construction, so all rows share one object shape and the
- * hot loops that read them (the engine's per-value bookkeeping) stay monomorphic.
+ * hot loops that read them (the engine's per-value token assignment) stay monomorphic.
  */
 class Row implements LookupRow {
   token: string;
@@ -54,8 +47,6 @@ class Row implements LookupRow {
   canonical: string;
   original: string | undefined;
   unsaved: boolean;
-  pass = 0;
-  audited: string | string[] | undefined = undefined;
   /** The token's category and counter when it has our shape (`[[<CATEGORY>_<N>]]`; else n is 0). */
   nCategory: string;
   n: number;
