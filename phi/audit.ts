@@ -146,55 +146,59 @@ export function noticeLine(surface: Surface, categories: readonly string[]): str
   return `phi> auto-tokenized ${categories.length} value(s) [${surface}]: ${parts.join(" ")}`;
 }
 
-/** What an `AuditBook` keeps for one lookup row. */
-export interface AuditMarks {
-  /** The last pass the row was reported in. */
-  pass: number;
-  /** The places (surface and source) it was audited at; one place alone (the usual case) as a string. */
-  places: string | string[] | undefined;
-}
-
 /**
- * The engine's per-session audit bookkeeping, kept beside the lookup rows (not on them): which rows a
- * pass has reported already (a value found many times in one result is reported once), and the
- * places each row was audited at this session (a value is audited once per surface and source).
- * Rows are held weakly: rows the table dropped (a file replaced by hand) are not kept alive.
+ * The engine's per-session audit bookkeeping, kept beside the lookup rows (not on them), in arrays
+ * by row id: which rows a pass has reported already (a value found many times in one result is
+ * reported once), and the places (surface and source) each row was audited at this session (a
+ * value is audited once per place). Row ids are never reused, so a row the table drops and reads
+ * again (a file replaced by hand) starts afresh, while a row that stays keeps its marks.
  *
  * @example
  * const book = new AuditBook();
  * book.nextPass();
- * const marks = book.first(row); // the row's marks; undefined when seen already in this pass
- * if (marks && AuditBook.place(marks, "tool_result\u0000read_file")) audit.add(...);
+ * if (book.firstInPass(row) && book.firstAt(row, "tool_result\u0000read_file")) audit.add(...);
  */
 export class AuditBook {
-  readonly #marks = new WeakMap<LookupRow, AuditMarks>();
-  #pass = 0;
+  /** The last pass each row came up in, by row id (0: none yet). */
+  #pass = new Int32Array(1024);
+  /** The places each row was audited at, by row id; one place alone (the usual case) as a string. */
+  #places: Array<string | string[] | undefined> = new Array(1024).fill(undefined);
+  #current = 0;
 
   /** Starts a pass: from here each row comes up once more. */
   nextPass(): void {
-    this.#pass++;
+    this.#current++;
   }
 
-  /** The marks of `row` the first time it comes up in this pass; undefined after that. */
-  first(row: LookupRow): AuditMarks | undefined {
-    const m = this.#marks.get(row);
-    if (m === undefined) {
-      const fresh: AuditMarks = { pass: this.#pass, places: undefined };
-      this.#marks.set(row, fresh);
-      return fresh;
-    }
-    if (m.pass === this.#pass) return undefined;
-    m.pass = this.#pass;
-    return m;
+  /** True the first time `row` comes up in this pass. */
+  firstInPass(row: LookupRow): boolean {
+    const id = row.id;
+    if (id >= this.#pass.length) this.#grow(id);
+    if (this.#pass[id] === this.#current) return false;
+    this.#pass[id] = this.#current;
+    return true;
   }
 
-  /** Records that the row of `marks` was audited at `place`; false when it was there already. */
-  static place(marks: AuditMarks, place: string): boolean {
-    const seen = marks.places;
-    if (seen === undefined) marks.places = place;
+  /** Records that `row` was audited at `place`; false when it was there already. */
+  firstAt(row: LookupRow, place: string): boolean {
+    const id = row.id;
+    if (id >= this.#places.length) this.#grow(id);
+    const seen = this.#places[id];
+    if (seen === undefined) this.#places[id] = place;
     else if (seen === place || (typeof seen !== "string" && seen.includes(place))) return false;
-    else if (typeof seen === "string") marks.places = [seen, place];
+    else if (typeof seen === "string") this.#places[id] = [seen, place];
     else seen.push(place);
     return true;
+  }
+
+  #grow(id: number): void {
+    let n = this.#pass.length;
+    while (n <= id) n *= 2;
+    const pass = new Int32Array(n);
+    pass.set(this.#pass);
+    this.#pass = pass;
+    const places = new Array<string | string[] | undefined>(n).fill(undefined);
+    for (let i = 0; i < this.#places.length; i++) places[i] = this.#places[i];
+    this.#places = places;
   }
 }

@@ -619,15 +619,14 @@ export class PhiEngine {
     for (const c of out.chosen) {
       const row = c.row;
       if (c.token === undefined || row === undefined) continue;
-      const marks = book.first(row);
-      if (marks === undefined) continue;
+      if (!book.firstInPass(row)) continue;
       const token = c.token;
       const category = c.category;
       // The candidate itself (it has every field of a Tokenization): no copy per value.
       tokenized.push(c as Tokenization);
       if (c.tier === "manual") continue;
       categories.push(category);
-      if (!AuditBook.place(marks, placeKey)) continue;
+      if (!book.firstAt(row, placeKey)) continue;
       audit.add(c.value, category, token, c.tier, c.context);
     }
     const warnings = [...out.warnings];

@@ -27,6 +27,12 @@ import { formatToken, parseToken } from "./token.ts";
 import { canonicalize } from "./normalize.ts";
 
 export interface LookupRow {
+  /**
+   * A number no other row object of this process has (rows are numbered as they are made, from 0,
+   * and numbers are never reused): callers keep data per row in arrays by it (the engine's audit
+   * bookkeeping, phi/audit.ts) instead of on the row.
+   */
+  readonly id: number;
   token: string;
   category: string;
   /** Column 3: the canonical value (legacy rows: the value). */
@@ -37,11 +43,15 @@ export interface LookupRow {
   unsaved?: boolean;
 }
 
+/** The id of the next row made in this process. */
+let nextRowId = 0;
+
 /**
  * A row in memory. Every field is set at construction, so all rows share one object shape and the
  * hot loops that read them (the engine's per-value token assignment) stay monomorphic.
  */
 class Row implements LookupRow {
+  readonly id = nextRowId++;
   token: string;
   category: string;
   canonical: string;
