@@ -2,6 +2,11 @@
  * The PHI engine: the one gate the agent loop passes every byte through before it reaches the model,
  * and the way back. Pure: no terminal code; questions go to an injected prompter, notices and
  * warnings come back as data.
+ *
+ * Its parts live beside it: tiers 1 to 4 in phi/detect.ts (one file per tier), tier 5 and its
+ * notice in phi/tier5.ts, the review gate's prompt loop in phi/prompter.ts, the audit lines and
+ * per-session audit bookkeeping in phi/audit.ts, and the join of HL7 free-text regions in
+ * phi/_regions.ts.
  */
 import type { AutoPhiMode, Config } from "../core/config.ts";
 import { AssistError } from "../core/errors.ts";
