@@ -147,11 +147,12 @@ export function noticeLine(surface: Surface, categories: readonly string[]): str
 }
 
 /**
- * The engine's per-session audit bookkeeping, kept beside the lookup rows (not on them), in arrays
- * by row id: which rows a pass has reported already (a value found many times in one result is
- * reported once), and the places (surface and source) each row was audited at this session (a
- * value is audited once per place). Row ids are never reused, so a row the table drops and reads
- * again (a file replaced by hand) starts afresh, while a row that stays keeps its marks.
+ * The engine's per-session audit bookkeeping for the rows of one lookup table, kept beside the
+ * rows (not on them), in arrays by row id: which rows a pass has reported already (a value found
+ * many times in one result is reported once), and the places (surface and source) each row was
+ * audited at this session (a value is audited once per place). Row ids are never reused, so a row
+ * the table drops and reads again (a file replaced by hand) starts afresh, while a row that stays
+ * keeps its marks.
  *
  * @example
  * const book = new AuditBook();

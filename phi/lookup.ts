@@ -28,8 +28,8 @@ import { canonicalize } from "./normalize.ts";
 
 export interface LookupRow {
   /**
-   * A number no other row object of this process has (rows are numbered as they are made, from 0,
-   * and numbers are never reused): callers keep data per row in arrays by it (the engine's audit
+   * A number no other row object of its table has (a table numbers its rows as it makes them, from
+   * 0, and never reuses a number): callers keep data per row in arrays by it (the engine's audit
    * bookkeeping, phi/audit.ts) instead of on the row.
    */
   readonly id: number;
@@ -43,15 +43,12 @@ export interface LookupRow {
   unsaved?: boolean;
 }
 
-/** The id of the next row made in this process. */
-let nextRowId = 0;
-
 /**
  * A row in memory. Every field is set at construction, so all rows share one object shape and the
  * hot loops that read them (the engine's per-value token assignment) stay monomorphic.
  */
 class Row implements LookupRow {
-  readonly id = nextRowId++;
+  readonly id: number;
   token: string;
   category: string;
   canonical: string;
@@ -62,6 +59,7 @@ class Row implements LookupRow {
   n: number;
 
   constructor(
+    id: number,
     token: string,
     category: string,
     canonical: string,
@@ -70,6 +68,7 @@ class Row implements LookupRow {
     nCategory: string,
     n: number,
   ) {
+    this.id = id;
     this.token = token;
     this.category = category;
     this.canonical = canonical;
@@ -135,6 +134,8 @@ export class LookupTable {
   #offset = 0;
   #serial: Promise<unknown> = Promise.resolve();
   #dirReady = false;
+  /** The id of the next row this table makes. */
+  #nextId = 0;
   /** Bumped whenever rows are added; callers cache derived indexes against it. */
   version = 0;
   /** Bumped when the rows are read again from the start (the file shrank); indexes must restart. */
@@ -217,7 +218,18 @@ export class LookupTable {
     if (canonical === "") return;
     const original = cols.length >= 4 && cols[3] !== "" ? unescapeField(cols[3]) : undefined;
     const ours = parseToken(token);
-    this.#add(new Row(token, category, canonical, original, false, ours?.category ?? "", ours?.n ?? 0));
+    this.#add(
+      new Row(
+        this.#nextId++,
+        token,
+        category,
+        canonical,
+        original,
+        false,
+        ours?.category ?? "",
+        ours?.n ?? 0,
+      ),
+    );
   }
 
   /**
@@ -360,6 +372,7 @@ export class LookupTable {
           }
           const n = next[k]++;
           row = new Row(
+            this.#nextId++,
             formatToken(r.category, n),
             r.category,
             r.canonical,
@@ -440,6 +453,7 @@ export class LookupTable {
       if (have) return have;
       const n = (this.#maxN.get(r.category) ?? 0) + 1;
       const row = new Row(
+        this.#nextId++,
         formatToken(r.category, n),
         r.category,
         r.canonical,
