@@ -12,6 +12,7 @@
  *     phi> auto-tokenized <n> value(s) [<surface>]: <CATEGORY>×<count> ...
  */
 import type { Tier } from "./detect.ts";
+import type { LookupRow } from "./lookup.ts";
 
 export type Surface = "user_input" | "tool_result";
 
@@ -149,4 +150,62 @@ export function noticeLine(surface: Surface, categories: readonly string[]): str
   const parts = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([c, n]) => `${c}×${n}`);
   return `phi> auto-tokenized ${categories.length} value(s) [${surface}]: ${parts.join(" ")}`;
+}
+
+/**
+ * The engine's per-session audit bookkeeping for the rows of one lookup table, kept beside the
+ * rows (not on them), in arrays by row id: which rows a pass has reported already (a value found
+ * many times in one result is reported once), and the places (surface and source) each row was
+ * audited at this session (a value is audited once per place). Row ids are never reused, so a row
+ * the table drops and reads again (a file replaced by hand) starts afresh, while a row that stays
+ * keeps its marks.
+ *
+ * @example
+ * const book = new AuditBook();
+ * book.nextPass();
+ * if (book.firstInPass(row) && book.firstAt(row, "tool_result\u0000read_file")) audit.add(...);
+ */
+export class AuditBook {
+  /** The last pass each row came up in, by row id (0: none yet). */
+  #pass = new Int32Array(1024);
+  /** The places each row was audited at, by row id; one place alone (the usual case) as a string. */
+  #places: Array<string | string[] | undefined> = new Array(1024).fill(undefined);
+  #current = 0;
+
+  /** Starts a pass: from here each row comes up once more. */
+  nextPass(): void {
+    this.#current++;
+  }
+
+  /** True the first time `row` comes up in this pass. */
+  firstInPass(row: LookupRow): boolean {
+    const id = row.id;
+    if (id >= this.#pass.length) this.#grow(id);
+    if (this.#pass[id] === this.#current) return false;
+    this.#pass[id] = this.#current;
+    return true;
+  }
+
+  /** Records that `row` was audited at `place`; false when it was there already. */
+  firstAt(row: LookupRow, place: string): boolean {
+    const id = row.id;
+    if (id >= this.#places.length) this.#grow(id);
+    const seen = this.#places[id];
+    if (seen === undefined) this.#places[id] = place;
+    else if (seen === place || (typeof seen !== "string" && seen.includes(place))) return false;
+    else if (typeof seen === "string") this.#places[id] = [seen, place];
+    else seen.push(place);
+    return true;
+  }
+
+  #grow(id: number): void {
+    let n = this.#pass.length;
+    while (n <= id) n *= 2;
+    const pass = new Int32Array(n);
+    pass.set(this.#pass);
+    this.#pass = pass;
+    const places = new Array<string | string[] | undefined>(n).fill(undefined);
+    for (let i = 0; i < this.#places.length; i++) places[i] = this.#places[i];
+    this.#places = places;
+  }
 }

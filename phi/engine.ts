@@ -2,13 +2,17 @@
  * The PHI engine: the one gate the agent loop passes every byte through before it reaches the model,
  * and the way back. Pure: no terminal code; questions go to an injected prompter, notices and
  * warnings come back as data.
+ *
+ * Its parts live beside it: tiers 1 to 4 in phi/detect.ts (one file per tier), tier 5 and its
+ * notice in phi/tier5.ts, the review gate's prompt loop in phi/prompter.ts, the audit lines and
+ * per-session audit bookkeeping in phi/audit.ts, and the join of HL7 free-text regions in
+ * phi/_regions.ts.
  */
 import type { AutoPhiMode, Config } from "../core/config.ts";
 import { AssistError } from "../core/errors.ts";
 import { homePaths } from "../core/home.ts";
-import { atomicWrite } from "../core/atomic_write.ts";
 import { isHl7Shaped } from "./_hl7.ts";
-import { appendAuditText, AuditLines, noticeLine, type Surface } from "./audit.ts";
+import { appendAuditText, AuditBook, AuditLines, noticeLine, type Surface } from "./audit.ts";
 import {
   base64Runs,
   decodeBase64Text,
@@ -33,45 +37,14 @@ import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
-import { needsReview, reviewRefusal, strictRefusal } from "./review.ts";
+import { reviewRefusal, strictRefusal } from "./review.ts";
+import { type PhiPrompter, reviewGate } from "./prompter.ts";
 import { SidecarClient, type SidecarDetector } from "./sidecar/client.ts";
 import { sidecarFiles } from "./sidecar/lifecycle.ts";
-import { type Span, SpanSet } from "./spans.ts";
+import { SpanSet } from "./spans.ts";
+import { Tier5 } from "./tier5.ts";
+import { freeRegions, JoinedRegions } from "./_regions.ts";
 import { CATEGORY_RE } from "./token.ts";
-
-/** Asked for tier 3, 4 and 5 values in `confirm` mode (once per canonical value per session). */
-export interface ConfirmRequest {
-  value: string;
-  category: string;
-  tier: Tier;
-  surface: Surface;
-  /** The tool name or `prompt`, and the field path when there is one. */
-  context: string;
-}
-
-/** Asked at the review gate; `text` is the sanitized result, exactly what the model would get. */
-export interface ReviewRequest {
-  toolName: string;
-  text: string;
-  /** UTF-8 size of the raw result. */
-  bytes: number;
-  hl7Shaped: boolean;
-  /** Distinct values tokenized in it. */
-  tokenized: number;
-}
-
-/**
- * The terminal side, supplied by the REPL. Absent means "no terminal": confirm questions take their
- * default (tokenize) and the review gate is skipped.
- */
-export interface PhiPrompter {
-  /** Tokenize this value? (`Y/n`, default yes.) */
-  confirmValue(request: ConfirmRequest): Promise<boolean>;
-  /** `y` send, `n` withhold (refusal JSON), `i` inspect (then asked again). */
-  reviewToolResult(request: ReviewRequest): Promise<"y" | "n" | "i">;
-  /** Shows the full sanitized result after an `i` answer. */
-  showToolResult?(text: string): Promise<void> | void;
-}
 
 /**
  * One value replaced by a token in a pass. The entries are the engine's own candidate objects (no
@@ -188,35 +161,39 @@ export class PhiEngine {
   readonly table: LookupTable;
   readonly #config: PhiEngineOptions["config"];
   readonly #prompter?: PhiPrompter;
-  readonly #sidecar?: SidecarDetector;
+  readonly #tier5?: Tier5;
   readonly #known: KnownIndex;
   readonly #now: () => Date;
-  readonly #sessionId?: string;
   readonly #scanHl7: (text: string) => Hl7Scan;
   readonly #paths: ReturnType<typeof homePaths>;
   readonly #decisions = new Map<string, boolean>();
-  /** Passes so far (stamps distinct values in `#finish`). */
-  #passes = 0;
+  /** Which rows a pass reported already, and where each row was audited this session. */
+  readonly #audit = new AuditBook();
   #mode: AutoPhiMode;
   #turnAuto = true;
-  #sidecarWarned = false;
   #tableWarned = false;
-  #tier5NoticeDone = false;
 
   /** Use `createPhiEngine`. */
   constructor(options: PhiEngineOptions, table: LookupTable) {
     this.table = table;
     this.#config = options.config;
     this.#prompter = options.prompter;
-    this.#sidecar = options.sidecar === false ? undefined : options.sidecar ?? new SidecarClient({
+    const sidecar = options.sidecar === false ? undefined : options.sidecar ?? new SidecarClient({
       port: options.config.phiPort,
       tokenFile: options.config.phiVenv ? sidecarFiles(options.config.phiVenv).tokenFile : undefined,
     });
     this.#known = new KnownIndex(table);
     this.#now = options.now ?? (() => new Date());
-    this.#sessionId = options.sessionId;
     this.#scanHl7 = options.hl7Scanner ?? scanHl7;
     this.#paths = homePaths(options.config.home);
+    if (sidecar) {
+      this.#tier5 = new Tier5({
+        sidecar,
+        config: options.config,
+        noticeFlag: this.#paths.phiNoticeShown,
+        sessionId: options.sessionId,
+      });
+    }
     this.#mode = options.config.autoPhi;
   }
 
@@ -284,37 +261,20 @@ export class PhiEngine {
     if (out.hl7Failure && strict) return this.#refused(toolName, out.hl7Failure, out.hl7Shaped);
     const done = await this.#finish(out, "tool_result", toolName);
     const result: ToolResultSanitized = { ...done, hl7Shaped: out.hl7Shaped, reviewed: false };
-    const bytes = this.#prompter ? utf8Length(text) : 0;
-    if (
-      this.#prompter && needsReview({
-        mode: this.#mode,
-        review: this.#config.toolResultReview,
-        threshold: this.#config.toolResultReviewThreshold,
-        toolName,
-        bytes,
-        hl7Shaped: out.hl7Shaped,
-        interactive: true,
-      })
-    ) {
-      result.reviewed = true;
-      for (;;) {
-        const answer = await this.#prompter.reviewToolResult({
-          toolName,
-          text: done.text,
-          bytes,
-          hl7Shaped: out.hl7Shaped,
-          tokenized: done.tokenized.length,
-        });
-        if (answer === "i") {
-          await this.#prompter.showToolResult?.(done.text);
-          continue;
-        }
-        if (answer === "n") {
-          result.text = reviewRefusal(toolName);
-          result.refused = "review";
-        }
-        break;
-      }
+    const gate = await reviewGate(this.#prompter, {
+      mode: this.#mode,
+      review: this.#config.toolResultReview,
+      threshold: this.#config.toolResultReviewThreshold,
+      toolName,
+      raw: text,
+      text: done.text,
+      hl7Shaped: out.hl7Shaped,
+      tokenized: done.tokenized.length,
+    });
+    result.reviewed = gate.reviewed;
+    if (gate.withhold) {
+      result.text = reviewRefusal(toolName);
+      result.refused = "review";
     }
     return result;
   }
@@ -476,9 +436,9 @@ export class PhiEngine {
         known: this.#known,
         taken,
       });
-      if (this.#sidecar) {
+      if (this.#tier5) {
         const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
-        for (const c of await this.#tier5(text, all, scan, warnings)) found.push(c);
+        for (const c of await this.#tier5.find(text, all, scan, warnings)) found.push(c);
       }
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
       for (const c of kept) chosen.push(c);
@@ -507,48 +467,19 @@ export class PhiEngine {
     // of each rule instead of one per field. Candidates are mapped back to their region.
     const regions = freeRegions(text, scan);
     if (regions.length > 0) {
-      const parts: string[] = [];
-      const at: number[] = []; // start of region k in the joined text
-      let j = 0;
-      for (const r of regions) {
-        at.push(j);
-        parts.push(text.slice(r.start, r.end));
-        j += r.end - r.start + 2;
-      }
-      const joined = parts.join("\n\n");
-      const local = new SpanSet();
-      regions.forEach((r, k) => {
-        const inside = taken.within(r.start, r.end);
-        for (let i = 0; i < inside.size; i++) {
-          const s0 = Math.max(inside.starts[i], r.start), e0 = Math.min(inside.ends[i], r.end);
-          local.add(at[k] + s0 - r.start, at[k] + e0 - r.start);
-        }
-      });
-      const regionOf = (pos: number) => {
-        let lo = 0, hi = at.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (at[mid] <= pos) lo = mid;
-          else hi = mid - 1;
-        }
-        return lo;
-      };
-      const within = (start: number, end: number) => {
-        const k = regionOf(start);
-        return end <= at[k] + (regions[k].end - regions[k].start);
-      };
+      const joined = new JoinedRegions(text, regions);
       // A fence opened in one region and closed in another is not a fence of the original text.
       const protect = SpanSet.union(
-        protectedRanges(joined).filter((p) => p.kind !== "fence" || within(p.start, p.end)),
+        protectedRanges(joined.text).filter((p) =>
+          p.kind !== "fence" || joined.regionOf(p.start, p.end) !== -1
+        ),
       );
-      const got = detectAuto(joined, { protect, known: this.#known, taken: local });
+      const got = detectAuto(joined.text, { protect, known: this.#known, taken: joined.toJoined(taken) });
       for (const c of got) {
-        if (!within(c.start, c.end)) continue; // would cross into the next region
-        const lo = regionOf(c.start);
-        const r = regions[lo];
-        const delta = r.start - at[lo];
-        c.start += delta;
-        c.end += delta;
+        const k = joined.regionOf(c.start, c.end);
+        if (k === -1) continue; // would cross into the next region
+        c.start = joined.toSource(k, c.start);
+        c.end = joined.toSource(k, c.end);
         found.push(c);
       }
     }
@@ -605,72 +536,6 @@ export class PhiEngine {
       at = r.end;
     }
     return { text: at === 0 ? text : out + text.slice(at), chosen };
-  }
-
-  /** Tier 5 over the free text of `text` (non-segment text and free-text fields), one request. */
-  async #tier5(
-    text: string,
-    taken: SpanSet,
-    scan: Hl7Scan | undefined,
-    warnings: string[],
-  ): Promise<Candidate[]> {
-    if (!this.#sidecar) return [];
-    const regions = scan ? freeRegions(text, scan) : [{ start: 0, end: text.length }];
-    const parts: string[] = [];
-    const offsets: Array<[number, number, number]> = []; // [joinedStart, origStart, length]
-    let joined = 0;
-    for (const r of regions) {
-      if (r.end <= r.start || text.slice(r.start, r.end).trim() === "") continue;
-      offsets.push([joined, r.start, r.end - r.start]);
-      parts.push(text.slice(r.start, r.end));
-      joined += r.end - r.start + 2;
-    }
-    if (parts.length === 0) return [];
-    const entities = await this.#sidecar.detect(parts.join("\n\n"));
-    if (entities === undefined) {
-      if (!this.#sidecarWarned) {
-        this.#sidecarWarned = true;
-        warnings.push(
-          `phi> the PHI sidecar is not reachable on ${this.#sidecar.address} (${
-            this.#sidecar.lastError ?? "no answer"
-          }); tier 5 is off until it is (see /phi-sidecar)`,
-        );
-      }
-      return [];
-    }
-    const out: Candidate[] = [];
-    const protect = protectedSpans(parts.join("\n\n"));
-    for (const e of entities) {
-      if (protect.overlaps(e.start, e.end)) continue;
-      const seg = offsets.find(([js, , len]) => e.start >= js && e.end <= js + len);
-      if (!seg) continue;
-      const start = seg[1] + (e.start - seg[0]);
-      const end = seg[1] + (e.end - seg[0]);
-      // Trim white space the recognizer included.
-      let s = start, en = end;
-      while (s < en && /\s/.test(text[s])) s++;
-      while (en > s && /\s/.test(text[en - 1])) en--;
-      if (en <= s) continue;
-      const category = `presidio_${e.type}`;
-      const value = text.slice(s, en);
-      const canonical = canonicalize(category, value);
-      if (canonical === "" || !taken.add(s, en)) continue;
-      out.push(candidate(s, en, value, category, canonical, "sidecar"));
-    }
-    if (out.length > 0) await this.#tier5Notice(warnings);
-    return out;
-  }
-
-  async #tier5Notice(warnings: string[]): Promise<void> {
-    if (this.#tier5NoticeDone || !this.#config.phiNotice) return;
-    this.#tier5NoticeDone = true;
-    const flag = this.#paths.phiNoticeShown;
-    const id = this.#sessionId ?? "";
-    try {
-      if (id !== "" && (await Deno.readTextFile(flag)).trim() === id) return;
-    } catch { /* not shown yet */ }
-    warnings.push("phi> tier 5: free-text entities found by the sidecar are tokenized as presidio_<TYPE>");
-    if (id !== "") await atomicWrite(flag, `${id}\n`, { mode: 0o600 }).catch(() => {});
   }
 
   /** Confirm mode: tiers 3, 4 and 5 ask (once per canonical value per session); 1 and 2 never ask. */
@@ -753,24 +618,20 @@ export class PhiEngine {
     const audit = new AuditLines(this.#now().toISOString(), surface, source);
     const categories: string[] = [];
     const placeKey = `${surface}\u0000${source}`;
-    // Distinct values are told apart by a pass stamp on their lookup row (cheaper than a map on
-    // large tool results); rows of values kept in memory only are stamped the same way.
-    const pass = ++this.#passes;
+    // Distinct values are told apart by their lookup row (rows of values kept in memory only too).
+    const book = this.#audit;
+    book.nextPass();
     for (const c of out.chosen) {
       const row = c.row;
-      if (c.token === undefined || row === undefined || row.pass === pass) continue;
-      row.pass = pass;
+      if (c.token === undefined || row === undefined) continue;
+      if (!book.firstInPass(row)) continue;
       const token = c.token;
       const category = c.category;
       // The candidate itself (it has every field of a Tokenization): no copy per value.
       tokenized.push(c as Tokenization);
       if (c.tier === "manual") continue;
       categories.push(category);
-      const seen = row.audited;
-      if (seen === undefined) row.audited = placeKey;
-      else if (seen === placeKey || (typeof seen !== "string" && seen.includes(placeKey))) continue;
-      else if (typeof seen === "string") row.audited = [seen, placeKey];
-      else seen.push(placeKey);
+      if (!book.firstAt(row, placeKey)) continue;
       audit.add(c.value, category, token, c.tier, c.context);
     }
     const warnings = [...out.warnings];
@@ -786,41 +647,6 @@ export class PhiEngine {
       warnings,
     };
   }
-}
-
-/** Non-segment text (segment terminators and blank runs left out) plus free-text fields, in order. */
-function freeRegions(text: string, scan: Hl7Scan): Span[] {
-  const segs = SpanSet.of(scan.segments);
-  const out: Span[] = [];
-  const gap = (start: number, end: number) => {
-    for (let i = start; i < end; i++) {
-      if (text.charCodeAt(i) > 32) {
-        out.push({ start, end });
-        return;
-      }
-    }
-  };
-  let at = 0;
-  for (let i = 0; i < segs.size; i++) {
-    if (segs.starts[i] > at) gap(at, segs.starts[i]);
-    at = segs.ends[i];
-  }
-  if (at < text.length) gap(at, text.length);
-  for (const f of scan.free) out.push(f);
-  return out.sort((a, b) => a.start - b.start);
-}
-
-/** UTF-8 size of a string without encoding it. */
-function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) i++, n += 2; // a surrogate pair: 4 bytes for 2 units
-    else n += 2;
-  }
-  return n;
 }
 
 /** Replaces each chosen candidate (sorted, disjoint) by its token. */

@@ -27,6 +27,12 @@ import { formatToken, parseToken } from "./token.ts";
 import { canonicalize } from "./normalize.ts";
 
 export interface LookupRow {
+  /**
+   * A number no other row object of its table has (a table numbers its rows as it makes them, from
+   * 0, and never reuses a number): callers keep data per row in arrays by it (the engine's audit
+   * bookkeeping, phi/audit.ts) instead of on the row.
+   */
+  readonly id: number;
   token: string;
   category: string;
   /** Column 3: the canonical value (legacy rows: the value). */
@@ -35,32 +41,25 @@ export interface LookupRow {
   original?: string;
   /** Kept in memory only because the table could not be written (see `LookupTable.remember`). */
   unsaved?: boolean;
-  /** Engine bookkeeping: the last pass that reported this value. */
-  pass?: number;
-  /**
-   * Engine bookkeeping: the places (surface and source) it was audited at this session; one place
-   * alone (the usual case) is kept as a string.
-   */
-  audited?: string | string[];
 }
 
 /**
  * A row in memory. Every field is set at construction, so all rows share one object shape and the
- * hot loops that read them (the engine's per-value bookkeeping) stay monomorphic.
+ * hot loops that read them (the engine's per-value token assignment) stay monomorphic.
  */
 class Row implements LookupRow {
+  readonly id: number;
   token: string;
   category: string;
   canonical: string;
   original: string | undefined;
   unsaved: boolean;
-  pass = 0;
-  audited: string | string[] | undefined = undefined;
   /** The token's category and counter when it has our shape (`[[<CATEGORY>_<N>]]`; else n is 0). */
   nCategory: string;
   n: number;
 
   constructor(
+    id: number,
     token: string,
     category: string,
     canonical: string,
@@ -69,6 +68,7 @@ class Row implements LookupRow {
     nCategory: string,
     n: number,
   ) {
+    this.id = id;
     this.token = token;
     this.category = category;
     this.canonical = canonical;
@@ -138,6 +138,8 @@ export class LookupTable {
   #offset = 0;
   #serial: Promise<unknown> = Promise.resolve();
   #dirReady = false;
+  /** The id of the next row this table makes. */
+  #nextId = 0;
   /** Bumped whenever rows are added; callers cache derived indexes against it. */
   version = 0;
   /** Bumped when the rows are read again from the start (the file shrank); indexes must restart. */
@@ -220,7 +222,18 @@ export class LookupTable {
     if (canonical === "") return;
     const original = cols.length >= 4 && cols[3] !== "" ? unescapeField(cols[3]) : undefined;
     const ours = parseToken(token);
-    this.#add(new Row(token, category, canonical, original, false, ours?.category ?? "", ours?.n ?? 0));
+    this.#add(
+      new Row(
+        this.#nextId++,
+        token,
+        category,
+        canonical,
+        original,
+        false,
+        ours?.category ?? "",
+        ours?.n ?? 0,
+      ),
+    );
   }
 
   /**
@@ -363,6 +376,7 @@ export class LookupTable {
           }
           const n = next[k]++;
           row = new Row(
+            this.#nextId++,
             formatToken(r.category, n),
             r.category,
             r.canonical,
@@ -443,6 +457,7 @@ export class LookupTable {
       if (have) return have;
       const n = (this.#maxN.get(r.category) ?? 0) + 1;
       const row = new Row(
+        this.#nextId++,
         formatToken(r.category, n),
         r.category,
         r.canonical,

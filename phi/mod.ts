@@ -46,19 +46,17 @@
  * @module
  */
 export {
-  type ConfirmRequest,
   createPhiEngine,
   PhiEngine,
   type PhiEngineOptions,
-  type PhiPrompter,
   PhiRefusedError,
   type PhiTextResult,
-  type ReviewRequest,
   type ScanFinding,
   type Tokenization,
   type ToolResultSanitized,
   type UserInputResult,
 } from "./engine.ts";
+export type { ConfirmRequest, PhiPrompter, ReviewRequest } from "./prompter.ts";
 export { type AuditRecord, noticeLine, type Surface } from "./audit.ts";
 export type { Candidate, Tier } from "./detect.ts";
 export { type Detokenized, type StreamDetokenizer } from "./detokenize.ts";

@@ -1,0 +1,322 @@
+/**
+ * The known-value index of tier 4 (spec, "Auto-PHI detection model"): a value already in the lookup
+ * table (original or canonical form); names as a run of 2–4 words in any order with spaces, `, `,
+ * `^` or `/` between them (`Jane Q Doe`, `Doe, Jane`, `DOE^JANE^Q`; also without the initials);
+ * single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits. The
+ * needle matching itself is phi/tier4_known.ts.
+ */
+import { isCanonicalAsciiName, normalizeName } from "./normalize.ts";
+import type { LookupRow, LookupTable } from "./lookup.ts";
+import { type Candidate, candidate } from "./candidate.ts";
+import { isWordChar, letterOrDigitAt } from "./_chars.ts";
+import { foldForm } from "./fold.ts";
+import { type Needle, splitBySecond, textSecondKey, tryList, tryNeedle } from "./tier4_known.ts";
+
+const STANDARD = new Set(["NAME", "DOB", "DATE", "SSN", "PHONE", "EMAIL", "NPI", "MRN", "ADDRESS"]);
+
+/** Size of the KnownIndex word filter in bits (128 KiB). */
+const WORD_BITS = 1 << 20;
+
+/**
+ * FNV-1a of `text[start, end)` lowercased (ASCII), reduced to a bit of the word filter; -1 when the
+ * word holds a non-ASCII character (such words skip the filter and are looked up).
+ */
+function asciiWordHash(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 128) return -1;
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return (h >>> 0) & (WORD_BITS - 1);
+}
+
+// Words of a name; an initial may carry a period ("Linda Q. Sample").
+const NAME_RUN =
+  /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*|[ \t]+|\^|\/)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
+
+/** White space, `,`, `^` or `/`: the separators of a name's words. */
+function hasNameSeparator(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (
+      c === 44 || c === 94 || c === 47 || c === 32 || (c >= 9 && c <= 13) || (c >= 128 && /\s/.test(s[i]))
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The lookup table as a search index for tier 4, kept up to date as the table grows (rows are only
+ * ever appended, so only new rows are indexed). Needles are indexed by their first word, so a scan
+ * costs one pass over the text's words whatever the table size.
+ *
+ * @example
+ * const known = new KnownIndex(table);
+ * known.find("seen John Smith today"); // a NAME candidate when "SMITH^JOHN" is in the table
+ */
+export class KnownIndex {
+  readonly #table: LookupTable;
+  #version = -1;
+  #generation = 0;
+  #indexed = 0;
+  /** Needles by first word: one needle alone (most words), or a list once a second one comes. */
+  #byWord = new Map<string, Needle | Needle[]>();
+  #unsorted = new Set<string>();
+  /** Known names by canonical form (also without initials); words that start a name check. */
+  #names = new Map<string, { row: LookupRow; exact: boolean }>();
+  #nameWords = new Set<string>();
+  /**
+   * A one-hash Bloom filter over the words that lead anywhere (needle first words and name words):
+   * most words of a text are in neither table, and the filter turns them away from their character
+   * codes alone, before any slice, lowercase copy or lookup in the large tables.
+   */
+  #wordBits = new Uint32Array(WORD_BITS >>> 5);
+  /**
+   * Long lists (a common first word: an area code, a birth year, a street number) split by what
+   * follows the first word (`secondKey`), built when first used: a match then tries only the needles
+   * that can match there, instead of the whole list.
+   */
+  #split = new Map<string, Map<string, Needle[]>>();
+  readonly #longList: number;
+
+  /** `longList`: lists longer than this are split by their second word (tests compare with Infinity). */
+  constructor(table: LookupTable, options: { longList?: number } = {}) {
+    this.#table = table;
+    this.#longList = options.longList ?? 8;
+  }
+
+  #markWord(w: string): void {
+    const h = asciiWordHash(w, 0, w.length);
+    if (h !== -1) this.#wordBits[h >>> 5] |= 1 << (h & 31);
+  }
+
+  /** Indexes one form of a row; returns its lowercase key when it got that far (indexed or seen before). */
+  #needle(form: string, row: LookupRow, exact: boolean): string | undefined {
+    const f = form.trim();
+    if (f.length < 4) return;
+    // A needle must start and end with a letter or digit, and not start with a lone initial ("a jane
+    // doe"): such forms are rare in text, and one-letter words would make huge lists to try.
+    if (!isWordChar(f, 0) || !isWordChar(f, f.length - 1)) return;
+    // One pass over the form: the end of its first word, and what kind of characters it holds.
+    let firstEnd = -1;
+    let letters = true;
+    let digitsOnly = true;
+    let spaced = false;
+    for (let i = 0; i < f.length;) {
+      const c = f.charCodeAt(i);
+      if (c < 128) {
+        const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+        const digit = c >= 48 && c <= 57;
+        if (!letter && !digit && firstEnd === -1) firstEnd = i;
+        if (!digit) digitsOnly = false;
+        if (!letter) letters = false;
+        if (c === 44 || c === 32 || (c >= 9 && c <= 13)) spaced = true;
+        i++;
+        continue;
+      }
+      // Whole code points (a letter outside the BMP is two UTF-16 units), as the text scan reads them.
+      const w = f.codePointAt(i)! > 0xffff ? 2 : 1;
+      const ch = f.slice(i, i + w);
+      const letter = /\p{L}/u.test(ch);
+      if (!letter && !/\p{N}/u.test(ch) && firstEnd === -1) firstEnd = i;
+      digitsOnly = false;
+      if (!letter) letters = false;
+      if (/\s/.test(ch)) spaced = true;
+      i += w;
+    }
+    if (firstEnd === -1) firstEnd = f.length;
+    if (firstEnd < 2) return;
+    if (letters && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
+    // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts.
+    if (digitsOnly && f.length < 6) return;
+    // Folded one character at a time, as matchAt reads the text (not f.toLowerCase(), whose final
+    // sigma depends on what follows: the form would not match its own spelling).
+    const key = foldForm(f);
+    // A form two rows share (rare: rows are distinct by canonical value) is simply listed twice;
+    // lists are sorted by length with a stable sort, so the row indexed first still wins.
+    const lower = spaced ? key.replace(/\s+/g, " ").replace(/,\s*/g, ", ") : key;
+    // The first word lowercased on its own, as the text scan does (Greek final sigma differs).
+    const w = (firstEnd === f.length ? f : f.slice(0, firstEnd)).toLowerCase();
+    const needle: Needle = { lower, row, exact };
+    const have = this.#byWord.get(w);
+    if (have === undefined) {
+      this.#byWord.set(w, needle);
+      this.#markWord(w);
+    } else {
+      if (Array.isArray(have)) have.push(needle);
+      else this.#byWord.set(w, [have, needle]);
+      this.#unsorted.add(w); // sorted (longest first) when next used
+      this.#split.delete(w);
+    }
+    return key;
+  }
+
+  #index(row: LookupRow): void {
+    if (row.category === "NAME" || row.category === "presidio_PERSON") {
+      // Names are matched by their words in any order and with any of the separators: each word of
+      // two or more letters leads to a check of the name run that starts there.
+      // Column 3 is usually in canonical form already (a cheap check); legacy rows may not be.
+      const norm = isCanonicalAsciiName(row.canonical) ? row.canonical : normalizeName(row.canonical);
+      const words = norm.split(" ");
+      let full = 0;
+      for (const w of words) {
+        if (w.length > 1) {
+          full++;
+          this.#nameWords.add(w);
+          this.#markWord(w);
+        }
+      }
+      if (words.length >= 2 && words.length <= 4 && !this.#names.has(norm)) {
+        this.#names.set(norm, { row, exact: true });
+      }
+      if (full >= 2 && full < words.length) {
+        const sub = words.filter((w) => w.length > 1).join(" ");
+        if (!this.#names.has(sub)) this.#names.set(sub, { row, exact: false });
+      }
+      if (row.original !== undefined && !hasNameSeparator(row.original.trim())) {
+        this.#needle(row.original, row, true);
+      }
+      return;
+    }
+    const key = row.original === undefined ? undefined : this.#needle(row.original, row, true);
+    // The canonical form is often the original lowercased (addresses, e-mail): then it is that key.
+    if (row.canonical !== row.original && row.canonical !== key) this.#needle(row.canonical, row, true);
+  }
+
+  /** A known name starting at `at` (2 to 4 name words joined by spaces, `, `, `^` or `/`). */
+  #nameAt(text: string, at: number): Candidate | undefined {
+    NAME_RUN.lastIndex = at;
+    const m = NAME_RUN.exec(text);
+    if (!m) return undefined;
+    // Longest first: "Jane Q Doe" before "Jane Q".
+    const ends: number[] = [];
+    const wordRe = /[\p{L}'\u2019-]+/gu;
+    for (let w = wordRe.exec(m[0]); w; w = wordRe.exec(m[0])) ends.push(w.index + w[0].length);
+    for (let k = Math.min(ends.length, 4); k >= 2; k--) {
+      const value = m[0].slice(0, ends[k - 1]);
+      const canon = normalizeName(value);
+      const hit = this.#names.get(canon);
+      if (!hit) continue;
+      if (at + value.length < text.length && isWordChar(text, at + value.length)) continue;
+      // Not the first part of a longer caret-joined name ("SAMPLE^LINDA^Q" is matched whole).
+      if (
+        text[at + value.length] === "^" && !value.includes("^") &&
+        /\p{L}/u.test(text[at + value.length + 1] ?? "")
+      ) continue;
+      return candidate(
+        at,
+        at + value.length,
+        value,
+        hit.row.category,
+        hit.exact ? hit.row.canonical : canon,
+        "known",
+      );
+    }
+    return undefined;
+  }
+
+  #update(): void {
+    if (this.#version === this.#table.version) return;
+    const rows = this.#table.rows();
+    if (rows.length < this.#indexed || this.#generation !== this.#table.generation) {
+      this.#generation = this.#table.generation;
+      this.#byWord = new Map();
+      this.#unsorted = new Set();
+      this.#split = new Map();
+      this.#names = new Map();
+      this.#nameWords = new Set();
+      this.#wordBits.fill(0);
+      this.#indexed = 0;
+    }
+    for (let i = this.#indexed; i < rows.length; i++) this.#index(rows[i]);
+    this.#indexed = rows.length;
+    this.#version = this.#table.version;
+  }
+
+  /** Tier 4 (known) candidates of `text`. */
+  find(text: string): Candidate[] {
+    this.#update();
+    const out: Candidate[] = [];
+    if (this.#byWord.size === 0 && this.#names.size === 0) return out;
+    let after = 0;
+    // The words of the text (runs of letters and digits, as /[\p{L}\p{N}]+/u finds them), scanned by
+    // character code, with no match object per word; the filter hash (FNV-1a of the lowercased
+    // word, as asciiWordHash) is computed on the way.
+    const n = text.length;
+    for (let at = 0, end = 0; at < n; at = end) {
+      let c = text.charCodeAt(at);
+      let h = 0x811c9dc5;
+      let ascii = true;
+      if (c < 128) {
+        if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90))) {
+          end = at + 1;
+          continue;
+        }
+      } else {
+        const len = letterOrDigitAt(text, at);
+        if (len === 0) {
+          end = at + 1;
+          continue;
+        }
+      }
+      end = at;
+      while (end < n) {
+        c = text.charCodeAt(end);
+        if (c < 128) {
+          if (c >= 97 && c <= 122 || c >= 48 && c <= 57) h = Math.imul(h ^ c, 0x01000193);
+          else if (c >= 65 && c <= 90) h = Math.imul(h ^ (c + 32), 0x01000193);
+          else break;
+          end++;
+        } else {
+          const l = letterOrDigitAt(text, end);
+          if (l === 0) break;
+          ascii = false;
+          end += l;
+        }
+      }
+      if (at < after) continue;
+      if (at > 0 && isWordChar(text, at - 1)) continue;
+      if (ascii) {
+        h = (h >>> 0) & (WORD_BITS - 1);
+        if ((this.#wordBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
+      }
+      const len = this.#matchWord(text.slice(at, end).toLowerCase(), text, at, end, out);
+      if (len !== -1) after = at + len;
+    }
+    return out;
+  }
+
+  /** A known value that starts with `word` (its first word, lowercased) at `at`, pushed to `out`: its length, or -1. */
+  #matchWord(word: string, text: string, at: number, end: number, out: Candidate[]): number {
+    if (this.#nameWords.has(word)) {
+      const c = this.#nameAt(text, at);
+      if (c) {
+        out.push(c);
+        return c.end - at;
+      }
+    }
+    const entry = this.#byWord.get(word);
+    if (entry === undefined) return -1;
+    if (!Array.isArray(entry)) return tryNeedle(entry, text, at, out);
+    if (this.#unsorted.has(word)) {
+      // Longest needles first, so "John A Smith" wins over "John Smith" (a stable sort: among forms
+      // of one length, the row indexed first).
+      entry.sort((a, b) => b.lower.length - a.lower.length);
+      this.#unsorted.delete(word);
+    }
+    if (entry.length <= this.#longList) return tryList(entry, text, at, out);
+    // Only the needles whose second part is the text's, then those with none: the same order as the
+    // whole list (where both match, the one with a second word is the longer), and no needle
+    // skipped could have matched.
+    let split = this.#split.get(word);
+    if (split === undefined) this.#split.set(word, split = splitBySecond(entry));
+    const second = textSecondKey(text, end);
+    if (second === undefined) return tryList(entry, text, at, out);
+    const len = second === "" ? -1 : tryList(split.get(second), text, at, out);
+    return len !== -1 ? len : tryList(split.get(""), text, at, out);
+  }
+}
