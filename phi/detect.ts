@@ -54,7 +54,12 @@ export interface DetectOptions {
  * sorted by position and never overlaps.
  *
  * @example
- * detectAuto("MRN 12345678, call 555-123-4567", { protect: protectedSpans(text) });
+ * ```ts
+ * import { detectAuto } from "./detect.ts";
+ * import { protectedSpans } from "./exclusions.ts";
+ * const text = "MRN 12345678, call 555-123-4567";
+ * const found = detectAuto(text, { protect: protectedSpans(text) });
+ * ```
  */
 export function detectAuto(text: string, options: DetectOptions): Candidate[] {
   const tiers = options.tiers;

@@ -148,14 +148,19 @@ const CONFIRM_TIERS = new Set<Tier>(["hl7", "known", "sidecar"]);
  * The engine. One per session (confirm decisions and one-time warnings live here).
  *
  * @example
- * const phi = await createPhiEngine({ config, prompter });
+ * ```ts
+ * import { createPhiEngine } from "./engine.ts";
+ * import { loadConfig } from "../core/config.ts";
+ * declare const raw: string, chunk: string;
+ * const phi = await createPhiEngine({ config: loadConfig() });
  * const { text, notice } = await phi.tokenizeUserInput("MRN 12345678 for @@John Smith@@");
  * // text: "MRN [[MRN_1]] for [[NAME_1]]"; notice: "phi> auto-tokenized 1 value(s) [user_input]: MRN×1"
  * const tool = await phi.sanitizeToolResult(raw, "bash_exec");
- * if (tool.refused) { ... } // the model gets tool.text either way
+ * if (tool.refused) console.log("withheld"); // the model gets tool.text either way
  * const shown = phi.createStreamDetokenizer();
- * out.write(shown.push(chunk)); ... out.write(shown.flush());
+ * const visible = shown.push(chunk) + shown.flush();
  * const input = phi.detokenizeToolInput({ pattern: "[[MRN_1]]" }).value; // { pattern: "12345678" }
+ * ```
  */
 export class PhiEngine {
   readonly table: LookupTable;
@@ -295,7 +300,12 @@ export class PhiEngine {
    * one. Not audited (it is not automatic).
    *
    * @example
+   * ```ts
+   * import { createPhiEngine } from "./engine.ts";
+   * import { loadConfig } from "../core/config.ts";
+   * const phi = await createPhiEngine({ config: loadConfig() });
    * await phi.tokenizeValue("E1234", "EMP"); // "[[EMP_1]]"
+   * ```
    */
   async tokenizeValue(value: string, category?: string): Promise<string> {
     const cat = category ?? detectCategory(value);
@@ -668,7 +678,13 @@ function substitute(text: string, chosen: Candidate[]): string {
  * Opens the lookup table of `config.home` and builds the engine.
  *
  * @example
- * const phi = await createPhiEngine({ config: loadConfig(), prompter, sessionId });
+ * ```ts
+ * import { createPhiEngine } from "./engine.ts";
+ * import type { PhiPrompter } from "./prompter.ts";
+ * import { loadConfig } from "../core/config.ts";
+ * declare const prompter: PhiPrompter;
+ * const phi = await createPhiEngine({ config: loadConfig(), prompter, sessionId: "20261124-ab12" });
+ * ```
  */
 export async function createPhiEngine(options: PhiEngineOptions): Promise<PhiEngine> {
   const table = await LookupTable.open(homePaths(options.config.home).lookup);

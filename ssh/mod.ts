@@ -21,9 +21,12 @@
  * ssh2, which this face must never load.
  *
  * @example
- * const { openRemote, wrapCommand } = await import("./ssh/mod.ts");
- * const { remote, options } = await openRemote(config.home, "eng1");
+ * ```ts
+ * import { openRemote, wrapCommand } from "./mod.ts";
+ * import { loadConfig } from "../core/config.ts";
+ * const { remote, options } = await openRemote(loadConfig().home, "eng1");
  * const r = await remote.exec(wrapCommand("hcisitectl", { noLogin: false, hciroot: options.hciroot }).command);
+ * ```
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Agreement with a generator written beside the detector. The corpora come from the generator this
- * file imports (bench/_gen_phi.ts), written by the same hands and with the same rules in mind as
+ * file imports (tests/support/phi_corpus.ts), written by the same hands and with the same rules in mind as
  * phi/: the "recall" measured here is how well the detector agrees with that generator's idea of
  * where PHI goes, not recall on text from the field. The bar: structured HL7 PHI agreement 100%,
  * tier-1/2 free-text agreement at least 99%, no tokenization on the generated never-tokenize corpus,

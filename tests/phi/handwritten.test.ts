@@ -3,7 +3,7 @@
  * tool output, and HL7 snippets with PHI at known places, plus text that must never be tokenized
  * (thread and host names, segment ids, field references, log timestamps, versions, ports, paths).
  * Unlike tests/phi/corpus.test.ts, whose corpora come from a generator written beside the detector
- * (bench/_gen_phi.ts), these cases were written by hand without reading the detector's rules, so
+ * (tests/support/phi_corpus.ts), these cases were written by hand without reading the detector's rules, so
  * they measure the detector against text it was not shaped by.
  *
  * Each case runs on a fresh engine in mode `on` with tier 5 (the sidecar) off. A case passes when
