@@ -33,10 +33,13 @@ export function freeRegions(text: string, scan: Hl7Scan): Span[] {
  * next), with the map from positions in the joined text back to the source.
  *
  * @example
+ * ```ts
+ * import { JoinedRegions } from "./_regions.ts";
  * const j = new JoinedRegions("ab|cd|ef", [{ start: 0, end: 2 }, { start: 6, end: 8 }]);
  * j.text; // "ab\n\nef"
  * const k = j.regionOf(4, 6); // 1
  * j.toSource(k, 4); // 6
+ * ```
  */
 export class JoinedRegions {
   /** The regions' text, in order, with "\n\n" between them. */

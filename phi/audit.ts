@@ -139,6 +139,7 @@ function writePrivate(path: string, text: string): void {
  *
  * @example
  * ```ts
+ * import { noticeLine } from "./audit.ts";
  * noticeLine("tool_result", ["NAME", "MRN", "NAME"]);
  * // "phi> auto-tokenized 3 value(s) [tool_result]: NAME×2 MRN×1"
  * ```
@@ -161,9 +162,17 @@ export function noticeLine(surface: Surface, categories: readonly string[]): str
  * keeps its marks.
  *
  * @example
+ * ```ts
+ * import { type AuditLines, AuditBook } from "./audit.ts";
+ * import type { LookupRow } from "./lookup.ts";
+ * declare const row: LookupRow;
+ * declare const audit: AuditLines;
  * const book = new AuditBook();
  * book.nextPass();
- * if (book.firstInPass(row) && book.firstAt(row, "tool_result\u0000read_file")) audit.add(...);
+ * if (book.firstInPass(row) && book.firstAt(row, "tool_result\u0000read_file")) {
+ *   audit.add(row.canonical, row.category, row.token, "known");
+ * }
+ * ```
  */
 export class AuditBook {
   /** The last pass each row came up in, by row id (0: none yet). */

@@ -55,8 +55,13 @@ function hasNameSeparator(s: string): boolean {
  * costs one pass over the text's words whatever the table size.
  *
  * @example
+ * ```ts
+ * import { KnownIndex } from "./known_index.ts";
+ * import type { LookupTable } from "./lookup.ts";
+ * declare const table: LookupTable;
  * const known = new KnownIndex(table);
  * known.find("seen John Smith today"); // a NAME candidate when "SMITH^JOHN" is in the table
+ * ```
  */
 export class KnownIndex {
   readonly #table: LookupTable;

@@ -64,9 +64,17 @@ export interface ReviewGateInput {
  * `withhold`: the answer was `n`.
  *
  * @example
+ * ```ts
+ * import { type PhiPrompter, reviewGate } from "./prompter.ts";
+ * import { reviewRefusal } from "./review.ts";
+ * declare const prompter: PhiPrompter;
+ * declare const raw: string;
+ * declare const sanitized: string;
+ * declare function send(text: string): void;
  * const gate = await reviewGate(prompter, { mode: "on", review: "auto", threshold: 8192,
  *   toolName: "bash_exec", raw, text: sanitized, hl7Shaped: false, tokenized: 3 });
  * if (gate.withhold) send(reviewRefusal("bash_exec"));
+ * ```
  */
 export async function reviewGate(
   prompter: PhiPrompter | undefined,

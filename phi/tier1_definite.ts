@@ -54,7 +54,10 @@ function findEmails(text: string, skip?: (start: number, end: number) => boolean
  * dropped before any work is done on them).
  *
  * @example
+ * ```ts
+ * import { findDefinite } from "./tier1_definite.ts";
  * findDefinite("call 555-123-4567").map((c) => c.category); // ["PHONE"]
+ * ```
  */
 export function findDefinite(text: string, skip?: (start: number, end: number) => boolean): Candidate[] {
   const out: Candidate[] = findEmails(text, skip);

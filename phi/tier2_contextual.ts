@@ -23,7 +23,10 @@ function lineStartOf(text: string, pos: number): number {
  * Tier 2 (contextual) candidates: numbers with a PHI keyword in the 20 characters before them.
  *
  * @example
+ * ```ts
+ * import { findContextual } from "./tier2_contextual.ts";
  * findContextual("MRN: 12345678").map((c) => c.value); // ["12345678"]
+ * ```
  */
 export function findContextual(text: string, byLine = true): Candidate[] {
   const out: Candidate[] = [];

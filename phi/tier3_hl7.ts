@@ -46,7 +46,10 @@ const ALPHA_WORDS = /^\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,4}$/u;
  * Tier 3 (hl7) candidates: PHI-shaped values on lines that mention a PHI field.
  *
  * @example
+ * ```ts
+ * import { findHl7Lines } from "./tier3_hl7.ts";
  * findHl7Lines("PID.5 = SMITH^JOHN").map((c) => [c.value, c.category]); // [["SMITH^JOHN", "NAME"]]
+ * ```
  */
 export function findHl7Lines(text: string): Candidate[] {
   const all: Candidate[] = findFieldListings(text);

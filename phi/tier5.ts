@@ -29,8 +29,22 @@ export interface Tier5Options {
  * Tier 5 for one session (its warnings and notice are once per session).
  *
  * @example
+ * ```ts
+ * import { Tier5 } from "./tier5.ts";
+ * import { homePaths } from "../core/home.ts";
+ * import type { Config } from "../core/config.ts";
+ * import type { SidecarDetector } from "./sidecar/client.ts";
+ * import type { SpanSet } from "./spans.ts";
+ * declare const sidecar: SidecarDetector;
+ * declare const config: Config;
+ * declare const home: string;
+ * declare const sessionId: string;
+ * declare const text: string;
+ * declare const taken: SpanSet;
+ * declare const warnings: string[];
  * const tier5 = new Tier5({ sidecar, config, noticeFlag: homePaths(home).phiNoticeShown, sessionId });
  * const found = await tier5.find(text, taken, undefined, warnings);
+ * ```
  */
 export class Tier5 {
   readonly #sidecar: SidecarDetector;

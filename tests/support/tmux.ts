@@ -55,7 +55,8 @@ export class TmuxSession implements AsyncDisposable {
   }
 
   static async start(o: TmuxOptions = {}): Promise<TmuxSession> {
-    const socket = `assist-t${Deno.pid}-${++serial}`;
+    // Test files run in parallel workers of one process: the pid alone does not tell them apart.
+    const socket = `assist-t${Deno.pid}-${++serial}-${crypto.randomUUID().slice(0, 8)}`;
     const rawLog = await Deno.makeTempFile({ prefix: "assist-tmux-raw-" });
     const command = o.command ?? [Deno.execPath(), ...assistCommandArgs(o.args ?? [])];
     const env: Record<string, string> = {
