@@ -7,10 +7,10 @@
  * dynamic import inside its `run`, so listing tools or printing help loads none of them.
  */
 import type { ToolDef } from "./types.ts";
-import { readFileTool } from "./files/read_file.ts";
-import { grepFilesTool } from "./files/grep_files.ts";
-import { globFilesTool } from "./files/glob_files.ts";
-import { listDirTool } from "./files/list_dir.ts";
+import { readFileTool } from "./files/read_file_tool.ts";
+import { grepFilesTool } from "./files/grep_files_tool.ts";
+import { globFilesTool } from "./files/glob_files_tool.ts";
+import { listDirTool } from "./files/list_dir_tool.ts";
 import { bashExecTool } from "./bash/bash_exec.ts";
 import { sshStatusTool } from "./ssh/ssh_status.ts";
 import { sshExecTool } from "./ssh/ssh_exec.ts";

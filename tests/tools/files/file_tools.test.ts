@@ -1,8 +1,9 @@
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
-import { READ_LIMIT_BYTES, readFileTool } from "../../../tools/files/read_file.ts";
-import { grepFilesTool } from "../../../tools/files/grep_files.ts";
-import { globFilesTool } from "../../../tools/files/glob_files.ts";
-import { listDirTool } from "../../../tools/files/list_dir.ts";
+import { readFileTool } from "../../../tools/files/read_file_tool.ts";
+import { READ_LIMIT_BYTES } from "../../../tools/files/read_limited.ts";
+import { grepFilesTool } from "../../../tools/files/grep_files_tool.ts";
+import { globFilesTool } from "../../../tools/files/glob_files_tool.ts";
+import { listDirTool } from "../../../tools/files/list_dir_tool.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { call, contextFor, errorOf } from "../support.ts";
 
