@@ -11,7 +11,7 @@ import { readFileTool } from "./files/read_file_tool.ts";
 import { grepFilesTool } from "./files/grep_files_tool.ts";
 import { globFilesTool } from "./files/glob_files_tool.ts";
 import { listDirTool } from "./files/list_dir_tool.ts";
-import { bashExecTool } from "./bash/bash_exec.ts";
+import { bashExecTool } from "./bash/bash_exec_tool.ts";
 import { sshStatusTool } from "./ssh/ssh_status.ts";
 import { sshExecTool } from "./ssh/ssh_exec.ts";
 import { sshPullTool } from "./ssh/ssh_pull.ts";
