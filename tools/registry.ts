@@ -27,9 +27,9 @@ import { ncDiffInterfaceTool } from "./engine/nc_diff_interface_tool.ts";
 import { ncRefsTool } from "./engine/nc_refs_tool.ts";
 import { ncDocsTool } from "./engine/nc_docs_tool.ts";
 import { ncMsgsTool } from "./engine/nc_msgs_tool.ts";
-import { hl7FieldTool } from "./hl7/hl7_field.ts";
-import { hl7DiffTool } from "./hl7/hl7_diff.ts";
-import { hl7ShowTool } from "./hl7/hl7_show.ts";
+import { hl7FieldTool } from "./hl7/hl7_field_tool.ts";
+import { hl7DiffTool } from "./hl7/hl7_diff_tool.ts";
+import { hl7ShowTool } from "./hl7/hl7_show_tool.ts";
 import { phiScanTool } from "./phi/phi_scan.ts";
 import { phiSanitizeTool } from "./phi/phi_sanitize.ts";
 
