@@ -30,8 +30,8 @@ import { ncMsgsTool } from "./engine/nc_msgs_tool.ts";
 import { hl7FieldTool } from "./hl7/hl7_field_tool.ts";
 import { hl7DiffTool } from "./hl7/hl7_diff_tool.ts";
 import { hl7ShowTool } from "./hl7/hl7_show_tool.ts";
-import { phiScanTool } from "./phi/phi_scan.ts";
-import { phiSanitizeTool } from "./phi/phi_sanitize.ts";
+import { phiScanTool } from "./phi/phi_scan_tool.ts";
+import { phiSanitizeTool } from "./phi/phi_sanitize_tool.ts";
 
 export const TOOLS: readonly ToolDef[] = [
   readFileTool,

@@ -189,7 +189,7 @@ Deno.test("write targets: nothing under $ASSIST_HOME, by any route; phi_sanitize
     assert(!r.ok, `${p} was allowed`);
   }
   assert((await checkWriteTarget(`${tmp.path}/work/out.txt`, ctx)).ok);
-  const { phiSanitizeTool } = await import("../../../tools/phi/phi_sanitize.ts");
+  const { phiSanitizeTool } = await import("../../../tools/phi/phi_sanitize_tool.ts");
   await Deno.writeTextFile(`${tmp.path}/work/in.txt`, "SSN 512-44-9087\n");
   const refused = await call(phiSanitizeTool, { path: "in.txt", output: `${home}/.origin` }, ctx);
   assertEquals(errorOf(refused).error, "protected_path");
