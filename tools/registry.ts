@@ -3,8 +3,9 @@
  * the REPL's tool-backed slash commands are all generated from this array; no tool is described
  * anywhere else. Order is the order of `tools list` and of the model's tool definitions.
  *
- * Tool modules are small: each keeps heavy dependencies (parsers, engine model, SSH) behind a
- * dynamic import inside its `run`, so listing tools or printing help loads none of them.
+ * Only the small definitions are imported here (`tools/<group>/<name>_tool.ts`); each one's `run`
+ * loads its body (`run/<name>.ts`) through core/lazy.ts, so listing tools or printing help loads no
+ * parser, engine model or SSH code (docs/ARCHITECTURE.md, "How to add a tool").
  */
 import type { ToolDef } from "./types.ts";
 import { readFileTool } from "./files/read_file_tool.ts";
