@@ -9,7 +9,7 @@
  * - Missing files, folders, binary files (a NUL byte in the first 8 KB) and the protected places
  *   of $ASSIST_HOME (tools/files/protect.ts, refused as read_file refuses them) are skipped with a
  *   warning; the reference stays literal.
- * - Over 250 KB the content is cut with read_file's footer (tools/files/read_file.ts).
+ * - Over 250 KB the content is cut with read_file's footer (tools/files/read_limited.ts).
  * - Bytes are decoded as UTF-8, or when that is invalid as Windows-1252, with a warning: no byte
  *   is dropped or replaced silently.
  * - Relative paths resolve against `cwd`; `~` is the operator's home folder.
@@ -21,7 +21,7 @@
  */
 import { posix, win32 } from "node:path";
 import { PathGuard } from "../tools/files/protect.ts";
-import { READ_LIMIT_BYTES, readLimited, truncationFooter } from "../tools/files/read_file.ts";
+import { READ_LIMIT_BYTES, readLimited, truncationFooter } from "../tools/files/read_limited.ts";
 
 export interface FileRefResult {
   /** The prompt with the referenced files appended (the prompt itself when there were none). */

@@ -108,7 +108,7 @@ function coerceValue(def: ToolDef, p: ParamSpec, v: unknown): string | number | 
  *
  * @example
  * ```ts
- * import { readFileTool as readFileDef } from "./files/read_file.ts";
+ * import { readFileTool as readFileDef } from "./files/read_file_tool.ts";
  * parseManualArgs(readFileDef, ["notes.txt", "--start-line", "10"]);
  * ```
  */

@@ -3,20 +3,21 @@
  * the REPL's tool-backed slash commands are all generated from this array; no tool is described
  * anywhere else. Order is the order of `tools list` and of the model's tool definitions.
  *
- * Tool modules are small: each keeps heavy dependencies (parsers, engine model, SSH) behind a
- * dynamic import inside its `run`, so listing tools or printing help loads none of them.
+ * Only the small definitions are imported here (`tools/<group>/<name>_tool.ts`); each one's `run`
+ * loads its body (`run/<name>.ts`) through core/lazy.ts, so listing tools or printing help loads no
+ * parser, engine model or SSH code (docs/ARCHITECTURE.md, "How to add a tool").
  */
 import type { ToolDef } from "./types.ts";
-import { readFileTool } from "./files/read_file.ts";
-import { grepFilesTool } from "./files/grep_files.ts";
-import { globFilesTool } from "./files/glob_files.ts";
-import { listDirTool } from "./files/list_dir.ts";
-import { bashExecTool } from "./bash/bash_exec.ts";
-import { sshStatusTool } from "./ssh/ssh_status.ts";
-import { sshExecTool } from "./ssh/ssh_exec.ts";
-import { sshPullTool } from "./ssh/ssh_pull.ts";
-import { sshPushTool } from "./ssh/ssh_push.ts";
-import { sshPullSmatTool } from "./ssh/ssh_pull_smat.ts";
+import { readFileTool } from "./files/read_file_tool.ts";
+import { grepFilesTool } from "./files/grep_files_tool.ts";
+import { globFilesTool } from "./files/glob_files_tool.ts";
+import { listDirTool } from "./files/list_dir_tool.ts";
+import { bashExecTool } from "./bash/bash_exec_tool.ts";
+import { sshStatusTool } from "./ssh/ssh_status_tool.ts";
+import { sshExecTool } from "./ssh/ssh_exec_tool.ts";
+import { sshPullTool } from "./ssh/ssh_pull_tool.ts";
+import { sshPushTool } from "./ssh/ssh_push_tool.ts";
+import { sshPullSmatTool } from "./ssh/ssh_pull_smat_tool.ts";
 import { listSitesTool } from "./engine/list_sites_tool.ts";
 import { ncThreadsTool } from "./engine/nc_threads_tool.ts";
 import { ncShowTool } from "./engine/nc_show_tool.ts";
@@ -27,11 +28,11 @@ import { ncDiffInterfaceTool } from "./engine/nc_diff_interface_tool.ts";
 import { ncRefsTool } from "./engine/nc_refs_tool.ts";
 import { ncDocsTool } from "./engine/nc_docs_tool.ts";
 import { ncMsgsTool } from "./engine/nc_msgs_tool.ts";
-import { hl7FieldTool } from "./hl7/hl7_field.ts";
-import { hl7DiffTool } from "./hl7/hl7_diff.ts";
-import { hl7ShowTool } from "./hl7/hl7_show.ts";
-import { phiScanTool } from "./phi/phi_scan.ts";
-import { phiSanitizeTool } from "./phi/phi_sanitize.ts";
+import { hl7FieldTool } from "./hl7/hl7_field_tool.ts";
+import { hl7DiffTool } from "./hl7/hl7_diff_tool.ts";
+import { hl7ShowTool } from "./hl7/hl7_show_tool.ts";
+import { phiScanTool } from "./phi/phi_scan_tool.ts";
+import { phiSanitizeTool } from "./phi/phi_sanitize_tool.ts";
 
 export const TOOLS: readonly ToolDef[] = [
   readFileTool,

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { decodeText, expandFileRefs, fenceFor, fenceLanguage, findFileRefs } from "../../cli/file_refs.ts";
-import { READ_LIMIT_BYTES } from "../../tools/files/read_file.ts";
+import { READ_LIMIT_BYTES } from "../../tools/files/read_limited.ts";
 import { tempDir } from "../support/run_assist.ts";
 
 async function workspace(root: string) {

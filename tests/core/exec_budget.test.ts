@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { budgetLines, EXEC_CAPTURE_BYTES, OutputCapture, splitLines } from "../../core/exec_budget.ts";
-import { render } from "../../tools/bash/bash_exec.ts";
+import { render } from "../../tools/bash/run/bash_exec.ts";
 import { renderExec } from "../../tools/ssh/exec_render.ts";
 
 Deno.test("OutputCapture keeps the first cap bytes, counts the rest, and copies what it keeps", () => {

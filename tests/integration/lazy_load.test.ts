@@ -32,8 +32,10 @@ async function startupClosure(entry: string): Promise<string[]> {
   return [...seen].map((s) => s.startsWith("file://") ? s.slice(`file://${REPO_ROOT}`.length) : s).sort();
 }
 
+// In a tool group folder (tools/<group>/) only the small definitions (`*_tool.ts`) may load at
+// start-up: bodies (run/<name>.ts) and their helpers load on use (docs/ARCHITECTURE.md, "How to add a tool").
 const HEAVY =
-  /^(hl7|phi|ssh|update)\/|^tools\/engine\/(?!.*_tool\.ts$)|^cli\/(model|agent|auth)\/|^node:|^npm:/;
+  /^(hl7|phi|ssh|update)\/|^tools\/[^/]+\/(?!.*_tool\.ts$)|^cli\/(model|agent|auth)\/|^node:|^npm:/;
 
 Deno.test("--version loads main.ts, the version, the lazy loader and the env reader only", async () => {
   // core/env.ts (no imports of its own) reads INIT_CWD before dispatch (run from any folder).

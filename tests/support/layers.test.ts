@@ -18,7 +18,7 @@ const CLEAN: Edge[] = [
   { from: "tools/engine/engine.ts", to: "tools/engine/remote.ts", kind: "lazy" },
   { from: "tools/engine/remote.ts", to: "tools/ssh/remote_engine.ts", kind: "type" },
   { from: "tools/ssh/remote_engine.ts", to: "ssh/open.ts", kind: "code" },
-  { from: "tools/files/grep_files.ts", to: "tools/files/_match_worker.ts", kind: "url" },
+  { from: "tools/files/run/grep_files.ts", to: "tools/files/run/_match_worker.ts", kind: "url" },
   { from: "phi/engine.ts", to: "phi/sidecar/client.ts", kind: "code" },
   { from: "phi/sidecar/client.ts", to: "phi/token.ts", kind: "code" },
   { from: "phi/_hl7.ts", to: "hl7/mod.ts", kind: "code" },

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
-import { bashExecTool, render } from "../../../tools/bash/bash_exec.ts";
+import { bashExecTool } from "../../../tools/bash/bash_exec_tool.ts";
+import { render } from "../../../tools/bash/run/bash_exec.ts";
 import { childEnv } from "../../../core/child_env.ts";
 import { shellFor } from "../../../tools/bash/shell.ts";
 import { tempDir } from "../../support/run_assist.ts";

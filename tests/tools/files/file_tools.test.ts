@@ -1,8 +1,9 @@
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
-import { READ_LIMIT_BYTES, readFileTool } from "../../../tools/files/read_file.ts";
-import { grepFilesTool } from "../../../tools/files/grep_files.ts";
-import { globFilesTool } from "../../../tools/files/glob_files.ts";
-import { listDirTool } from "../../../tools/files/list_dir.ts";
+import { readFileTool } from "../../../tools/files/read_file_tool.ts";
+import { READ_LIMIT_BYTES } from "../../../tools/files/read_limited.ts";
+import { grepFilesTool } from "../../../tools/files/grep_files_tool.ts";
+import { globFilesTool } from "../../../tools/files/glob_files_tool.ts";
+import { listDirTool } from "../../../tools/files/list_dir_tool.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { call, contextFor, errorOf } from "../support.ts";
 
@@ -188,7 +189,7 @@ Deno.test("write targets: nothing under $ASSIST_HOME, by any route; phi_sanitize
     assert(!r.ok, `${p} was allowed`);
   }
   assert((await checkWriteTarget(`${tmp.path}/work/out.txt`, ctx)).ok);
-  const { phiSanitizeTool } = await import("../../../tools/phi/phi_sanitize.ts");
+  const { phiSanitizeTool } = await import("../../../tools/phi/phi_sanitize_tool.ts");
   await Deno.writeTextFile(`${tmp.path}/work/in.txt`, "SSN 512-44-9087\n");
   const refused = await call(phiSanitizeTool, { path: "in.txt", output: `${home}/.origin` }, ctx);
   assertEquals(errorOf(refused).error, "protected_path");

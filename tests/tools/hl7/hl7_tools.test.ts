@@ -4,9 +4,9 @@
  * input sources, path protection and structured errors.
  */
 import { deepStrictEqual as eq, ok } from "node:assert/strict";
-import { hl7FieldTool } from "../../../tools/hl7/hl7_field.ts";
-import { hl7DiffTool } from "../../../tools/hl7/hl7_diff.ts";
-import { hl7ShowTool } from "../../../tools/hl7/hl7_show.ts";
+import { hl7FieldTool } from "../../../tools/hl7/hl7_field_tool.ts";
+import { hl7DiffTool } from "../../../tools/hl7/hl7_diff_tool.ts";
+import { hl7ShowTool } from "../../../tools/hl7/hl7_show_tool.ts";
 import { parseManualArgs } from "../../../tools/args.ts";
 import type { ToolContext, ToolDef } from "../../../tools/types.ts";
 import { tempDir } from "../../support/run_assist.ts";
@@ -236,7 +236,7 @@ Deno.test("hl7 tools: registered, and the modules keep the parser behind a dynam
     hl7ShowTool,
   ]);
   for (const name of ["hl7_field", "hl7_diff", "hl7_show"]) {
-    const source = await Deno.readTextFile(new URL(`../../../tools/hl7/${name}.ts`, import.meta.url));
+    const source = await Deno.readTextFile(new URL(`../../../tools/hl7/${name}_tool.ts`, import.meta.url));
     const staticImports = source.split("\n").filter((l) => /^import\s/.test(l));
     ok(
       staticImports.every((l) => /from "(\.\.\/types\.ts|\.\.\/\.\.\/core\/lazy\.ts)"/.test(l)),

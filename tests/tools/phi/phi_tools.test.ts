@@ -3,7 +3,7 @@ import { deepStrictEqual as assertEquals, match, ok as assert } from "node:asser
 import { runAssist, tempDir } from "../../support/run_assist.ts";
 import { hl7Corpus } from "../../support/phi_corpus.ts";
 import { LookupTable } from "../../../phi/lookup.ts";
-import { phiScanTool } from "../../../tools/phi/phi_scan.ts";
+import { phiScanTool } from "../../../tools/phi/phi_scan_tool.ts";
 import { testConfig } from "../../phi/_support.ts";
 
 const env = (home: string) => ({ HOME: home, ASSIST_HOME: `${home}/.assist`, ASSIST_PHI_PORT: "9" });

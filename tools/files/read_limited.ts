@@ -1,72 +1,16 @@
-/** read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on. */
-import { lazy } from "../../core/lazy.ts";
-import type { ToolDef } from "../types.ts";
-import { toolError } from "../types.ts";
+/**
+ * Reading at most the spec's 250 KB of a file's lines, cut at a whole line, with the footer that
+ * says how to go on. Shared by read_file (tools/files/run/read_file.ts) and `@file` references
+ * (cli/file_refs.ts).
+ *
+ * @module
+ */
+import { BINARY_WINDOW, looksBinary } from "./guard.ts";
 
 /** The file-reference size limit of the spec: 250 KB, then truncated with a footer. */
 export const READ_LIMIT_BYTES = 250 * 1024;
 
 const NL = 0x0a;
-
-export const readFileTool: ToolDef = {
-  name: "read_file",
-  summary: "Read a text file, or a range of its lines (250 KB at most per call)",
-  description: "Read a text file from the local machine. Optionally only lines start_line..end_line " +
-    "(1-based, inclusive). Output stops at 250 KB with a footer giving the line to continue from. " +
-    "Binary files (a NUL byte in the first 8 KB) are not shown. Files under $ASSIST_HOME/log, " +
-    "/sanitize, /sessions and the secret files are refused with a JSON error that must be reported.",
-  params: [
-    { name: "path", type: "string", description: "file to read", required: true, positional: true },
-    {
-      name: "start_line",
-      type: "integer",
-      description: "first line to show (1-based)",
-      min: 1,
-      metavar: "N",
-    },
-    { name: "end_line", type: "integer", description: "last line to show (inclusive)", min: 1, metavar: "N" },
-  ],
-  examples: ["/hci/prod/siteA/NetConfig", "notes.txt --start-line 100 --end-line 160"],
-  async run(input, ctx) {
-    const path = input.path as string;
-    const start = (input.start_line as number | undefined) ?? 1;
-    const end = input.end_line as number | undefined;
-    if (end !== undefined && end < start) {
-      return toolError("bad_range", `end_line ${end} is before start_line ${start}`);
-    }
-    // Loaded on use, so `assist tools list` does not pay for the path machinery.
-    const { checkPath, fsError } = await lazy<typeof import("./guard.ts")>(import.meta.url, "./guard.ts");
-    const checked = await checkPath(path, ctx);
-    if (!checked.ok) return checked.result;
-    let file: Deno.FsFile;
-    try {
-      const info = await Deno.stat(checked.real);
-      if (info.isDirectory) return fsError(path, new Deno.errors.IsADirectory());
-      file = await Deno.open(checked.real, { read: true });
-    } catch (err) {
-      return fsError(path, err);
-    }
-    try {
-      return await readRange(file, path, start, end);
-    } catch (err) {
-      return fsError(path, err);
-    } finally {
-      file.close();
-    }
-  },
-};
-
-async function readRange(file: Deno.FsFile, path: string, start: number, end: number | undefined) {
-  const r = await readLimited(file, start, end);
-  if (r.binary) {
-    return toolError("binary_file", `${path} is a binary file (${r.total} bytes); not shown`, { path });
-  }
-  if (start > 1 && r.lastShownLine === 0 && !r.truncated) {
-    return toolError("bad_range", `${path} has fewer than ${start} lines`, { path });
-  }
-  const text = new TextDecoder().decode(r.bytes);
-  return { text: r.truncated ? text + truncationFooter(r, "read_file", "start_line") : text };
-}
 
 /** What `readLimited` took from a file: at most 250 KB of the chosen lines. */
 export interface LimitedRead {
@@ -88,13 +32,9 @@ export interface LimitedRead {
 /**
  * Reads lines `start`..`end` of an open file, stopping at the spec's 250 KB file-reference limit.
  * When cut, the bytes end at the last complete line (or, for one overlong line, at the last whole
- * UTF-8 character). Shared by read_file and `@file` references (cli/file_refs.ts).
+ * UTF-8 character).
  */
 export async function readLimited(file: Deno.FsFile, start = 1, end?: number): Promise<LimitedRead> {
-  const { BINARY_WINDOW, looksBinary } = await lazy<typeof import("./guard.ts")>(
-    import.meta.url,
-    "./guard.ts",
-  );
   const total = (await file.stat()).size;
   const out = new Uint8Array(Math.min(READ_LIMIT_BYTES, total));
   let outLen = 0;

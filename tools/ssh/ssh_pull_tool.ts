@@ -32,7 +32,7 @@ export const sshPullTool: ToolDef = {
     "eng1 /hci/cis20.1/integrator/adt/NetConfig ./NetConfig.adt",
   ],
   async run(input, ctx) {
-    const { runPull } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
-    return await runPull(input, ctx);
+    const { run } = await lazy<typeof import("./run/ssh_pull.ts")>(import.meta.url, "./run/ssh_pull.ts");
+    return run(input, ctx);
   },
 };

@@ -36,7 +36,10 @@ export const sshPullSmatTool: ToolDef = {
   ],
   examples: ["eng1 adt_in --days-back 7", "eng1 /hci/cis20.1/integrator/adt/exec/processes/p1/adt_in.smatdb"],
   async run(input, ctx) {
-    const { runPullSmat } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
-    return await runPullSmat(input, ctx);
+    const { run } = await lazy<typeof import("./run/ssh_pull_smat.ts")>(
+      import.meta.url,
+      "./run/ssh_pull_smat.ts",
+    );
+    return run(input, ctx);
   },
 };

@@ -13,7 +13,7 @@ export const sshStatusTool: ToolDef = {
   ],
   examples: ["", "eng1"],
   async run(input, ctx) {
-    const { runStatus } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
-    return await runStatus(input, ctx);
+    const { run } = await lazy<typeof import("./run/ssh_status.ts")>(import.meta.url, "./run/ssh_status.ts");
+    return run(input, ctx);
   },
 };

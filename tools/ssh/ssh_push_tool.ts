@@ -29,7 +29,7 @@ export const sshPushTool: ToolDef = {
   ],
   examples: ["eng1 ./test_msgs.nl /tmp/test_msgs.nl"],
   async run(input, ctx) {
-    const { runPush } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
-    return await runPush(input, ctx);
+    const { run } = await lazy<typeof import("./run/ssh_push.ts")>(import.meta.url, "./run/ssh_push.ts");
+    return run(input, ctx);
   },
 };

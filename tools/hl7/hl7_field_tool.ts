@@ -1,7 +1,6 @@
 /** hl7_field: chosen fields of every message as TSV, one row per message. */
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
-import { toolError } from "../types.ts";
 
 export const hl7FieldTool: ToolDef = {
   name: "hl7_field",
@@ -38,36 +37,7 @@ export const hl7FieldTool: ToolDef = {
   ],
   examples: ["adt.hl7 MSH.10 PID.3.1 PID.5", "results.hl7 OBX.3.1 OBX.5 --index", "- MSH.9 < today.hl7"],
   async run(input, ctx) {
-    let paths = [...(input.paths as string[] | undefined ?? [])];
-    let file = input.file as string | undefined;
-    const text = input.text as string | undefined;
-    const hl7 = await lazy<typeof import("../../hl7/mod.ts")>(import.meta.url, "../../hl7/mod.ts");
-    if (text !== undefined && file !== undefined) {
-      // By hand, `--text ... PID.5` puts the first path in the file slot: it was a path.
-      try {
-        hl7.parsePath(file);
-      } catch {
-        return toolError("bad_input", "give either a file or text, not both");
-      }
-      paths = [file, ...paths];
-      file = undefined;
-    }
-    if (text === undefined && file === undefined) {
-      return toolError("bad_input", "give a file (or - for standard input) or text");
-    }
-    if (paths.length === 0) return toolError("bad_input", "give at least one field path, e.g. PID.3.1");
-    const { readInput, hl7Error } = await lazy<typeof import("./_input.ts")>(import.meta.url, "./_input.ts");
-    const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
-    if (!src.ok) return src.result;
-    try {
-      const parsed = paths.map((p) => hl7.parsePath(p));
-      const doc = hl7.parseMessages(src.text);
-      if (doc.messages.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
-      return { text: hl7.extractTable(doc.messages, parsed, { index: input.index as boolean }) };
-    } catch (err) {
-      const result = await hl7Error(err, src.label);
-      if (result) return result;
-      throw err;
-    }
+    const { run } = await lazy<typeof import("./run/hl7_field.ts")>(import.meta.url, "./run/hl7_field.ts");
+    return run(input, ctx);
   },
 };

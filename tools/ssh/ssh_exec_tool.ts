@@ -39,7 +39,7 @@ export const sshExecTool: ToolDef = {
   ],
   examples: ["eng1 'hcisitectl'", "eng1 'ls $HCIROOT' --max-lines 50", "eng1 'NOLOGIN uptime'"],
   async run(input, ctx) {
-    const { runExec } = await lazy<typeof import("./_impl.ts")>(import.meta.url, "./_impl.ts");
-    return await runExec(input, ctx);
+    const { run } = await lazy<typeof import("./run/ssh_exec.ts")>(import.meta.url, "./run/ssh_exec.ts");
+    return run(input, ctx);
   },
 };

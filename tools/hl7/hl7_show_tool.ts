@@ -1,7 +1,6 @@
 /** hl7_show: messages laid out segment by segment with the schema's field names. */
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
-import { toolError } from "../types.ts";
 
 export const hl7ShowTool: ToolDef = {
   name: "hl7_show",
@@ -32,33 +31,7 @@ export const hl7ShowTool: ToolDef = {
   ],
   examples: ["adt.hl7", "batch.hl7 --message 3 --all", "- < msg.hl7"],
   async run(input, ctx) {
-    const file = input.file as string | undefined;
-    const text = input.text as string | undefined;
-    if ((file === undefined) === (text === undefined)) {
-      return toolError("bad_input", "give either a file (or - for standard input) or text");
-    }
-    const { readInput, hl7Error } = await lazy<typeof import("./_input.ts")>(import.meta.url, "./_input.ts");
-    const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
-    if (!src.ok) return src.result;
-    const hl7 = await lazy<typeof import("../../hl7/mod.ts")>(import.meta.url, "../../hl7/mod.ts");
-    try {
-      const doc = hl7.parseMessages(src.text);
-      if (doc.messages.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
-      const n = input.message as number | undefined;
-      if (n !== undefined && n > doc.messages.length) {
-        return toolError("bad_input", `no message ${n}: ${src.label} holds ${doc.messages.length}`);
-      }
-      return {
-        text: hl7.renderDocument(doc, {
-          all: input.all as boolean,
-          message: n,
-          limit: input.limit as number,
-        }),
-      };
-    } catch (err) {
-      const result = await hl7Error(err, src.label);
-      if (result) return result;
-      throw err;
-    }
+    const { run } = await lazy<typeof import("./run/hl7_show.ts")>(import.meta.url, "./run/hl7_show.ts");
+    return run(input, ctx);
   },
 };

@@ -1,0 +1,37 @@
+/** bash_exec: a shell command on this machine, with a timeout, a line cap and an exit-code footer. */
+import { lazy } from "../../core/lazy.ts";
+import type { ToolDef } from "../types.ts";
+
+export const bashExecTool: ToolDef = {
+  name: "bash_exec",
+  summary: "Run a shell command locally (timeout, line cap, exit-code footer)",
+  description: "Run a command with bash on this machine (cmd.exe on Windows) and return its output: " +
+    "stdout, then stderr under a [stderr] line, at most max_lines lines, ending in " +
+    "[bash_exec: exit rc=<n>]. The command is killed after timeout_seconds. The child gets a minimal " +
+    "environment (PATH, HOME, locale, HCIROOT and friends) and never the assistant's secrets.",
+  params: [
+    { name: "command", type: "string", description: "command line to run", required: true, positional: true },
+    {
+      name: "timeout_seconds",
+      type: "integer",
+      description: "kill the command after this long",
+      default: 120,
+      min: 1,
+      max: 3600,
+    },
+    {
+      name: "max_lines",
+      type: "integer",
+      description: "output lines to keep",
+      default: 500,
+      min: 1,
+      max: 100000,
+    },
+    { name: "cwd", type: "string", description: "working folder (default the current one)" },
+  ],
+  examples: ["'hcisitectl -s siteA status'", "'ls -la $HCIROOT' --timeout-seconds 10"],
+  async run(input, ctx) {
+    const { run } = await lazy<typeof import("./run/bash_exec.ts")>(import.meta.url, "./run/bash_exec.ts");
+    return run(input, ctx);
+  },
+};

@@ -1,0 +1,113 @@
+/** bash_exec: a shell command on this machine, with a timeout, a line cap and an exit-code footer. */
+import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { childEnv } from "../../../core/child_env.ts";
+import { shellFor } from "../shell.ts";
+import { readEnv } from "../../../core/env.ts";
+import { budgetLines, OutputCapture } from "../../../core/exec_budget.ts";
+
+/** How long output is still read after the command itself has ended. */
+const PIPE_GRACE_MS = 500;
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const { program, args, raw } = shellFor(Deno.build.os, input.command as string);
+  const timeoutMs = (input.timeout_seconds as number) * 1000;
+  const maxLines = input.max_lines as number;
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(program, {
+      args,
+      cwd: (input.cwd as string | undefined) ?? ctx.cwd,
+      clearEnv: true,
+      env: childEnv(readEnv),
+      stdin: "null",
+      windowsRawArguments: raw,
+      stdout: "piped",
+      stderr: "piped",
+      // Its own process group, so a timeout or cancel kills the command and everything it started.
+      detached: Deno.build.os !== "windows",
+    }).spawn();
+  } catch (err) {
+    return toolError("spawn_failed", `cannot run ${program}: ${(err as Error).message}`);
+  }
+  let killedBy: "timeout" | "cancel" | undefined;
+  const kill = (why: "timeout" | "cancel") => {
+    if (killedBy) return;
+    killedBy = why;
+    try {
+      if (Deno.build.os === "windows") child.kill("SIGKILL");
+      else Deno.kill(-child.pid, "SIGKILL");
+    } catch { /* already gone */ }
+  };
+  const timer = setTimeout(() => kill("timeout"), timeoutMs);
+  const onAbort = () => kill("cancel");
+  ctx.signal?.addEventListener("abort", onAbort);
+  try {
+    const out = capture(child.stdout);
+    const err = capture(child.stderr);
+    const status = await child.status;
+    // A background process that left the group (setsid, a daemonizing start script) can hold the
+    // pipes open long after the command ended: give the output a moment, then stop reading.
+    let late = false;
+    const grace = setTimeout(() => {
+      late = true;
+      out.stop();
+      err.stop();
+    }, PIPE_GRACE_MS);
+    const [stdout, stderr] = await Promise.all([out.done, err.done]);
+    clearTimeout(grace);
+    const text = render(stdout, stderr, status.code, maxLines, killedBy, input.timeout_seconds as number);
+    const note = "[bash_exec: a background process still holds the output open; not waited for]";
+    return {
+      text: late
+        ? text.replace(/\n?(\[bash_exec: exit rc=\d+\])$/, (_m, footer) => `\n${note}\n${footer}`)
+        : text,
+    };
+  } finally {
+    clearTimeout(timer);
+    ctx.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * Reads a stream into memory within the exec-output budget (core/exec_budget.ts): the rest is
+ * drained and counted. `stop()` ends the reading early and keeps what came.
+ */
+function capture(
+  stream: ReadableStream<Uint8Array>,
+): { done: Promise<{ text: string; dropped: number }>; stop(): void } {
+  const reader = stream.getReader();
+  const kept = new OutputCapture();
+  const done = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        kept.add(value);
+      }
+    } catch { /* cancelled: keep what came */ }
+    return { text: new TextDecoder().decode(kept.bytes()), dropped: kept.dropped };
+  })();
+  return { done, stop: () => void reader.cancel().catch(() => {}) };
+}
+
+/** Output text: the budgeted lines (core/exec_budget.ts), then the timeout/cancel notes and the footer. */
+export function render(
+  stdout: { text: string; dropped: number },
+  stderr: { text: string; dropped: number },
+  code: number,
+  maxLines: number,
+  killedBy: "timeout" | "cancel" | undefined,
+  timeoutSeconds: number,
+): string {
+  const lines = budgetLines({
+    tool: "bash_exec",
+    stdout: stdout.text,
+    stderr: stderr.text,
+    maxLines,
+    droppedBytes: stdout.dropped + stderr.dropped,
+  });
+  if (killedBy === "timeout") lines.push(`[bash_exec: timed out after ${timeoutSeconds} s; killed]`);
+  if (killedBy === "cancel") lines.push(`[bash_exec: cancelled; killed]`);
+  lines.push(`[bash_exec: exit rc=${killedBy === "timeout" ? 124 : code}]`);
+  return lines.join("\n");
+}

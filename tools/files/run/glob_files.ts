@@ -1,0 +1,57 @@
+/** glob_files: paths matching a glob pattern, never listing inside protected places. */
+import { posix, win32 } from "node:path";
+import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { globDepth, globToRegExp, splitGlob } from "../glob.ts";
+import { checkPath, fsError, guardFor } from "../guard.ts";
+import { walk, type WalkStats } from "../walk.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const pattern = input.pattern as string;
+  const max = input.max_results as number;
+  const guard = await guardFor(ctx);
+  const lib = guard.flavor.windows ? win32 : posix;
+  const { base, rest } = splitGlob(pattern, guard.flavor.windows);
+  const baseDir = lib.isAbsolute(base) ? base : lib.join(input.path as string, base);
+  const checked = await checkPath(baseDir, ctx);
+  if (!checked.ok) return checked.result;
+  try {
+    if (!(await Deno.stat(checked.real)).isDirectory) {
+      return toolError("not_a_folder", `${baseDir} is not a folder`, { path: baseDir });
+    }
+  } catch (err) {
+    return fsError(baseDir, err);
+  }
+  let matcher: RegExp;
+  try {
+    matcher = globToRegExp(rest, guard.flavor.caseInsensitive);
+  } catch {
+    return toolError("bad_pattern", `not a usable glob pattern: ${pattern}`);
+  }
+  const stats: WalkStats = { protectedSkipped: 0, unreadable: 0 };
+  const shown = lib.isAbsolute(base) || base !== "." ? baseDir : (input.path as string);
+  const hits: string[] = [];
+  let capped = false;
+  for await (
+    const e of walk(
+      checked.literal,
+      checked.real,
+      guard,
+      { maxDepth: globDepth(rest), signal: ctx.signal },
+      stats,
+    )
+  ) {
+    if (!matcher.test(e.rel)) continue;
+    if (hits.length >= max) {
+      capped = true;
+      break;
+    }
+    const p = shown === "." ? e.rel : `${shown.replace(/[\\/]+$/, "")}/${e.rel}`;
+    hits.push(e.isDirectory ? `${p}/` : p);
+  }
+  const lines = hits.length ? [...hits] : [`no paths match ${pattern}`];
+  if (capped) lines.push(`[glob_files: stopped at ${max} paths; narrow the pattern or raise max_results]`);
+  if (stats.protectedSkipped) {
+    lines.push(`[glob_files: ${stats.protectedSkipped} protected path(s) not listed]`);
+  }
+  return { text: lines.join("\n") };
+}

@@ -1,0 +1,42 @@
+/** read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on. */
+import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { checkPath, fsError } from "../guard.ts";
+import { readLimited, truncationFooter } from "../read_limited.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const path = input.path as string;
+  const start = (input.start_line as number | undefined) ?? 1;
+  const end = input.end_line as number | undefined;
+  if (end !== undefined && end < start) {
+    return toolError("bad_range", `end_line ${end} is before start_line ${start}`);
+  }
+  const checked = await checkPath(path, ctx);
+  if (!checked.ok) return checked.result;
+  let file: Deno.FsFile;
+  try {
+    const info = await Deno.stat(checked.real);
+    if (info.isDirectory) return fsError(path, new Deno.errors.IsADirectory());
+    file = await Deno.open(checked.real, { read: true });
+  } catch (err) {
+    return fsError(path, err);
+  }
+  try {
+    return await readRange(file, path, start, end);
+  } catch (err) {
+    return fsError(path, err);
+  } finally {
+    file.close();
+  }
+}
+
+async function readRange(file: Deno.FsFile, path: string, start: number, end: number | undefined) {
+  const r = await readLimited(file, start, end);
+  if (r.binary) {
+    return toolError("binary_file", `${path} is a binary file (${r.total} bytes); not shown`, { path });
+  }
+  if (start > 1 && r.lastShownLine === 0 && !r.truncated) {
+    return toolError("bad_range", `${path} has fewer than ${start} lines`, { path });
+  }
+  const text = new TextDecoder().decode(r.bytes);
+  return { text: r.truncated ? text + truncationFooter(r, "read_file", "start_line") : text };
+}

@@ -1,0 +1,52 @@
+/** hl7_diff: field-level differences between two messages or two files of messages. */
+import * as hl7 from "../../../hl7/mod.ts";
+import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { hl7Error, readInput } from "./_input.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const files = [input.left, input.right].filter((f): f is string => f !== undefined);
+  const leftText = input.left_text as string | undefined;
+  const rightText = input.right_text as string | undefined;
+  // Files fill the sides that have no literal text, in order (by hand, positionals shift).
+  const left = leftText !== undefined
+    ? { text: leftText }
+    : files.length
+    ? { file: files.shift()! }
+    : undefined;
+  const right = rightText !== undefined
+    ? { text: rightText }
+    : files.length
+    ? { file: files.shift()! }
+    : undefined;
+  if (files.length > 0) return toolError("bad_input", "give two inputs: a file or text for each side");
+  if (!left || !right) return toolError("bad_input", "give two inputs: left and right (files or text)");
+  if ("file" in left && "file" in right && left.file === "-" && right.file === "-") {
+    return toolError("bad_input", "only one side can be standard input");
+  }
+  const ignoreList = input.ignore as string[] | undefined;
+  let label = "";
+  try {
+    const ignore = ignoreList === undefined
+      ? undefined
+      : ignoreList.length === 1 && ignoreList[0].trim().toLowerCase() === "none"
+      ? []
+      : ignoreList.map((p) => hl7.parsePath(p));
+    const key = input.key === undefined ? undefined : hl7.parsePath(input.key as string);
+    const sides = [];
+    for (const source of [left, right]) {
+      const src = await readInput(source, ctx);
+      if (!src.ok) return src.result;
+      label = src.label;
+      const doc = hl7.parseMessages(src.text);
+      if (doc.messages.length === 0) {
+        return toolError("no_messages", `no HL7 messages found in ${src.label}`);
+      }
+      sides.push(doc.messages);
+    }
+    return { text: hl7.formatDiff(hl7.diffMessageLists(sides[0], sides[1], { key, ignore })) };
+  } catch (err) {
+    const result = hl7Error(err, label || "input");
+    if (result) return result;
+    throw err;
+  }
+}

@@ -1,0 +1,33 @@
+/** hl7_show: messages laid out segment by segment with the schema's field names. */
+import * as hl7 from "../../../hl7/mod.ts";
+import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { hl7Error, readInput } from "./_input.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const file = input.file as string | undefined;
+  const text = input.text as string | undefined;
+  if ((file === undefined) === (text === undefined)) {
+    return toolError("bad_input", "give either a file (or - for standard input) or text");
+  }
+  const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
+  if (!src.ok) return src.result;
+  try {
+    const doc = hl7.parseMessages(src.text);
+    if (doc.messages.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
+    const n = input.message as number | undefined;
+    if (n !== undefined && n > doc.messages.length) {
+      return toolError("bad_input", `no message ${n}: ${src.label} holds ${doc.messages.length}`);
+    }
+    return {
+      text: hl7.renderDocument(doc, {
+        all: input.all as boolean,
+        message: n,
+        limit: input.limit as number,
+      }),
+    };
+  } catch (err) {
+    const result = hl7Error(err, src.label);
+    if (result) return result;
+    throw err;
+  }
+}

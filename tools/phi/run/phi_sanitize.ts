@@ -1,0 +1,39 @@
+/**
+ * phi_sanitize: a de-identified copy of a file or standard input, to share a message with a vendor.
+ * It goes through the same gate as a tool result (HL7 field policy, tiers 1-4, the sidecar when it
+ * runs, base64 pass) in mode `on` (or `strict` when configured), with tokens from the shared lookup
+ * table, so the copy uses the same tokens as everything else and can be reversed locally.
+ */
+import { atomicWrite } from "../../../core/atomic_write.ts";
+import { createPhiEngine } from "../../../phi/mod.ts";
+import { checkWriteTarget } from "../../files/guard.ts";
+import { readInput } from "../../input.ts";
+import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const path = input.path as string;
+  const src = await readInput({ file: path }, ctx);
+  if (!src.ok) return src.result;
+  const text = src.text;
+  const mode = ctx.config.autoPhi === "strict" ? "strict" : "on";
+  const engine = await createPhiEngine({ config: { ...ctx.config, autoPhi: mode } });
+  const out = await engine.sanitizeToolResult(text, "phi_sanitize");
+  if (out.refused) {
+    return toolError("refused", "strict auto-PHI could not de-identify this input; nothing written");
+  }
+  const counts = new Map<string, number>();
+  for (const t of out.tokenized) counts.set(t.category, (counts.get(t.category) ?? 0) + 1);
+  const summary = `${out.tokenized.length} value(s) tokenized` +
+    (counts.size ? `: ${[...counts].map(([c, n]) => `${c}×${n}`).join(" ")}` : "");
+  const output = input.output as string | undefined;
+  if (output === undefined) return { text: out.text };
+  const target = await checkWriteTarget(output, ctx);
+  if (!target.ok) return target.result;
+  try {
+    await atomicWrite(target.literal, out.text, { mode: 0o600 });
+  } catch (err) {
+    return toolError("io_error", `cannot write ${output}: ${(err as Error).message}`, { path: output });
+  }
+  const warn = out.warnings.length ? ` (${out.warnings.join("; ")})` : "";
+  return { text: `phi_sanitize: wrote ${output}; ${summary}${warn}` };
+}

@@ -1,0 +1,23 @@
+/** ssh_exec: a command on an engine host, in its login shell, with a line cap, a timeout and an exit footer. */
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { wrapCommand } from "../../../ssh/mod.ts";
+import { renderExec } from "../exec_render.ts";
+import { withRemote } from "./_remote.ts";
+
+export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const alias = input.alias as string;
+  const command = input.command as string;
+  const timeoutSeconds = input.timeout_seconds as number;
+  return withRemote(ctx, alias, async ({ remote, options }) => {
+    const wrapped = wrapCommand(command, { noLogin: ctx.config.sshNoLogin, hciroot: options.hciroot });
+    const r = await remote.exec(wrapped.command, { timeoutMs: timeoutSeconds * 1000, signal: ctx.signal });
+    return {
+      text: renderExec(r, {
+        alias,
+        maxLines: input.max_lines as number,
+        timeoutSeconds,
+        login: wrapped.how === "login",
+      }),
+    };
+  });
+}

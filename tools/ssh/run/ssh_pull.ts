@@ -1,0 +1,24 @@
+/** ssh_pull: copies a file from an engine host; the byte count is verified. */
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { cacheFileFor, pullToFile, resolveRemotePath } from "../../../ssh/mod.ts";
+import { localDestination, withRemote } from "./_remote.ts";
+
+export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const alias = input.alias as string;
+  return withRemote(ctx, alias, async ({ remote, options }) => {
+    const remotePath = await resolveRemotePath(remote, input.remote_path as string, {
+      hciroot: options.hciroot,
+      noLogin: ctx.config.sshNoLogin,
+    }, ctx.signal);
+    let dest: string;
+    if (typeof input.local_path === "string" && input.local_path !== "") {
+      const d = await localDestination(input.local_path, remotePath, ctx);
+      if (!d.ok) return d.result;
+      dest = d.path;
+    } else {
+      dest = await cacheFileFor(alias, remotePath);
+    }
+    const r = await pullToFile(remote, remotePath, dest, ctx.signal);
+    return { text: `${dest}\n[ssh_pull: ${r.bytes} bytes from ${alias}:${remotePath}; byte count verified]` };
+  });
+}

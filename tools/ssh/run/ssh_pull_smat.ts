@@ -1,0 +1,110 @@
+/** ssh_pull_smat: a SMAT archive from an engine host, whole or as a sample of recent messages. */
+import { atomicWrite } from "../../../core/atomic_write.ts";
+import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import {
+  cacheFileFor,
+  parseSampleOutput,
+  pickSmatdbPath,
+  pullToFile,
+  resolveError,
+  resolveRemotePath,
+  resolveScript,
+  rowsToTsv,
+  SAMPLE_LIMIT,
+  sampleScript,
+  TSV_COLUMNS,
+  wrapCommand,
+} from "../../../ssh/mod.ts";
+import { localDestination, withRemote } from "./_remote.ts";
+
+export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const alias = input.alias as string;
+  const daysBack = input.days_back as number | undefined;
+  return withRemote(ctx, alias, async ({ remote, options }) => {
+    const how = { hciroot: options.hciroot, noLogin: ctx.config.sshNoLogin };
+    const runScript = async (script: string, maxBytes?: number) => {
+      const w = wrapCommand(script, how);
+      const r = await remote.exec(w.command, { timeoutMs: 300_000, signal: ctx.signal, maxBytes });
+      const dec = new TextDecoder();
+      return { ...r, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
+    };
+    let target = input.smatdb as string | undefined;
+    if (target !== undefined && /^(~\/|\$HCIROOT\b|\$\{HCIROOT\})/.test(target)) {
+      target = await resolveRemotePath(remote, target, how, ctx.signal);
+    }
+    const resolved = await runScript(
+      resolveScript({ hciroot: options.hciroot ?? "", site: input.site as string, target }),
+    );
+    const error = resolveError(resolved.out);
+    if (error !== undefined || resolved.code !== 0) {
+      return toolError(
+        "not_found",
+        error ?? `could not find the SMAT database on ${alias} (rc=${resolved.code})`,
+        {
+          alias,
+        },
+      );
+    }
+    const smatPath = pickSmatdbPath(resolved.out);
+    if (!smatPath) return toolError("not_found", `could not find the SMAT database on ${alias}`, { alias });
+    let local: string | undefined;
+    if (typeof input.local_path === "string" && input.local_path !== "") {
+      const d = await localDestination(input.local_path, smatPath, ctx);
+      if (!d.ok) return d.result;
+      local = d.path;
+    }
+    if (daysBack === undefined) {
+      const dest = local ?? await cacheFileFor(alias, smatPath);
+      const r = await pullToFile(remote, smatPath, dest, ctx.signal);
+      return {
+        text: [
+          `SMATDB_PATH: ${smatPath}`,
+          `local: ${dest}`,
+          `[ssh_pull_smat: full copy, ${r.bytes} bytes; byte count verified]`,
+        ].join("\n"),
+      };
+    }
+    const cutoff = Date.now() - daysBack * 86_400_000;
+    const sampled = await runScript(sampleScript(smatPath, cutoff, options.hciroot ?? ""), 256 * 1024 * 1024);
+    const parsed = parseSampleOutput(sampled.out);
+    if (!parsed.sampler) {
+      return toolError(
+        "io_error",
+        parsed.error ?? `could not sample ${smatPath} on ${alias} (rc=${sampled.code})`,
+        {
+          alias,
+          path: smatPath,
+        },
+      );
+    }
+    if (sampled.code !== 0 || !parsed.complete) {
+      const why = /not a database|encrypted/i.test(sampled.err)
+        ? "it is not a plain SQLite file (an encrypted archive needs the site's key); copy it whole instead"
+        : sampled.err.trim().split("\n").pop() || `rc=${sampled.code}`;
+      return toolError(
+        "io_error",
+        `sampling ${smatPath} on ${alias} with ${parsed.sampler.name} failed: ${why}`,
+        {
+          alias,
+          path: smatPath,
+        },
+      );
+    }
+    if (sampled.droppedStdout > 0) {
+      return toolError("io_error", `the sample of ${smatPath} is larger than 256 MiB; use fewer days_back`, {
+        alias,
+      });
+    }
+    const dest = local ?? `${await cacheFileFor(alias, smatPath)}.days${daysBack}.tsv`;
+    await atomicWrite(dest, rowsToTsv(parsed.rows), { mode: 0o600 });
+    return {
+      text: [
+        `SMATDB_PATH: ${smatPath}`,
+        `sampler: ${parsed.sampler.name} on the engine host (${parsed.sampler.program})`,
+        `messages: ${parsed.rows.length} (newest first; last ${daysBack} day(s); at most ${SAMPLE_LIMIT})`,
+        `tsv: ${dest}`,
+        `columns: ${TSV_COLUMNS.join(", ")}`,
+      ].join("\n"),
+    };
+  });
+}

@@ -1,0 +1,12 @@
+/** ssh_status: the registered aliases, whether each master is open, and whether a password is stored. */
+import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import { statusText } from "../../../ssh/mod.ts";
+import { failure } from "./_remote.ts";
+
+export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    return { text: await statusText(ctx.config.home, input.alias as string | undefined) };
+  } catch (err) {
+    return failure(err);
+  }
+}
