@@ -40,7 +40,7 @@ import { canonicalize, detectCategory } from "./normalize.ts";
 import { reviewRefusal, strictRefusal } from "./review.ts";
 import { type PhiPrompter, reviewGate } from "./prompter.ts";
 import { SidecarClient, type SidecarDetector } from "./sidecar/client.ts";
-import { sidecarFiles } from "./sidecar/lifecycle.ts";
+import { sidecarFiles } from "./sidecar/files.ts";
 import { SpanSet } from "./spans.ts";
 import { Tier5 } from "./tier5.ts";
 import { freeRegions, JoinedRegions } from "./_regions.ts";

@@ -23,7 +23,7 @@ import type { RateLimitReading } from "../model/ratelimit.ts";
 import type { Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
 import { TurnOutput } from "./turn_output.ts";
-import type { PipeInput, Terminal } from "./terminal.ts";
+import type { Completer, PipeInput, Terminal } from "./terminal.ts";
 import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
 
 /** Lines of these commands are never written to history (they take or lead to secrets). */
@@ -89,18 +89,21 @@ export class Repl {
     await ensureHome(this.config.home);
     const signals = this.#installSignals();
     try {
+      // The editor's modules and the start-up facts load side by side.
+      const [{ Terminal, PipeInput }, lines] = await Promise.all([
+        lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts"),
+        this.interactive ? this.startupLines() : Promise.resolve([]),
+      ]);
       if (this.interactive) {
-        const { Terminal } = await lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts");
         this.#input = await Terminal.open({
           write: this.#out,
           mouse: this.#mouse,
           historyFile: homePaths(this.config.home).history,
         });
+        this.#out(lines.join("\n") + "\n");
       } else {
-        const { PipeInput } = await lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts");
         this.#input = PipeInput.open();
       }
-      if (this.interactive) this.#out((await this.startupLines()).join("\n") + "\n");
       await this.#loop();
     } catch (err) {
       this.#shutdown();
@@ -122,30 +125,35 @@ export class Repl {
   async startupLines(): Promise<string[]> {
     const paths = homePaths(this.config.home);
     const hciroot = env("HCIROOT");
-    const hcirootIsEngine = !!hciroot &&
-      (await exists(`${hciroot}/server/server.ini`) || await exists(`${hciroot}/server`));
-    let aliases: string[] = [];
-    try {
-      const { readHosts } = await lazy<typeof import("../../ssh/registry.ts")>(
+    const aliases = async () => {
+      try {
+        const { readHosts } = await lazy<typeof import("../../ssh/registry.ts")>(
+          import.meta.url,
+          "../../ssh/registry.ts",
+        );
+        return (await readHosts(this.config.home)).map((h) => h.alias);
+      } catch {
+        return []; // an unreadable registry is reported by /ssh-hosts
+      }
+    };
+    const sidecar = async () => {
+      const { sidecarFiles } = await lazy<typeof import("../../phi/sidecar/files.ts")>(
         import.meta.url,
-        "../../ssh/registry.ts",
+        "../../phi/sidecar/files.ts",
       );
-      aliases = (await readHosts(this.config.home)).map((h) => h.alias);
-    } catch { /* an unreadable registry is reported by /ssh-hosts */ }
-    const { sidecarFiles } = await lazy<typeof import("../../phi/sidecar/lifecycle.ts")>(
-      import.meta.url,
-      "../../phi/sidecar/lifecycle.ts",
-    );
-    const sidecarRunning = await exists(sidecarFiles(this.config.phiVenv).pidFile);
+      return await exists(sidecarFiles(this.config.phiVenv).pidFile);
+    };
+    const [hcirootIsEngine, sshAliases, sidecarRunning, keyFile, oauthFile] = await Promise.all([
+      hciroot ? exists(`${hciroot}/server`) : Promise.resolve(false),
+      aliases(),
+      sidecar(),
+      exists(paths.apiKey),
+      exists(paths.oauth),
+    ]);
     const lines = [
       `assist ${VERSION} · model ${this.#model} · /help for commands, Ctrl-D or /quit to leave`,
-      modeLine({ hciroot, hcirootIsEngine, sshAliases: aliases }).line,
-      authLine({
-        rail: this.config.authMode,
-        envKey: !!this.config.apiKey,
-        keyFile: await exists(paths.apiKey),
-        oauthFile: await exists(paths.oauth),
-      }),
+      modeLine({ hciroot, hcirootIsEngine, sshAliases }).line,
+      authLine({ rail: this.config.authMode, envKey: !!this.config.apiKey, keyFile, oauthFile }),
     ];
     const t5 = tier5Line(sidecarRunning);
     if (t5) lines.push(t5);
@@ -155,13 +163,15 @@ export class Repl {
   // ---- the loop ----------------------------------------------------------------------------
 
   async #loop(): Promise<void> {
-    const complete = this.interactive ? await this.#completer() : undefined;
+    const complete = this.interactive ? this.#completer() : undefined;
     while (!this.#quitting) {
-      const r = await this.#input.readLine({
+      const reading = this.#input.readLine({
         prompt: promptFor(this.#model),
         continuationPrompt: "... ",
         complete,
       });
+      if (this.interactive) void this.loadStatus().catch(() => {}); // while the operator types
+      const r = await reading;
       if (r.kind === "eof") {
         this.quit();
         break;
@@ -191,15 +201,21 @@ export class Repl {
     }
   }
 
-  async #completer() {
-    const [{ createCompleter }, { COMMANDS }] = await Promise.all([
-      lazy<typeof import("./complete.ts")>(import.meta.url, "./complete.ts"),
-      lazy<typeof import("../commands/table.ts")>(import.meta.url, "../commands/table.ts"),
-    ]);
-    return createCompleter({ commands: () => COMMANDS, cwd: this.cwd, home: this.config.home });
+  /** The completer, loaded at the first TAB (the prompt does not wait for the command table). */
+  #completer(): Completer {
+    let loaded: Promise<Completer> | undefined;
+    const load = async () => {
+      const [{ createCompleter }, { COMMANDS }] = await Promise.all([
+        lazy<typeof import("./complete.ts")>(import.meta.url, "./complete.ts"),
+        lazy<typeof import("../commands/table.ts")>(import.meta.url, "../commands/table.ts"),
+      ]);
+      return createCompleter({ commands: () => COMMANDS, cwd: this.cwd, home: this.config.home });
+    };
+    return async (buffer, cursor) => await (await (loaded ??= load()))(buffer, cursor);
   }
 
   async #command(line: string): Promise<void> {
+    if (this.interactive) await this.loadStatus();
     const { runSlash } = await lazy<typeof import("../commands/table.ts")>(
       import.meta.url,
       "../commands/table.ts",
@@ -417,6 +433,7 @@ export class Repl {
       if (streams.length > before) this.#lastUsage = streams[streams.length - 1].usage;
     }
     if (this.interactive && !this.config.noStatus) {
+      await this.loadStatus();
       const line = this.#statusLine(false);
       if (line) this.#out(line + "\n");
     }
@@ -427,7 +444,7 @@ export class Repl {
   #statusRenderer?: typeof import("./status.ts").renderStatus;
 
   #statusLine(force: boolean): string | undefined {
-    if (!this.#statusRenderer) return force ? "(status line not ready yet)" : undefined;
+    if (!this.#statusRenderer) return undefined;
     return this.#statusRenderer({
       rail: this.config.authMode,
       lastUsage: this.#lastUsage,
@@ -442,9 +459,14 @@ export class Repl {
     });
   }
 
-  async loadStatus(): Promise<void> {
-    const { renderStatus } = await lazy<typeof import("./status.ts")>(import.meta.url, "./status.ts");
-    this.#statusRenderer = renderStatus;
+  #statusLoading?: Promise<void>;
+
+  /** Loads the status renderer once; started after the first prompt is shown, awaited before use. */
+  loadStatus(): Promise<void> {
+    return this.#statusLoading ??= (async () => {
+      const { renderStatus } = await lazy<typeof import("./status.ts")>(import.meta.url, "./status.ts");
+      this.#statusRenderer = renderStatus;
+    })();
   }
 
   #columns(): number {
@@ -522,6 +544,5 @@ export async function runRepl(): Promise<number> {
     interactive = Deno.stdin.isTerminal();
   } catch { /* no stdin */ }
   const repl = new Repl(config, interactive, Deno.cwd());
-  await repl.loadStatus();
   return await repl.run();
 }

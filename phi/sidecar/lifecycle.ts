@@ -16,6 +16,9 @@ import type { Config } from "../../core/config.ts";
 import { atomicWrite } from "../../core/atomic_write.ts";
 import { type HintFn, slashHint } from "../../core/hint.ts";
 import { SidecarClient, type SidecarHealth } from "./client.ts";
+import { sidecarFiles } from "./files.ts";
+
+export { sidecarFiles };
 
 export interface SidecarCommandResult {
   ok: boolean;
@@ -41,21 +44,6 @@ export type SidecarSubcommand = typeof SIDECAR_SUBCOMMANDS[number];
 
 /** The embedded server source (phi/sidecar/server.py). */
 export const SIDECAR_SERVER_SOURCE: string = serverSource;
-
-const sep = Deno.build.os === "windows" ? "\\" : "/";
-
-/** Where the sidecar's files live. */
-export function sidecarFiles(venv: string) {
-  const at = (name: string) => `${venv.replace(/[\\/]+$/, "")}${sep}${name}`;
-  return {
-    dir: venv,
-    script: at("assist_phi_sidecar.py"),
-    pidFile: at("sidecar.pid"),
-    /** The shared secret of client and server (0600): see client.ts, "Authentication". */
-    tokenFile: at("sidecar.token"),
-    logFile: at("sidecar.log"),
-  };
-}
 
 async function installScript(venv: string): Promise<string> {
   const files = sidecarFiles(venv);
