@@ -20,20 +20,10 @@ import { posix, win32 } from "node:path";
 import { completeHl7 } from "../../hl7/complete.ts";
 import { PathGuard } from "../../tools/files/protect.ts";
 import { expandTilde } from "../file_refs.ts";
+import type { CompletionCandidate, CompletionResult } from "./session.ts";
 
-export interface CompletionCandidate {
-  value: string;
-  description?: string;
-}
-
-export interface CompletionResult {
-  /** The span of the buffer the chosen candidate replaces (UTF-16 offsets, end = the cursor). */
-  start: number;
-  end: number;
-  candidates: CompletionCandidate[];
-  /** With one candidate: add a space after it (a whole command or file name was completed). */
-  appendSpace?: boolean;
-}
+// The editor (session.ts) defines what a completion is; this module only finds candidates.
+export type { CompletionCandidate, CompletionResult } from "./session.ts";
 
 export interface CompleterOptions {
   commands: () => readonly { name: string; summary: string }[];

@@ -24,7 +24,7 @@ export interface CompletionCandidate {
   value: string;
   description?: string;
 }
-/** Candidates for `buffer.slice(start, end)`. */
+/** Candidates for `buffer.slice(start, end)` (UTF-16 offsets; `end` is the cursor). */
 export interface CompletionResult {
   start: number;
   end: number;
