@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { ATTACHED_FENCE_TAG } from "../phi/exclusions.ts";
 import { posix, win32 } from "node:path";
 import { PathGuard } from "../tools/files/protect.ts";
 import { READ_LIMIT_BYTES, readLimited, truncationFooter } from "../tools/files/read_limited.ts";
@@ -212,6 +213,42 @@ async function load(path: string, shown: string, cwd: string, guard: PathGuard):
   }
 }
 
+/** One file read as `@file` reads it, for `/load`: the same guard, cap, binary test and decoding. */
+export type Attachment =
+  | { ok: true; real: string; content: string; bytes: number; truncated: boolean; legacy: boolean }
+  | { ok: false; message: string };
+
+/**
+ * Reads one file for the prompt exactly as an `@file` reference is read: protected places under
+ * $ASSIST_HOME refused, `~` expanded, folders and binary files skipped, 250 KB with a footer,
+ * invalid UTF-8 read as Windows-1252 (with a warning for the caller to print).
+ *
+ * @example
+ * ```ts
+ * import { readAttachment } from "./file_refs.ts";
+ * const a = await readAttachment("notes.txt", { cwd: "/work", home: "/home/op/.assist" });
+ * if (!a.ok) console.error(a.message);
+ * ```
+ */
+export async function readAttachment(
+  path: string,
+  o: { cwd: string; home: string; userHome?: string },
+): Promise<Attachment> {
+  const windows = Deno.build.os === "windows";
+  const guard = await PathGuard.create(o.home, o.cwd);
+  const r = await load(expandTilde(path, o.userHome ?? userHomeFromEnv(), windows), path, o.cwd, guard);
+  if (r.kind === "missing") return { ok: false, message: `${path}: no such file` };
+  if (r.kind === "skip") return { ok: false, message: r.warning };
+  return {
+    ok: true,
+    real: r.real,
+    content: r.content,
+    bytes: r.bytes,
+    truncated: r.truncated,
+    legacy: r.legacy,
+  };
+}
+
 /**
  * Expands the `@file` references of `prompt`. `home` is $ASSIST_HOME (its protected places are
  * refused); `userHome` is what `~` stands for (default HOME, else USERPROFILE).
@@ -276,7 +313,7 @@ export async function expandFileRefs(
     const lang = fenceLanguage(path) || fenceLanguage(outcome.real);
     blocks.push(
       `File ${shown} (${outcome.real}, ${outcome.bytes} bytes${outcome.truncated ? ", truncated" : ""}):\n` +
-        `${fence}${lang}\n${body}${fence}\n`,
+        `${fence}${lang} ${ATTACHED_FENCE_TAG}\n${body}${fence}\n`,
     );
     result.files.push({ path: outcome.real, bytes: outcome.bytes, truncated: outcome.truncated });
   }

@@ -223,14 +223,30 @@ export interface ProtectedSpan extends Span {
   kind: ProtectedKind;
 }
 
+/**
+ * The info-string word that marks a fence as an attachment (`@file`): its content is the operator's
+ * file, not code they wrote, so it is scanned like any other text. Only fences this program writes
+ * carry it (cli/file_refs.ts); fences inside the attached file keep their protection.
+ */
+export const ATTACHED_FENCE_TAG = "assist-attached-file";
+
 function fencedBlocks(text: string, out: ProtectedSpan[]): void {
   if (text.indexOf("```") === -1 && text.indexOf("~~~") === -1) return;
   const re = /^ {0,3}(`{3,}|~{3,})[^\n]*$/gm;
   let open: { start: number; fence: string } | undefined;
+  let attached: string | undefined;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const fence = m[1];
     if (!open) {
+      if (attached && fence[0] === attached[0] && fence.length >= attached.length && m[0].trim() === fence) {
+        attached = undefined; // the attachment's own closing fence
+        continue;
+      }
       if (fence[0] === "`" && m[0].slice(m[0].indexOf(fence) + fence.length).includes("`")) continue;
+      if (!attached && m[0].includes(ATTACHED_FENCE_TAG)) {
+        attached = fence; // not protected: its content is scanned
+        continue;
+      }
       open = { start: m.index, fence };
     } else if (fence[0] === open.fence[0] && fence.length >= open.fence.length && m[0].trim() === fence) {
       out.push({ start: open.start, end: m.index + m[0].length, kind: "fence" });

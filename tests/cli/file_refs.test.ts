@@ -2,6 +2,8 @@ import { deepStrictEqual as assertEquals, match, ok as assert } from "node:asser
 import { decodeText, expandFileRefs, fenceFor, fenceLanguage, findFileRefs } from "../../cli/file_refs.ts";
 import { READ_LIMIT_BYTES } from "../../tools/files/read_limited.ts";
 import { tempDir } from "../support/run_assist.ts";
+import { createPhiEngine } from "../../phi/mod.ts";
+import { testConfig } from "../phi/_support.ts";
 
 async function workspace(root: string) {
   const home = `${root}/.assist`;
@@ -69,12 +71,12 @@ Deno.test("expandFileRefs: files appended as fenced blocks; the prompt text stay
   assertEquals(r.files[2], { path: `${work}/cfg.json`, bytes: 8, truncated: false });
   match(
     r.text,
-    /File @adt\.hl7 \(.*adt\.hl7, 24 bytes\):\n```hl7\nMSH\|\^~\\&\|A\|B\rPID\|1\|\|123\r\n```\n/,
+    /File @adt\.hl7 \(.*adt\.hl7, 24 bytes\):\n```hl7 assist-attached-file\nMSH\|\^~\\&\|A\|B\rPID\|1\|\|123\r\n```\n/,
   );
-  match(r.text, /```tcl\nproc x \{\} \{ return 1 \}\n```\n/);
-  match(r.text, /```json\n\{"a": 1\}\n```\n/);
-  match(r.text, /File @NetConfig \(.*\):\n```\nprotocol ADT_IN \{\}\n```\n/);
-  match(r.text, /File @\{sub dir\/my notes\.txt\} \(.*\):\n```\nspaced\n```\n$/);
+  match(r.text, /```tcl assist-attached-file\nproc x \{\} \{ return 1 \}\n```\n/);
+  match(r.text, /```json assist-attached-file\n\{"a": 1\}\n```\n/);
+  match(r.text, /File @NetConfig \(.*\):\n``` assist-attached-file\nprotocol ADT_IN \{\}\n```\n/);
+  match(r.text, /File @\{sub dir\/my notes\.txt\} \(.*\):\n``` assist-attached-file\nspaced\n```\n$/);
 });
 
 Deno.test("expandFileRefs: missing, folder, binary, protected are skipped with a warning and left literal", async () => {
@@ -131,12 +133,36 @@ Deno.test("expandFileRefs: Windows-1252 content is kept byte for byte with a war
   await Deno.writeTextFile(`${work}/doc.md`, "text\n```tcl\ncode\n```\n");
   const r = await expandFileRefs("@legacy.txt @doc.md", { cwd: work, home });
   assertEquals(r.warnings, ["@legacy.txt: not valid UTF-8; read as Windows-1252"]);
-  assert(r.text.includes("```\nNée\n€\n```\n"));
-  assert(r.text.includes("````markdown\ntext\n```tcl\ncode\n```\n````\n"));
+  assert(r.text.includes("``` assist-attached-file\nNée\n€\n```\n"));
+  assert(r.text.includes("````markdown assist-attached-file\ntext\n```tcl\ncode\n```\n````\n"));
 });
 
 Deno.test("expandFileRefs: a prompt without references is returned as is, tip false", async () => {
   await using tmp = await tempDir();
   const r = await expandFileRefs("write to ops@example.org about @@SMITH", { cwd: tmp.path, home: tmp.path });
   assertEquals(r, { text: "write to ops@example.org about @@SMITH", files: [], warnings: [], tip: false });
+});
+
+Deno.test("@file content passes the PHI gate: the attachment fence does not shield it, operator code fences still do", async () => {
+  await using tmp = await tempDir();
+  const { home, work } = await workspace(tmp.path);
+  await Deno.writeTextFile(
+    `${work}/notes.txt`,
+    "Caller SSN 512-44-9087, email jane.doe@example.org, MRN 55120987, phone (570) 555-0142.\n",
+  );
+  await Deno.writeTextFile(
+    `${work}/runbook.md`,
+    "Steps:\n```sh\nMRN 44556677 stays as written here\n```\nMRN 99887766\n",
+  );
+  const r = await expandFileRefs("summarize @notes.txt and @runbook.md", { cwd: work, home });
+  const phi = await createPhiEngine({ config: testConfig(home) });
+  const out = await phi.tokenizeUserInput(r.text);
+  for (const raw of ["512-44-9087", "jane.doe@example.org", "55120987", "555-0142", "99887766"]) {
+    assert(!out.text.includes(raw), `raw value in an attachment reached the model: ${raw}`);
+  }
+  // A fence inside the attached file protects its code, as read_file's result would.
+  assert(out.text.includes("MRN 44556677 stays as written here"));
+  // A fence the operator typed protects its code too.
+  const typed = await phi.tokenizeUserInput("run this:\n```\nMRN 12345678\n```\n");
+  assert(typed.text.includes("MRN 12345678"));
 });

@@ -41,7 +41,8 @@ Deno.test("PHI canary typed, pasted and in an @file: requests hold tokens, the s
   await rig.term.waitForPrompt(3);
   // An @file holding an ADT message.
   rig.fake.replies.push(echoTokens("file"));
-  await rig.term.type("what does @adt.hl7 say?");
+  await Deno.writeTextFile(`${rig.cwd}/notes.txt`, "Caller SSN 623-11-0987, jane.q@example.org\n");
+  await rig.term.type("what do @adt.hl7 and @notes.txt say?");
   await rig.term.keys("Enter");
   screen = await rig.term.waitFor(/file: .* END/, "the third answer");
   assert.match(screen, /file: .*VANTERPOOL/);
@@ -59,6 +60,8 @@ Deno.test("PHI canary typed, pasted and in an @file: requests hold tokens, the s
       "ISADORA",
       "55120987",
       "Quillfeather",
+      "623-11-0987",
+      "jane.q@example.org",
     ]
   ) {
     assert.ok(!sent.includes(raw), `raw PHI reached the model: ${raw}`);
