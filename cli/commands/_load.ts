@@ -5,6 +5,7 @@
  * prompt as on any other.
  */
 import { AssistError } from "../../core/errors.ts";
+import { lazy } from "../../core/lazy.ts";
 import { isHl7Shaped } from "../../hl7/shape.ts";
 import { createPhiEngine } from "../../phi/mod.ts";
 import type { ReplHost } from "./types.ts";
@@ -15,6 +16,10 @@ export interface Loaded {
   hl7: boolean;
   /** The `phi>` notice of the sanitizer pass, when it tokenized something. */
   notice?: string;
+  /** Read as Windows-1252 (not valid UTF-8). */
+  legacy?: boolean;
+  /** Cut at 250 KB with a footer. */
+  truncated?: boolean;
 }
 
 /** Quotes around a path typed with spaces (`/load "my file.hl7"`) are taken off. */
@@ -26,21 +31,17 @@ function unquote(arg: string): string {
 
 export async function loadFile(arg: string, repl: ReplHost): Promise<Loaded> {
   const label = unquote(arg);
-  let bytes: Uint8Array;
-  try {
-    const info = await Deno.stat(label);
-    if (info.isDirectory) throw new AssistError(`cannot load ${label}: it is a folder`, { level: "input" });
-    bytes = await Deno.readFile(label);
-  } catch (err) {
-    if (err instanceof AssistError) throw err;
-    const why = err instanceof Deno.errors.NotFound
-      ? "no such file"
-      : err instanceof Deno.errors.PermissionDenied
-      ? "permission denied"
-      : (err as Error).message;
-    throw new AssistError(`cannot load ${label}: ${why}`, { level: "input" });
+  // The same reading as an @file reference: protected places refused, 250 KB, binary skipped.
+  const { readAttachment } = await lazy<typeof import("../file_refs.ts")>(import.meta.url, "../file_refs.ts");
+  const file = await readAttachment(label, { cwd: Deno.cwd(), home: repl.config.home });
+  if (!file.ok) {
+    // The message starts with the path as typed; the rest says why (no such file, a folder, binary,
+    // a protected place).
+    throw new AssistError(`cannot load ${label}: ${file.message.slice(label.length + 2)}`, {
+      level: "input",
+    });
   }
-  let text = new TextDecoder().decode(bytes);
+  let text = file.content;
   const hl7 = isHl7Shaped(text);
   let notice: string | undefined;
   if (hl7) {
@@ -52,5 +53,5 @@ export async function loadFile(arg: string, repl: ReplHost): Promise<Loaded> {
     notice = r.notice;
   }
   repl.attach(label, text);
-  return { label, bytes: bytes.length, hl7, notice };
+  return { label, bytes: file.bytes, hl7, notice, legacy: file.legacy, truncated: file.truncated };
 }

@@ -20,7 +20,7 @@ export const SESSION_COMMANDS: readonly Command[] = [
     const { helpText } = await lazy<typeof import("./table.ts")>(import.meta.url, "./table.ts");
     ctx.io.out(helpText());
   }),
-  simple("quit", "exit (uploads the session and syncs headers where configured)", "session", (_a, ctx) => {
+  simple("quit", "leave (Ctrl-D on an empty line does the same)", "session", (_a, ctx) => {
     needRepl(ctx, "quit").quit();
     return Promise.resolve();
   }),

@@ -97,9 +97,26 @@ Deno.test("/load: plain text as is; a missing file or a folder is one clear line
   await runSlash(`/load ${tmp.path}`, ctx);
   assertEquals(io.warns, [
     `cannot load ${tmp.path}/nope.txt: no such file`,
-    `cannot load ${tmp.path}: it is a folder`,
+    `cannot load ${tmp.path}: ${tmp.path} is a folder; skipped (name a file inside it)`,
   ]);
   assertEquals(repl.attached.length, 1);
+});
+
+Deno.test("/load refuses the protected places of $ASSIST_HOME, as @file does (no password reaches the model)", async () => {
+  await using tmp = await tempDir();
+  const { io, repl, ctx } = replContext(tmp.path);
+  await Deno.mkdir(`${tmp.path}/.ssh-creds`, { recursive: true });
+  await Deno.writeTextFile(`${tmp.path}/.ssh-creds/eng1`, "hunter2-canary\n");
+  await Deno.writeTextFile(`${tmp.path}/.api-key`, "sk-ant-canary\n");
+  for (
+    const f of [`${tmp.path}/.ssh-creds/eng1`, `${tmp.path}/.api-key`, `${tmp.path}/work/../.ssh-creds/eng1`]
+  ) {
+    await runSlash(`/load ${f}`, ctx);
+  }
+  assertEquals(repl.attached, []);
+  assertEquals(io.warns.length, 3);
+  for (const w of io.warns) match(w, /^cannot load .*: .*(protected|refused)/i);
+  assert(!JSON.stringify(io).includes("canary"));
 });
 
 Deno.test("/origin: show, pin gitea or an https URL (0600), clear with auto, refuse github", async () => {
