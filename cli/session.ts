@@ -32,7 +32,8 @@ export function streamingWanted(
   return !emulated;
 }
 
-export async function authFor(config: Config): Promise<AuthProvider> {
+/** `front` says how to name the set-api-key command in an error: the REPL's or the command line's. */
+export async function authFor(config: Config, front: "cli" | "repl" = "cli"): Promise<AuthProvider> {
   const paths = homePaths(config.home);
   if (config.authMode === "oauth") {
     return oauthProvider({
@@ -44,9 +45,8 @@ export async function authFor(config: Config): Promise<AuthProvider> {
   }
   const key = await resolveApiKey(config.apiKey, await keyStoreFor(config.home, paths.apiKey));
   if (!key) {
-    throw new AssistError("no API key: set ASSIST_API_KEY or store one with `assist auth set-api-key`", {
-      level: "config",
-    });
+    const how = front === "repl" ? "/set-api-key" : "`assist auth set-api-key`";
+    throw new AssistError(`no API key: set ASSIST_API_KEY or store one with ${how}`, { level: "config" });
   }
   return apiKeyProvider(key);
 }
@@ -57,13 +57,15 @@ export interface SessionOptions {
   io: AgentIO;
   cwd: string;
   model?: string;
+  /** Which front builds the agent (how its errors name commands). @default "cli" */
+  front?: "cli" | "repl";
   /** Rate-limit readings of every response (the REPL's status line). */
   onRateLimit?: (reading: RateLimitReading) => void;
 }
 
 export async function createAgent(o: SessionOptions): Promise<Agent> {
   const env = readEnv;
-  const auth = await authFor(o.config);
+  const auth = await authFor(o.config, o.front);
   // The session context (working folder, engine root) is operator data like any other: it passes
   // the PHI gate once, like every other byte bound for the model. The static prompt is ours.
   const system = systemBlocks({

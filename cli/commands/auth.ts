@@ -38,7 +38,11 @@ async function setApiKey(ctx: CommandContext): Promise<void> {
   }
   const s = await store(ctx);
   await s.set(key);
+  ctx.repl?.credentialsChanged?.();
   ctx.io.out(`API key stored (${s.name}; ${key.length} characters).`);
+  if (ctx.config.apiKey) {
+    ctx.io.warn("ASSIST_API_KEY is set in the environment and still wins over the stored key.");
+  }
 }
 
 async function statusLines(ctx: CommandContext): Promise<string[]> {
@@ -132,6 +136,7 @@ export const AUTH_COMMANDS: readonly Command[] = [
     async run(_a, ctx) {
       const s = await store(ctx);
       await s.remove();
+      ctx.repl?.credentialsChanged?.();
       ctx.io.out(`API key removed from ${s.name}.`);
     },
   },

@@ -48,6 +48,8 @@ export interface ReplHost {
   setMouse(on: boolean): void;
   /** The session's auto-PHI mode (`/phi-auto`). */
   phiMode: AutoPhiMode;
+  /** The stored API key or OAuth token changed: the next prompt authenticates with it. */
+  credentialsChanged?(): void;
 }
 
 export interface CommandContext {

@@ -22,7 +22,7 @@ import type { Agent, ToolCallRecord } from "../agent/loop.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
 import type { Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
-import { TurnOutput } from "./turn_output.ts";
+import { printable, TurnOutput } from "./turn_output.ts";
 import type { Completer, PipeInput, Terminal } from "./terminal.ts";
 import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
 
@@ -220,7 +220,15 @@ export class Repl {
       import.meta.url,
       "../commands/table.ts",
     );
-    await runSlash(line, this.#commandContext());
+    // While a command runs, keys wait for the next prompt and Ctrl-C is not typeahead (two of them
+    // would leave the REPL at the next prompt): commands run to their end, so it only says so.
+    const term = this.interactive ? this.#input as Terminal : undefined;
+    term?.beginTurn(() => this.#out("(a command runs to its end; Ctrl-C cancels model turns)\n"));
+    try {
+      await runSlash(line, this.#commandContext());
+    } finally {
+      term?.endTurn();
+    }
   }
 
   #commandContext(): CommandContext {
@@ -229,12 +237,24 @@ export class Repl {
       front: "repl",
       out: (t) => this.#out(t.endsWith("\n") ? t : t + "\n"),
       warn: (t) => this.#out(`${this.#color ? "\x1b[33m" : ""}${t}${this.#color ? "\x1b[39m" : ""}\n`),
-      readSecret: (p: string): Promise<Secret> => input.readSecret(p),
+      readSecret: (p: string): Promise<Secret> => this.#outsideTurn(() => input.readSecret(p)),
       readKey: this.interactive
-        ? (p, allowed, fallback) => (input as Terminal).readKey(p, allowed, fallback)
+        ? (p, allowed, fallback) => this.#outsideTurn(() => (input as Terminal).readKey(p, allowed, fallback))
         : undefined,
     };
     return { config: this.config, io, repl: this.#host() };
+  }
+
+  /** A question asked while a command runs: the editor answers it, then the command goes on. */
+  async #outsideTurn<T>(ask: () => Promise<T>): Promise<T> {
+    if (!this.interactive) return await ask();
+    const term = this.#input as Terminal;
+    term.endTurn();
+    try {
+      return await ask();
+    } finally {
+      term.beginTurn(() => this.#out("(a command runs to its end; Ctrl-C cancels model turns)\n"));
+    }
   }
 
   #host(): ReplHost {
@@ -250,17 +270,19 @@ export class Repl {
       },
       setModel: (id) => this.setModel(id),
       reset: () => {
-        this.#agent?.reset();
+        (this.#agent ?? this.#carry)?.reset();
         this.#attachments = [];
       },
-      clearScreen: () => this.#out("\x1b[H\x1b[2J\x1b[3J"),
+      // The screen only: the scrollback stays (spec: "clear the terminal screen only").
+      clearScreen: () => this.#out("\x1b[H\x1b[2J"),
       quit: () => this.quit(),
-      submit: (prompt) => this.#turn(prompt),
+      submit: (prompt) => this.#outsideTurn(() => this.#turn(prompt)),
       attach: (label, text) => void this.#attachments.push({ label, text }),
       lastAnswer: () => this.#lastAnswer,
-      lastTool: () => this.#agent?.lastTool,
+      lastTool: () => this.#lastToolShown(),
       costText: () => this.#costText(),
       statusLine: () => this.#statusLine(true) ?? "",
+      credentialsChanged: () => this.credentialsChanged(),
       setMouse: (on) => {
         this.#mouse = on;
         if (this.interactive) (this.#input as Terminal).setMouse(on);
@@ -273,6 +295,26 @@ export class Repl {
         self.#gate?.setMode(m);
       },
     };
+  }
+
+  #carry?: Agent;
+
+  /** The last tool call as the operator should see it: input and result detokenized. */
+  #lastToolShown(): ToolCallRecord | undefined {
+    const rec = (this.#agent ?? this.#carry)?.lastTool;
+    const gate = this.#gate;
+    if (!rec || !gate) return rec;
+    return {
+      ...rec,
+      input: gate.toolInput(rec.input),
+      result: gate.detokenize(rec.result),
+    };
+  }
+
+  /** The stored key or token changed: the next prompt builds its client anew, keeping the talk. */
+  credentialsChanged(): void {
+    if (this.#agent) this.#carry = this.#agent;
+    this.#agent = undefined;
   }
 
   setModel(id: string): void {
@@ -302,6 +344,7 @@ export class Repl {
         gate: this.#gate,
         cwd: this.cwd,
         model: this.#model,
+        front: "repl",
         onRateLimit: (r) => this.#rateLimits = r,
         io: {
           text: (t) => this.#view?.text(t),
@@ -312,9 +355,18 @@ export class Repl {
       });
     })();
     try {
-      this.#agent = await this.#agentPending;
-      this.#agent.model = this.#model;
-      return this.#agent;
+      const agent = await this.#agentPending;
+      agent.model = this.#model;
+      const carry = this.#carry;
+      if (carry) {
+        // New credentials, same conversation: history, cost and the last tool carry over.
+        agent.messages.push(...carry.messages);
+        agent.meter.streams.push(...carry.meter.streams);
+        agent.lastTool = carry.lastTool;
+        this.#carry = undefined;
+      }
+      this.#agent = agent;
+      return agent;
     } finally {
       this.#agentPending = undefined;
     }
@@ -359,58 +411,65 @@ export class Repl {
         return k as "y" | "n" | "i";
       },
       showToolResult: (text: string) => {
-        this.#view?.line(text);
+        // Exactly what the model would get (tokens and all), made safe for the terminal.
+        this.#view?.line(`--- what the model would get ---\n${printable(text)}\n--- end ---`);
       },
     };
   }
 
   async #turn(typed: string): Promise<void> {
-    const { expandFileRefs } = await lazy<typeof import("../file_refs.ts")>(
-      import.meta.url,
-      "../file_refs.ts",
-    );
-    const expanded = await expandFileRefs(typed, { cwd: this.cwd, home: this.config.home });
-    for (const w of expanded.warnings) this.#out(`${w}\n`);
-    if (expanded.files.length && !this.#fileTipShown && this.interactive) {
-      this.#fileTipShown = true;
-      this.#out(
-        "tip: @file contents go to the model after the PHI gate; @{path with spaces} quotes a path\n",
-      );
-    }
-    let prompt = expanded.text;
-    if (this.#attachments.length) {
-      prompt += this.#attachments.map((a) => `\n\n[loaded ${a.label}]\n${a.text}`).join("");
-      this.#attachments = [];
-    }
-    let agent: Agent;
-    try {
-      agent = await this.#getAgent();
-    } catch (err) {
-      this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
-      return;
-    }
-    const { formatToolCall, formatToolResult } = await lazy<typeof import("./turn_view.ts")>(
-      import.meta.url,
-      "./turn_view.ts",
-    );
-    this.#formatToolCall = formatToolCall;
-    this.#formatResult = (rec) =>
-      formatToolResult({ text: rec.result, isError: rec.isError }, this.#columns());
-    const write = this.interactive ? this.#out : (s: string) => writeText("stdout", s);
-    // In scripted use model text goes to stdout, tool lines and notices to stderr.
-    const view = new TurnOutput({
-      write,
-      writeLine: this.interactive ? undefined : this.#out,
-      live: this.interactive,
-      color: this.#color,
-    });
-    this.#view = view;
+    // Ctrl-C cancels from the moment the entry is taken: reading @files and building the client
+    // count as the turn too (a slow file or keychain must not turn Ctrl-C into typeahead).
     const abort = new AbortController();
     this.#abort = abort;
-    if (this.interactive) (this.#input as Terminal).beginTurn(() => abort.abort());
-    view.start();
-    const before = agent.meter.streams.length;
+    const term = this.interactive ? this.#input as Terminal : undefined;
+    term?.beginTurn(() => abort.abort());
+    let view: TurnOutput | undefined;
+    let agent: Agent | undefined;
+    let before = 0;
     try {
+      const { expandFileRefs, FILE_REF_TIP } = await lazy<typeof import("../file_refs.ts")>(
+        import.meta.url,
+        "../file_refs.ts",
+      );
+      const expanded = await expandFileRefs(typed, { cwd: this.cwd, home: this.config.home });
+      for (const w of expanded.warnings) this.#out(`${w}\n`);
+      if (expanded.tip && !this.#fileTipShown && this.interactive) {
+        this.#fileTipShown = true;
+        this.#out(`${FILE_REF_TIP}\n`);
+      }
+      let prompt = expanded.text;
+      if (this.#attachments.length) {
+        prompt += this.#attachments.map((a) => `\n\n[loaded ${a.label}]\n${a.text}`).join("");
+      }
+      try {
+        agent = await this.#getAgent();
+      } catch (err) {
+        this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
+        return;
+      }
+      if (abort.signal.aborted) {
+        this.#out("(cancelled before anything was sent)\n");
+        return;
+      }
+      this.#attachments = [];
+      const { formatToolCall, formatToolResult } = await lazy<typeof import("./turn_view.ts")>(
+        import.meta.url,
+        "./turn_view.ts",
+      );
+      this.#formatToolCall = formatToolCall;
+      this.#formatResult = (rec) =>
+        formatToolResult({ text: rec.result, isError: rec.isError }, this.#columns());
+      // In scripted use model text goes to stdout, tool lines and notices to stderr.
+      view = new TurnOutput({
+        write: this.interactive ? this.#out : (s: string) => writeText("stdout", s),
+        writeLine: this.interactive ? undefined : this.#out,
+        live: this.interactive,
+        color: this.#color,
+      });
+      this.#view = view;
+      view.start();
+      before = agent.meter.streams.length;
       const r = await agent.turn(prompt, abort.signal);
       view.finish();
       if (r.cancelled) {
@@ -420,19 +479,19 @@ export class Repl {
         this.#turns++;
       }
     } catch (err) {
-      view.finish();
+      view?.finish();
       if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
         this.#out(`assist: ${err.message}\n`);
       } else throw err;
     } finally {
-      view.stop();
+      view?.stop();
       this.#view = undefined;
       this.#abort = undefined;
-      if (this.interactive) (this.#input as Terminal).endTurn();
-      const streams = agent.meter.streams;
+      term?.endTurn();
+      const streams = agent?.meter.streams ?? [];
       if (streams.length > before) this.#lastUsage = streams[streams.length - 1].usage;
     }
-    if (this.interactive && !this.config.noStatus) {
+    if (this.interactive && !this.config.noStatus && agent) {
       await this.loadStatus();
       const line = this.#statusLine(false);
       if (line) this.#out(line + "\n");
@@ -449,7 +508,7 @@ export class Repl {
       rail: this.config.authMode,
       lastUsage: this.#lastUsage,
       model: this.#model,
-      sessionCostUsd: this.#agent?.meter.total.total ?? 0,
+      sessionCostUsd: (this.#agent ?? this.#carry)?.meter.total.total ?? 0,
       turns: this.#turns,
       rateLimits: this.#rateLimits,
       columns: this.#columns(),
@@ -475,7 +534,7 @@ export class Repl {
   }
 
   #costText(): string {
-    const meter = this.#agent?.meter;
+    const meter = (this.#agent ?? this.#carry)?.meter;
     if (!meter || meter.streams.length === 0) return "no model requests yet";
     const usd = (n: number) => `$${n.toFixed(4)}`;
     const lines = meter.streams.map((s, i) =>
@@ -511,6 +570,8 @@ export class Repl {
     if (Deno.build.os !== "windows") {
       on("SIGTERM", leave(143));
       on("SIGHUP", leave(129));
+    } else {
+      on("SIGBREAK", leave(130)); // Ctrl-Break: the console is restored on the way out
     }
     // Outside raw mode (scripted use) Ctrl-C is a real SIGINT: cancel the turn, else leave.
     on("SIGINT", () => {

@@ -34,14 +34,14 @@ export type EngineMode = "LOCAL" | "REMOTE" | "UNKNOWN";
 export interface ModeFacts {
   /** $HCIROOT, when set. */
   hciroot?: string;
-  /** Whether $HCIROOT is a folder that holds an engine root (server/server.ini or site folders). */
+  /** Whether $HCIROOT holds an engine root (its `server` folder, where server.ini lives). */
   hcirootIsEngine: boolean;
   /** Registered SSH aliases. */
   sshAliases: string[];
 }
 
 /**
- * `MODE=LOCAL` when this machine has an engine root ($HCIROOT with server/server.ini), `REMOTE`
+ * `MODE=LOCAL` when this machine has an engine root ($HCIROOT with a `server` folder), `REMOTE`
  * when it has none but SSH hosts are registered, `UNKNOWN` otherwise; the reason follows in
  * parentheses, with the next step when there is one.
  */

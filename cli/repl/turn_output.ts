@@ -19,6 +19,24 @@ export interface TurnOutputOptions {
 
 const RETRY_RE = /Retrying in (\d+(?:\.\d+)?) s/;
 
+/** C0 and C1 controls other than tab and newline, and DEL (built from a string: no control in a literal). */
+const CONTROLS = new RegExp("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
+
+/**
+ * Text from outside (the model, a tool result, an API error) made safe for the terminal: an ESC is
+ * shown as `^[` and other controls are dropped, so no escape sequence it holds (bracketed paste
+ * off, OSC 52 clipboard writes, cursor moves) reaches the terminal; CRLF becomes LF.
+ *
+ * @example
+ * ```ts
+ * import { printable } from "./turn_output.ts";
+ * printable("ok\x1b[?2004l\r\n"); // "ok^[[?2004l\n"
+ * ```
+ */
+export function printable(text: string): string {
+  return text.replaceAll("\r\n", "\n").replace(CONTROLS, (c) => (c === "\x1b" ? "^[" : ""));
+}
+
 export class TurnOutput {
   readonly #o: TurnOutputOptions;
   #atLineStart = true;
@@ -61,7 +79,7 @@ export class TurnOutput {
    */
   text(chunk: string): void {
     if (!chunk) return;
-    this.#pending += chunk;
+    this.#pending += printable(chunk);
     if (this.#pending.length >= 1 << 16) this.flush();
     else if (this.#flushTimer === undefined) this.#flushTimer = setTimeout(() => this.flush(), 0);
   }
@@ -85,6 +103,7 @@ export class TurnOutput {
   }
 
   notice(text: string): void {
+    text = printable(text);
     this.line(this.#o.color ? `\x1b[2m${text}\x1b[22m` : text);
     const m = RETRY_RE.exec(text);
     if (m) this.#retryUntil = this.#now() + Number(m[1]) * 1000;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TurnOutput } from "../../../cli/repl/turn_output.ts";
+import { printable, TurnOutput } from "../../../cli/repl/turn_output.ts";
 
 function harness() {
   let now = 0;
@@ -77,4 +77,16 @@ Deno.test("scripted use: lines go to their own writer, text stays on the other",
   view.finish();
   assert.equal(text.join(""), "Answer\n");
   assert.deepEqual(lines, ["tool> read_file path=a\n"]);
+});
+
+Deno.test("model text and notices cannot carry escape sequences to the terminal", async () => {
+  assert.equal(printable("ok\x1b[?2004l\r\nnext\x07\x9b2J\tend"), "ok^[[?2004l\nnext2J\tend");
+  let out = "";
+  const view = new TurnOutput({ write: (s) => out += s, live: false, color: false });
+  view.text("copy this \x1b]52;c;ZXZpbA==\x07 now");
+  view.notice("model> \x1b[2Jerror");
+  view.finish();
+  assert.ok(!out.includes("\x1b"), JSON.stringify(out));
+  assert.match(out, /copy this \^\[\]52;c;ZXZpbA== now\nmodel> \^\[\[2Jerror\n/);
+  await Promise.resolve();
 });
