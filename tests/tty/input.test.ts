@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { startRepl } from "./_support.ts";
+import { KEY } from "../support/repl_env.ts";
 
 Deno.test("keys typed while a turn streams are kept for the next prompt", async () => {
   await using rig = await startRepl();
@@ -90,4 +91,25 @@ Deno.test("confirm mode: an HL7 value is asked about; n sends it as typed, Y tok
   const sent = rig.sent();
   const kept = ["HAWTHORNE-VALE^ODALYS", "19720519"].filter((v) => sent.includes(v));
   assert.equal(kept.length, 1, `exactly the value answered n reaches the model, got ${kept}`);
+});
+
+Deno.test("no key: the error names /set-api-key; a key stored there works at the next prompt", async () => {
+  await using rig = await startRepl({ env: { ASSIST_API_KEY: "" } });
+  rig.fake.replies.push({ text: "Answered with the stored key." });
+  await rig.term.waitForPrompt();
+  await rig.term.type("hello");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/no API key: set ASSIST_API_KEY or store one with \/set-api-key/, "the REPL's hint");
+  await rig.term.waitForPrompt(2);
+  await rig.term.type("/set-api-key");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/API key \(input hidden\): $/m, "the hidden prompt");
+  await rig.term.type(KEY);
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/API key stored/, "stored");
+  await rig.term.waitForPrompt(3);
+  await rig.term.type("hello again");
+  await rig.term.keys("Enter");
+  const screen = await rig.term.waitFor(/Answered with the stored key\./, "the answer");
+  assert.ok(!screen.includes(KEY), "the key was echoed");
 });
