@@ -4,9 +4,14 @@
  * thin shell that reads stdin and owns raw mode; this class holds every rule, so tests drive it with
  * byte strings and a virtual screen.
  *
- * The 50 ms rule: an Enter followed by more input already read, or arriving within 50 ms, becomes a
- * newline in the buffer (a paste without brackets does not submit early); an Enter with nothing after
- * it submits once the 50 ms pass (`timeout()`, armed through the injected timer).
+ * The 50 ms rule: an Enter followed by more input that arrived with it (same read, or a read within
+ * 50 ms) becomes a newline in the buffer (a paste without brackets does not submit early); an Enter
+ * with nothing after it submits once the 50 ms pass (`timeout()`, armed through the injected timer).
+ * The rule follows arrival timing, not the queue: typeahead is kept with `gap` marks where 50 ms of
+ * quiet passed, so `first⏎` … `second⏎` typed seconds apart during a turn are two entries.
+ *
+ * Questions (`readKey`, `readSecret`) are answered only by keys typed after they are shown: typeahead
+ * already queued is set aside while they wait, and put back for the next `readLine`.
  */
 import { AssistError } from "../../core/errors.ts";
 import { Secret } from "../../core/secret.ts";
@@ -73,7 +78,11 @@ type Mode =
   | { kind: "secret"; prompt: string; value: string; done: (s: Secret) => void; fail: (e: Error) => void }
   | { kind: "key"; allowed: string[]; fallback: string; done: (k: string) => void; fail: (e: Error) => void };
 
-type Item = KeyEvent | { kind: "burstnl" };
+/**
+ * A queued input: a key event; `burstnl`, an Enter that turned out to have more input right after it;
+ * `gap`, 50 ms of quiet between two arrivals (an Enter right before it submits).
+ */
+type Item = KeyEvent | { kind: "burstnl" } | { kind: "gap" };
 
 const isKey = (ev: Item, name: string, ctrl = false) =>
   ev.kind === "key" && ev.name === name && ev.ctrl === ctrl && !ev.alt;
@@ -118,6 +127,10 @@ export class LineSession {
   #mode: Mode = { kind: "idle" };
   #geometry: RenderGeometry | undefined;
   #pendingEnter = false;
+  /** The 50 ms after the last arrival have passed (nothing arrived yet counts as quiet). */
+  #quiet = true;
+  /** Typeahead set aside while a question (`readKey`, `readSecret`) waits for its answer. */
+  #aside: Item[] | undefined;
   /** An unbracketed paste is arriving: its buffer range so far (closed by 50 ms of quiet). */
   #burst: { start: number; end: number } | undefined;
   #cancelTimer: (() => void) | undefined;
@@ -136,9 +149,15 @@ export class LineSession {
   /** Bytes read from the terminal. */
   feed(bytes: Uint8Array): void {
     this.#disarm();
-    if (bytes.length > 0 && this.#pendingEnter) {
-      this.#pendingEnter = false;
-      this.#queue.push({ kind: "burstnl" });
+    if (bytes.length > 0) {
+      if (this.#pendingEnter) {
+        this.#pendingEnter = false;
+        this.#queue.push({ kind: "burstnl" });
+      } else if (this.#quiet && this.#head < this.#queue.length) {
+        // Queued input, then quiet, then this: they did not arrive together.
+        this.#queue.push({ kind: "gap" });
+      }
+      this.#quiet = false;
     }
     this.#accept(this.#decoder.feed(bytes));
   }
@@ -157,13 +176,14 @@ export class LineSession {
     const enter = this.#pendingEnter;
     this.#pendingEnter = false;
     this.#burst = undefined;
+    this.#quiet = true;
     if (enter && this.#mode.kind === "line") this.#submit();
     this.#accept(this.#decoder.timeout());
   }
 
   /** Whether a 50 ms timeout is awaited. */
   get wantsTimer(): boolean {
-    return this.#pendingEnter || this.#burst !== undefined || this.#decoder.wantsTimeout;
+    return this.#pendingEnter || this.#burst !== undefined || !this.#quiet || this.#decoder.wantsTimeout;
   }
 
   /** Resolves when every queued event that can be handled now has been. */
@@ -174,9 +194,14 @@ export class LineSession {
   #accept(events: KeyEvent[]): void {
     const mode = this.#mode;
     for (const ev of events) {
-      if (mode.kind === "turn" && isKey(ev, "c", true)) {
-        mode.onInterrupt();
-        continue;
+      if (mode.kind === "turn") {
+        if (isKey(ev, "c", true)) {
+          mode.onInterrupt();
+          continue;
+        }
+        // Ctrl-Z and Ctrl-D typed while a turn runs must not suspend or end the REPL at the next
+        // prompt, long after they were pressed: they are dropped.
+        if (isKey(ev, "z", true) || isKey(ev, "d", true)) continue;
       }
       this.#queue.push(ev);
     }
@@ -354,11 +379,19 @@ export class LineSession {
           burst = true;
         } else if (isKey(item, "linefeed")) run += "\n";
         else if (isKey(item, "enter")) {
-          if (this.#peek() === undefined) {
-            // Nothing after this Enter yet: it submits unless more arrives within 50 ms.
+          const after = this.#peek();
+          if (after === undefined || after.kind === "gap") {
             this.#insertRun(run, burst);
-            this.#pendingEnter = true;
-            return true;
+            if (after === undefined && !this.#quiet) {
+              // Nothing after this Enter yet: it submits unless more arrives within 50 ms.
+              this.#pendingEnter = true;
+              return true;
+            }
+            // The 50 ms after this Enter already passed in quiet (typeahead): it submits now.
+            if (after) this.#next();
+            this.#burst = undefined;
+            this.#submit();
+            return false;
           }
           run += "\n";
           burst = true;
@@ -374,6 +407,10 @@ export class LineSession {
       this.#insertRun(run, burst);
       return true;
     }
+    if (ev.kind === "gap") {
+      this.#burst = undefined; // 50 ms of quiet ended any unbracketed paste
+      return false;
+    }
     if (ev.kind === "burstnl") return false;
     this.#burst = undefined;
     const action = ed.handle(ev);
@@ -383,7 +420,9 @@ export class LineSession {
         return false;
       case "eof":
         if (mode.ml.mode !== "none") {
-          const step = feedLine(mode.ml, "");
+          // Ctrl-D in a continuation ends it and gives what was collected (as the end of piped
+          // input does): the `<<` marker line, or the blank line of a backslash continuation.
+          const step = feedLine(mode.ml, mode.ml.mode === "heredoc" ? "EOF" : "");
           const text = step.complete ? step.text : "";
           this.#finish({ kind: "line", text, record: true });
         } else this.#finish({ kind: "eof" });
@@ -481,27 +520,50 @@ export class LineSession {
       return Promise.reject(new AssistError("a read is already active", { level: "internal" }));
     }
     return new Promise((done, fail) => {
+      this.#setAside();
       this.#io.write("\r\x1b[J" + prompt);
       this.#mode = { kind: "secret", prompt, value: "", done, fail };
       this.#kick();
     });
   }
 
+  /**
+   * A question starts: typeahead already queued (typed before it was shown) is set aside, neither
+   * answering it nor lost.
+   */
+  #setAside(): void {
+    this.#aside = this.#queue.slice(this.#head);
+    this.#queue = [];
+    this.#head = 0;
+    this.#burst = undefined;
+  }
+
+  /** The question is answered: back to idle, the set-aside typeahead first in the queue again. */
+  #answered(): void {
+    this.#mode = { kind: "idle" };
+    const aside = this.#aside;
+    this.#aside = undefined;
+    if (!aside || aside.length === 0) return;
+    // The typeahead ended before the question was shown: whatever follows did not arrive with it.
+    this.#queue = [...aside, { kind: "gap" }, ...this.#queue.slice(this.#head)];
+    this.#head = 0;
+  }
+
   #fail(err: Error): void {
     const mode = this.#mode;
     if (mode.kind !== "secret" && mode.kind !== "key") return;
     this.#io.write("\r\n");
-    this.#mode = { kind: "idle" };
+    this.#answered();
     mode.fail(err);
   }
 
   #secretKey(mode: Extract<Mode, { kind: "secret" }>, ev: Item): void {
     if (ev.kind === "text") mode.value += ev.text;
     else if (ev.kind === "paste") mode.value += ev.text.replace(/\n/g, "");
-    else if (ev.kind === "burstnl") return;
+    else if (ev.kind === "burstnl" || ev.kind === "gap") return;
     else if (isKey(ev, "enter") || isKey(ev, "linefeed")) {
       this.#io.write("\r\n");
-      this.#mode = { kind: "idle" };
+      this.#answered();
       if (mode.value === "") mode.fail(new AssistError("nothing entered", { level: "input" }));
       else mode.done(new Secret(mode.value));
     } else if (isKey(ev, "c", true) || (isKey(ev, "d", true) && mode.value === "")) this.#fail(cancelled());
@@ -519,6 +581,7 @@ export class LineSession {
       return Promise.reject(new AssistError("a read is already active", { level: "internal" }));
     }
     return new Promise((done, fail) => {
+      this.#setAside();
       this.#io.write("\r\x1b[J" + prompt);
       this.#mode = { kind: "key", allowed, fallback, done, fail };
       this.#kick();
@@ -535,13 +598,16 @@ export class LineSession {
     else if (isKey(ev, "c", true)) return this.#fail(cancelled());
     if (answer === undefined) return;
     this.#io.write(answer + "\r\n");
-    this.#mode = { kind: "idle" };
+    this.#answered();
     mode.done(answer);
   }
 
   // ---- turns and notices ----
 
-  /** A turn runs: the editor is hidden, Ctrl-C calls `onInterrupt`, other keys wait as typeahead. */
+  /**
+   * A turn runs: the editor is hidden, Ctrl-C calls `onInterrupt`, Ctrl-Z and Ctrl-D are dropped,
+   * other keys wait as typeahead.
+   */
   beginTurn(onInterrupt: () => void): void {
     if (this.#mode.kind !== "idle") return;
     this.#mode = { kind: "turn", onInterrupt };

@@ -32,6 +32,8 @@ const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
+/** After SIGTSTP, raw mode is re-entered this late if no stop happened (or once resumed). */
+const SUSPEND_CHECK_MS = 100;
 
 function measure(): number {
   try {
@@ -50,6 +52,8 @@ export class Terminal {
   #mouse: boolean;
   #closed = false;
   #raw = false;
+  /** Terminal modes are on (`#enter` ran, `#leave` did not since). */
+  #entered = false;
   #signals: [Deno.Signal, () => void][] = [];
   #windows = Deno.build.os === "windows";
 
@@ -77,8 +81,7 @@ export class Terminal {
       });
       t.#listen("SIGCONT", () => {
         if (t.#closed) return;
-        t.#enter();
-        t.#session.redraw();
+        if (t.#enter()) t.#session.redraw();
       });
     }
     t.#readLoop();
@@ -92,17 +95,21 @@ export class Terminal {
     } catch { /* not supported here */ }
   }
 
-  /** Terminal modes on. */
-  #enter(): void {
+  /** Terminal modes on; idempotent. Returns whether they were off (a redraw is then due). */
+  #enter(): boolean {
+    if (this.#entered) return false;
+    this.#entered = true;
     try {
       Deno.stdin.setRaw(true);
       this.#raw = true;
     } catch { /* not a terminal after all: keys still arrive, line-buffered */ }
     this.#o.write(PASTE_ON + (this.#mouse ? MOUSE_ON : ""));
+    return true;
   }
 
   /** Terminal modes off (also before a Ctrl-Z stop); mouse off is always sent, it costs nothing. */
   #leave(): void {
+    this.#entered = false;
     this.#o.write(PASTE_OFF + MOUSE_OFF);
     if (this.#raw) {
       try {
@@ -112,13 +119,23 @@ export class Terminal {
     }
   }
 
+  /**
+   * Ctrl-Z: modes off, then SIGTSTP. The kernel discards SIGTSTP for an orphaned process group (assist
+   * started directly by tmux or a terminal emulator), so no stop and no SIGCONT follow: a short timer
+   * then re-enters raw mode, or the terminal would stay cooked (and Ctrl-C would kill the REPL). After
+   * a real stop the timer fires on resume, next to the SIGCONT handler; `#enter` is idempotent.
+   */
   #suspend(): void {
     this.#leave();
     try {
       Deno.kill(Deno.pid, "SIGTSTP");
     } catch {
-      this.#enter();
+      if (this.#enter()) this.#session.redraw();
+      return;
     }
+    setTimeout(() => {
+      if (!this.#closed && this.#enter()) this.#session.redraw();
+    }, SUSPEND_CHECK_MS);
   }
 
   /** The one reader: never cancelled, never recreated. */
@@ -160,7 +177,7 @@ export class Terminal {
     return this.#session.readKey(prompt, allowed, fallback);
   }
 
-  /** A turn runs: Ctrl-C calls `onInterrupt`; other keys are kept for the next `readLine`. */
+  /** A turn runs: Ctrl-C calls `onInterrupt`; Ctrl-Z/Ctrl-D are dropped; other keys wait for `readLine`. */
   beginTurn(onInterrupt: () => void): void {
     this.#session.beginTurn(onInterrupt);
   }

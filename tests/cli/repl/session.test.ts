@@ -355,3 +355,116 @@ Deno.test("PipeInput: lines one after another, multi-line rules, CRLF, eof", asy
   await rejects(s.readSecret("key: "), AssistError);
   s.close();
 });
+
+Deno.test("session: typeahead never answers readKey; it waits for a new key and goes back to the prompt", async () => {
+  const t = await setup();
+  t.s.beginTurn(() => {});
+  t.feed("and then\r");
+  t.fire();
+  t.s.endTurn();
+  const k = t.s.readKey("phi> tokenize 2 values? [Y/n] ", ["y", "n"], "y");
+  assertEquals(await peek(k), "pending");
+  t.fire();
+  assertEquals(await peek(k), "pending");
+  t.feed("n");
+  assertEquals(await k, "n");
+  const p = t.s.readLine({ prompt: "> " });
+  assertEquals(t.s.editor.text, "and then");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "and then", record: true });
+  // A leftover Enter alone does not answer the next question either.
+  t.s.beginTurn(() => {});
+  t.feed("\r");
+  t.s.endTurn();
+  const again = t.s.readKey("again? [Y/n] ", ["y", "n"], "y");
+  assertEquals(await peek(again), "pending");
+  t.feed("n");
+  assertEquals(await again, "n");
+});
+
+Deno.test("session: typeahead never becomes a readSecret value; it stays for the next prompt", async () => {
+  const t = await setup();
+  t.s.beginTurn(() => {});
+  t.feed("typed ahead\r");
+  t.s.endTurn();
+  const p = t.s.readSecret("password: ");
+  assertEquals(await peek(p), "pending");
+  t.feed("hunter2\r");
+  assertEquals((await p).reveal(), "hunter2");
+  const q = t.s.readLine({ prompt: "> " });
+  assertEquals(t.s.editor.text, "typed ahead");
+  t.fire();
+  assertEquals(await q, { kind: "line", text: "typed ahead", record: true });
+  // A cancelled question puts the typeahead back as well.
+  t.s.beginTurn(() => {});
+  t.feed("later");
+  t.s.endTurn();
+  const c = t.s.readSecret("password: ");
+  t.feed("\x03");
+  await rejects(c, AssistError);
+  const r = t.s.readLine({ prompt: "> " });
+  assertEquals(t.s.editor.text, "later");
+  t.feed("\x03\x03");
+  await r;
+});
+
+Deno.test("session: prompts typed ahead seconds apart are two entries, not one with a newline", async () => {
+  const t = await setup();
+  t.s.beginTurn(() => {});
+  t.feed("first question\r");
+  t.fire(); // 50 ms of quiet: that Enter arrived on its own
+  t.feed("second question\r");
+  t.fire();
+  t.s.endTurn();
+  assertEquals(await t.s.readLine({ prompt: "> " }), { kind: "line", text: "first question", record: true });
+  const q = t.s.readLine({ prompt: "> " });
+  t.fire();
+  assertEquals(await q, { kind: "line", text: "second question", record: true });
+  // Typed one key per read, with pauses: still one line, submitted by its Enter.
+  t.s.beginTurn(() => {});
+  for (const ch of "ab\rc") {
+    t.feed(ch);
+    t.fire();
+  }
+  t.s.endTurn();
+  assertEquals(await t.s.readLine({ prompt: "> " }), { kind: "line", text: "ab", record: true });
+  const r = t.s.readLine({ prompt: "> " });
+  assertEquals(t.s.editor.text, "c");
+  t.feed("\x03\x03");
+  await r;
+});
+
+Deno.test("session: Ctrl-D in a << or \\ continuation gives what was collected", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> " });
+  t.feed("<<\r");
+  t.fire();
+  t.feed("MSH|a\r");
+  t.fire();
+  t.feed("PID|b\r");
+  t.fire();
+  t.feed("\x04");
+  assertEquals(await p, { kind: "line", text: "MSH|a\nPID|b", record: true });
+  const q = t.s.readLine({ prompt: "> " });
+  t.feed("one \\\r");
+  t.fire();
+  t.feed("two\r");
+  t.fire();
+  t.feed("\x04");
+  assertEquals(await q, { kind: "line", text: "one \ntwo", record: true });
+});
+
+Deno.test("session: Ctrl-Z and Ctrl-D typed during a turn neither suspend nor end the next prompt", async () => {
+  const t = await setup();
+  t.s.beginTurn(() => {});
+  t.feed("\x1a");
+  t.fire();
+  t.feed("\x04");
+  t.s.endTurn();
+  const p = t.s.readLine({ prompt: "> " });
+  assertEquals(await peek(p), "pending");
+  assertEquals(t.suspended(), 0);
+  t.feed("x\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "x", record: true });
+});
