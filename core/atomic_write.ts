@@ -9,6 +9,12 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Check the written bytes before they replace the file; throw to keep the old file. */
   validate?: (data: Uint8Array) => void;
+  /**
+   * Suffix of the temporary file (`<path><tmpSuffix>`). A file several processes may write at once
+   * (the REPL history) passes a unique one, e.g. `.<pid>.<random>.new`; the fixed default is the
+   * `.new` sidecar other state files rely on. @default ".new"
+   */
+  tmpSuffix?: string;
 }
 
 /**
@@ -27,7 +33,7 @@ export async function atomicWrite(
   const mode = options.mode ?? 0o600;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   options.validate?.(bytes);
-  const tmp = `${path}.new`;
+  const tmp = `${path}${options.tmpSuffix ?? ".new"}`;
   // A stale `.new` (a crash, or something planted) is removed, never written through: a symlink
   // there must not redirect the write. `createNew` then fails if anything reappears in between.
   try {

@@ -6,11 +6,20 @@
  * `record: false` (hidden prompts). One entry per line; an entry holding a newline or CR, or starting
  * with `"`, is stored as a JSON string, and lines starting with `"` are parsed back (plain lines are
  * read as they are, so an older plain file stays readable).
+ *
+ * Several REPLs may share the file: each write re-reads it and adds this session's entries not yet
+ * written, so one REPL never drops what another recorded. Each write goes through its own temporary
+ * file (`.history.<pid>.<random>.new`), renamed over the history.
+ *
+ * An entry whose stored line is over 64 KiB (a large paste) is never written to the file: it stays
+ * in memory, for Up-arrow in this session only.
  */
 import { atomicWrite } from "../../core/atomic_write.ts";
 
 /** History size limit (spec, "Limits"). */
 export const HISTORY_MAX = 1000;
+/** Longest stored line (UTF-8 bytes) written to the file; longer entries stay in memory only. */
+export const HISTORY_LINE_MAX = 64 * 1024;
 
 const SECRET_COMMAND = /^\s*\/(login|ssh-pass|ssh-add|set-api-key)(\s|$)/;
 
@@ -49,12 +58,23 @@ export function addEntry(list: string[], entry: string, max = HISTORY_MAX): stri
   return next.length > max ? next.slice(next.length - max) : next;
 }
 
+/** Whether a stored line is small enough for the file (see `HISTORY_LINE_MAX`). */
+function fitsFile(line: string): boolean {
+  if (line.length * 3 <= HISTORY_LINE_MAX) return true; // at most 3 UTF-8 bytes per UTF-16 unit
+  return new TextEncoder().encode(line).length <= HISTORY_LINE_MAX;
+}
+
 /** The history of one REPL session. */
 export class History {
   #entries: string[] = [];
   #file: string | undefined;
+  /** Entries recorded in this session and not yet written to the file, oldest first. */
+  #unsaved: string[] = [];
+  /** The write chain; it never rejects (the outcome is in `#writeError`). */
   #writing: Promise<void> = Promise.resolve();
-  /** The last write's error, if any (history is best effort: the REPL goes on without it). */
+  /** The last write's error; undefined once a later write succeeded. `flush()` rejects with it. */
+  #writeError: unknown = undefined;
+  /** The last load or write error, if any (history is best effort: the REPL goes on without it). */
   lastError: unknown = undefined;
 
   private constructor(file: string | undefined) {
@@ -92,21 +112,53 @@ export class History {
     const last = this.#entries[this.#entries.length - 1];
     if (last === entry) return true;
     this.#entries = addEntry(this.#entries, entry);
-    this.#save();
+    if (this.#file) {
+      this.#unsaved.push(entry);
+      this.#save(this.#file);
+    }
     return true;
   }
 
-  #save(): void {
-    const file = this.#file;
-    if (!file) return;
-    const text = this.#entries.map(encodeEntry).join("\n") + "\n";
-    this.#writing = this.#writing.then(() => atomicWrite(file, text, { mode: 0o600 })).catch((err) => {
+  #save(file: string): void {
+    this.#writing = this.#writing.then(() => this.#write(file)).then(() => {
+      this.#writeError = undefined;
+    }, (err) => {
+      this.#writeError = err;
       this.lastError = err;
     });
   }
 
-  /** Waits for pending writes. */
-  flush(): Promise<void> {
-    return this.#writing;
+  /**
+   * Merges and writes: the file's entries as they are now (other REPLs may have added some), then
+   * this session's unsaved ones in order, erasedups, at most `HISTORY_MAX`. A file that cannot be
+   * read is not replaced (its entries would be lost).
+   */
+  async #write(file: string): Promise<void> {
+    const unsaved = this.#unsaved.slice();
+    if (unsaved.length === 0) return; // an earlier write of this chain already took them
+    let text = "";
+    try {
+      text = await Deno.readTextFile(file);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+    let list: string[] = [];
+    for (const e of parseHistory(text)) if (mayRecord(e)) list = addEntry(list, e, Infinity);
+    for (const e of unsaved.slice(-HISTORY_MAX)) list = addEntry(list, e, Infinity);
+    // Over 64 KiB: not written (kept in memory only, see HISTORY_LINE_MAX).
+    const lines = list.map(encodeEntry).filter(fitsFile);
+    const kept = lines.slice(Math.max(0, lines.length - HISTORY_MAX));
+    const suffix = `.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.new`;
+    await atomicWrite(file, kept.join("\n") + (kept.length > 0 ? "\n" : ""), {
+      mode: 0o600,
+      tmpSuffix: suffix,
+    });
+    this.#unsaved = this.#unsaved.slice(unsaved.length);
+  }
+
+  /** Waits for pending writes; rejects with the error of the last one if it failed. */
+  async flush(): Promise<void> {
+    await this.#writing;
+    if (this.#writeError !== undefined) throw this.#writeError;
   }
 }

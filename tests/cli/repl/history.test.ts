@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import {
   addEntry,
   encodeEntry,
@@ -89,4 +89,46 @@ Deno.test("history: a missing file is an empty history; in-memory without a file
   m.add("x");
   await m.flush();
   assertEquals(m.entries, ["x"]);
+});
+
+Deno.test("history: two REPLs on one file keep each other's entries", async () => {
+  await using dir = await tempDir();
+  const file = `${dir.path}/.history`;
+  const one = await History.load(file);
+  const two = await History.load(file);
+  one.add("from one");
+  await one.flush();
+  two.add("from two");
+  await two.flush();
+  one.add("one again");
+  await one.flush();
+  assertEquals((await History.load(file)).entries, ["from one", "from two", "one again"]);
+  two.add("from one"); // erasedups across the merge
+  await two.flush();
+  assertEquals((await History.load(file)).entries, ["from two", "one again", "from one"]);
+  assertEquals([...Deno.readDirSync(dir.path)].map((e) => e.name), [".history"]);
+});
+
+Deno.test("history: a failed write makes flush() reject; a later good write clears it", async () => {
+  await using dir = await tempDir();
+  const h = await History.load(`${dir.path}/missing/.history`);
+  h.add("lost");
+  await rejects(h.flush());
+  await Deno.mkdir(`${dir.path}/missing`);
+  h.add("saved");
+  await h.flush();
+  assertEquals((await History.load(`${dir.path}/missing/.history`)).entries, ["lost", "saved"]);
+});
+
+Deno.test("history: an entry over 64 KiB stays in memory but is not written to the file", async () => {
+  await using dir = await tempDir();
+  const file = `${dir.path}/.history`;
+  const h = await History.load(file);
+  const big = "x".repeat(1024 * 1024);
+  h.add("before");
+  h.add(big);
+  h.add("after");
+  await h.flush();
+  assertEquals(h.entries, ["before", big, "after"]);
+  assertEquals(await Deno.readTextFile(file), "before\nafter\n");
 });
