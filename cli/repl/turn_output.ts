@@ -19,7 +19,8 @@ export interface TurnOutputOptions {
 
 const RETRY_RE = /Retrying in (\d+(?:\.\d+)?) s/;
 
-/** C0 and C1 controls other than tab and newline, and DEL (built from a string: no control in a literal). */
+/** C0 and C1 controls other than tab and newline, and DEL. */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROLS = new RegExp("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
 
 /**
