@@ -1,4 +1,5 @@
 /** bash_exec: a shell command on this machine, with a timeout, a line cap and an exit-code footer. */
+import { EXEC_PARAMS } from "../exec_params.ts";
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
@@ -11,22 +12,7 @@ export const bashExecTool: ToolDef = {
     "environment (PATH, HOME, locale, HCIROOT and friends) and never the assistant's secrets.",
   params: [
     { name: "command", type: "string", description: "command line to run", required: true, positional: true },
-    {
-      name: "timeout_seconds",
-      type: "integer",
-      description: "kill the command after this long",
-      default: 120,
-      min: 1,
-      max: 3600,
-    },
-    {
-      name: "max_lines",
-      type: "integer",
-      description: "output lines to keep",
-      default: 500,
-      min: 1,
-      max: 100000,
-    },
+    ...EXEC_PARAMS,
     { name: "cwd", type: "string", description: "working folder (default the current one)" },
   ],
   examples: ["'hcisitectl -s siteA status'", "'ls -la $HCIROOT' --timeout-seconds 10"],

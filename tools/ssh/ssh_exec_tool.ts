@@ -1,4 +1,5 @@
 /** ssh_exec: a command on an engine host, in its login shell, with a line cap, a timeout and an exit footer. */
+import { EXEC_PARAMS } from "../exec_params.ts";
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
@@ -20,22 +21,7 @@ export const sshExecTool: ToolDef = {
       positional: true,
     },
     { name: "command", type: "string", description: "command line to run", required: true, positional: true },
-    {
-      name: "max_lines",
-      type: "integer",
-      description: "output lines to keep",
-      default: 500,
-      min: 1,
-      max: 100000,
-    },
-    {
-      name: "timeout_seconds",
-      type: "integer",
-      description: "kill the command after this long",
-      default: 120,
-      min: 1,
-      max: 3600,
-    },
+    ...EXEC_PARAMS,
   ],
   examples: ["eng1 'hcisitectl'", "eng1 'ls $HCIROOT' --max-lines 50", "eng1 'NOLOGIN uptime'"],
   async run(input, ctx) {
