@@ -95,13 +95,10 @@ async function setOrigin(arg: string, ctx: CommandContext): Promise<void> {
 
 const HEADERS_SYNC_USAGE = "usage: /headers-sync on|off|status|target <alias>|now";
 
-type Sync = typeof import("../headers_sync/sync.ts");
-type Settings = typeof import("../headers_sync/settings.ts");
-
-async function syncModules(): Promise<[Sync, Settings]> {
+async function syncModules() {
   return await Promise.all([
-    lazy<Sync>(import.meta.url, "../headers_sync/sync.ts"),
-    lazy<Settings>(import.meta.url, "../headers_sync/settings.ts"),
+    lazy<typeof import("../headers_sync/sync.ts")>(import.meta.url, "../headers_sync/sync.ts"),
+    lazy<typeof import("../headers_sync/settings.ts")>(import.meta.url, "../headers_sync/settings.ts"),
   ]);
 }
 
