@@ -79,5 +79,6 @@ export {
   type HostOptions,
   parseTarget,
   readHosts,
+  readOptions,
 } from "./registry.ts";
 export { hasCredential } from "./creds.ts";

@@ -1,8 +1,7 @@
 /**
- * `/origin` (the update origin pin) and `/headers-sync` (the header-log push). Self-update and the
- * header push are not in this build yet (the update and sessions issues complete them); until then
- * these commands say so plainly. `/origin` already manages the `.origin` pin file those features
- * will read, with the spec's rules: `gitea` pins the default origin, `auto` clears the pin, an
+ * `/origin` (the update origin pin) and `/headers-sync` (the header-log push, cli/headers_sync/).
+ * Self-update is not in this build yet (the update issue completes it); until then `/origin` says so
+ * plainly. It already manages the `.origin` pin file the update will read, with the spec's rules: `gitea` pins the default origin, `auto` clears the pin, an
  * https URL pins that URL, `github` is refused (the mirror is private), and a legacy `github` pin
  * is shown as invalid.
  *
@@ -94,8 +93,79 @@ async function setOrigin(arg: string, ctx: CommandContext): Promise<void> {
   ctx.io.out(`origin pinned to ${shown} in ${path}${over} (${NOT_YET})`);
 }
 
-const HEADERS_SYNC_PLAN = "it will push new log/headers.log content over the control master of a chosen " +
-  "alias to <remote_dir>/headers-<hostname>.jsonl (on, off, status, target <alias>, now)";
+const HEADERS_SYNC_USAGE = "usage: /headers-sync on|off|status|target <alias>|now";
+
+async function syncModules() {
+  return await Promise.all([
+    lazy<typeof import("../headers_sync/sync.ts")>(import.meta.url, "../headers_sync/sync.ts"),
+    lazy<typeof import("../headers_sync/settings.ts")>(import.meta.url, "../headers_sync/settings.ts"),
+  ]);
+}
+
+/** `/headers-sync on|off|status|target <alias>|now`: settings in `.env`, the push over the master. */
+async function headersSync(args: string[], ctx: CommandContext): Promise<number | void> {
+  const [sub, alias] = args;
+  const valid = sub === "target"
+    ? alias !== undefined
+    : ["on", "off", "status", "now"].includes(sub) && !alias;
+  if (!valid) throw new AssistError(HEADERS_SYNC_USAGE, { level: "usage" });
+  const h = await home(ctx);
+  const hint = await hinter(ctx);
+  const [sync, settings] = await syncModules();
+  const s = await settings.readSettings(h);
+  const where = (target: string | undefined) =>
+    target
+      ? `${target}:${sync.remoteFileOf(s.remoteDir)}`
+      : `no target (set one with ${hint("headers-sync", ["target", "<alias>"])})`;
+  switch (sub) {
+    case "status": {
+      const { homePaths } = await lazy<typeof import("../../core/home.ts")>(
+        import.meta.url,
+        "../../core/home.ts",
+      );
+      const size = await Deno.stat(homePaths(h).headersLog).then((i) => i.size, () => 0);
+      ctx.io.out([
+        `headers-sync: ${s.enabled ? "on (pushes at exit)" : "off"}`,
+        `target: ${where(s.target)}`,
+        `pushed: ${s.mark ? `${s.mark.offset} bytes` : "nothing yet"}; log/headers.log holds ${size} bytes`,
+      ].join("\n"));
+      return;
+    }
+    case "on":
+    case "off":
+      await settings.writeSettings(h, { enabled: sub === "on" });
+      ctx.io.out(
+        sub === "on"
+          ? `headers-sync on: new header blocks go to ${where(s.target)} at exit (and on ${
+            hint("headers-sync", ["now"])
+          })`
+          : "headers-sync off: nothing is pushed at exit",
+      );
+      return;
+    case "target": {
+      const ssh = await lazy<typeof import("../../ssh/mod.ts")>(import.meta.url, "../../ssh/mod.ts");
+      await ssh.getHost(h, alias, hint); // an unknown alias is refused with the way to add it
+      // A new target has none of the log: the next push starts from the beginning.
+      const fresh = alias !== s.target;
+      await settings.writeSettings(h, { target: alias, ...(fresh ? { mark: null } : {}) });
+      ctx.io.out(
+        `headers-sync target: ${alias}:${sync.remoteFileOf(s.remoteDir)}` +
+          (fresh && s.target ? " (the whole local log goes there at the next push)" : "") +
+          (s.enabled ? "" : ` (the sync is off: ${hint("headers-sync", ["on"])} to push at exit)`),
+      );
+      return;
+    }
+    default: {
+      const r = await sync.pushHeaders(h);
+      if (r.ok) {
+        ctx.io.out(r.line);
+        return;
+      }
+      ctx.io.warn(r.line);
+      return EXIT.failure;
+    }
+  }
+}
 
 export const MISC_COMMANDS: readonly Command[] = [
   {
@@ -110,25 +180,10 @@ export const MISC_COMMANDS: readonly Command[] = [
   {
     name: "headers-sync",
     args: "on|off|status|target <alias>|now",
-    summary: "the header-log push (not in this build yet: status says what it will do)",
+    summary: "push new log/headers.log blocks over an alias's master (at exit when on, or now)",
     group: "session",
     minArgs: 1,
     maxArgs: 2,
-    run(a, ctx) {
-      const [sub, alias] = a;
-      const valid = sub === "target"
-        ? alias !== undefined
-        : ["on", "off", "status", "now"].includes(sub) && !alias;
-      if (!valid) {
-        throw new AssistError("usage: /headers-sync on|off|status|target <alias>|now", { level: "usage" });
-      }
-      const text = `headers-sync is not available in this build yet; ${HEADERS_SYNC_PLAN}`;
-      if (sub === "status") {
-        ctx.io.out(`headers-sync: off (not available in this build yet)\n${HEADERS_SYNC_PLAN}`);
-        return Promise.resolve();
-      }
-      ctx.io.warn(`/headers-sync ${a.join(" ")}: ${text}; nothing was changed`);
-      return Promise.resolve(EXIT.failure);
-    },
+    run: headersSync,
   },
 ];

@@ -4,6 +4,11 @@
  * are logged. Every 429 gets its whole raw header block, tagged with retry-after and the tripped
  * rail, under its own budget (independent of the OAuth cap), and a `phi/rl>` pointer on stderr.
  * The file holds no PHI and no secret: response headers carry neither. File 0600, folder 0700.
+ *
+ * Rotation: before an append that would take the file past {@link HEADERS_LOG_MAX_BYTES}, it is
+ * renamed to `headers.log.1` (one generation; an older `.1` is replaced) and a new file is started,
+ * so the log never grows without end. The headers sync (cli/headers_sync/) notices the rotation by
+ * the file's identity and pushes the rest of `.1`, then the new file from its start.
  */
 import { isLoggedHeader, readRateLimits, trippedRail } from "./ratelimit.ts";
 
@@ -11,6 +16,8 @@ import { isLoggedHeader, readRateLimits, trippedRail } from "./ratelimit.ts";
 export const OAUTH_HEADER_LOG_CAP = 50;
 /** STATUS_429_HEADER_LOG_LIMIT: 429 blocks logged per session. */
 export const STATUS_429_HEADER_LOG_LIMIT = 20;
+/** The size cap of `headers.log` (then it becomes `headers.log.1`). */
+export const HEADERS_LOG_MAX_BYTES = 5 * 1024 * 1024;
 
 const REDACTED_HEADERS = new Set([
   "set-cookie",
@@ -26,6 +33,8 @@ export interface HeadersLogOptions {
   /** Where the `phi/rl>` pointer goes. */
   notice?: (line: string) => void;
   now?: () => Date;
+  /** @default HEADERS_LOG_MAX_BYTES */
+  maxBytes?: number;
 }
 
 export class HeadersLog {
@@ -72,11 +81,37 @@ export class HeadersLog {
     try {
       const dir = this.#opts.path.replace(/[\\/][^\\/]*$/, "");
       await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-      await Deno.writeTextFile(this.#opts.path, lines.join("\n") + "\n", {
+      const text = lines.join("\n") + "\n";
+      await rotateIfFull(this.#opts.path, new TextEncoder().encode(text).length, this.#opts.maxBytes);
+      await Deno.writeTextFile(this.#opts.path, text, {
         append: true,
         create: true,
         mode: 0o600,
       });
     } catch { /* logging must never break a turn */ }
+  }
+}
+
+/**
+ * Renames `path` to `path.1` when appending `adding` bytes would take it past `maxBytes` (a file
+ * already empty is never rotated). Another process rotating at the same moment is harmless.
+ */
+export async function rotateIfFull(
+  path: string,
+  adding: number,
+  maxBytes: number = HEADERS_LOG_MAX_BYTES,
+): Promise<boolean> {
+  let size: number;
+  try {
+    size = (await Deno.stat(path)).size;
+  } catch {
+    return false;
+  }
+  if (size === 0 || size + adding <= maxBytes) return false;
+  try {
+    await Deno.rename(path, `${path}.1`);
+    return true;
+  } catch {
+    return false;
   }
 }

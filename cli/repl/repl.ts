@@ -116,6 +116,9 @@ export class Repl {
         });
       }
       this.#shutdown();
+      // headers sync at exit (issue 13 item 3): bounded, never throws, one warning line on failure.
+      await (await lazy<typeof import("../headers_sync/sync.ts")>(import.meta.url, "../headers_sync/sync.ts"))
+        .syncHeadersAtExit(this.config, (line) => this.#out(`assist: ${line}\n`));
       signals();
     }
     return this.#exitCode;

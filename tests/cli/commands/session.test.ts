@@ -249,27 +249,6 @@ Deno.test("/hl7 and /hl7-fields: schema help; Z-segments site-specific; unknown 
   assertEquals(io.warns.length, 5);
 });
 
-Deno.test("/headers-sync and /origin say honestly what this build does", async () => {
-  await using tmp = await tempDir();
-  const { io, ctx } = replContext(tmp.path);
-  await runSlash("/headers-sync status", ctx);
-  match(
-    io.outs[0],
-    /^headers-sync: off \(not available in this build yet\)\nit will push new log\/headers\.log/,
-  );
-  await runSlash("/headers-sync target eng1", ctx);
-  match(
-    io.warns[0],
-    /^\/headers-sync target eng1: headers-sync is not available in this build yet; .*nothing was changed$/,
-  );
-  await runSlash("/headers-sync", ctx);
-  await runSlash("/headers-sync target", ctx);
-  assertEquals(io.warns.slice(1), [
-    "usage: /headers-sync on|off|status|target <alias>|now",
-    "usage: /headers-sync on|off|status|target <alias>|now",
-  ]);
-});
-
 Deno.test("/nc-diff-env and /nc-regression-env submit the rendered template; missing values print usage", async () => {
   await using tmp = await tempDir();
   const { io, repl, ctx } = replContext(tmp.path);
