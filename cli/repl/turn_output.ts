@@ -20,6 +20,7 @@ export interface TurnOutputOptions {
 const RETRY_RE = /Retrying in (\d+(?:\.\d+)?) s/;
 
 /** C0 and C1 controls other than tab and newline, and DEL (built from a string: no control in a literal). */
+// deno-lint-ignore no-control-regex
 const CONTROLS = new RegExp("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
 
 /**
