@@ -46,12 +46,12 @@ async function main(args: string[]): Promise<number> {
     const { runMaster } = await lazy<typeof import("./ssh/master.ts")>(import.meta.url, "./ssh/master.ts");
     return await runMaster(args[2]);
   }
-  if (first === undefined) {
+  if (first === undefined || (first === "--resume" && args.length <= 2)) {
     const { runRepl } = await lazy<typeof import("./cli/repl/repl.ts")>(
       import.meta.url,
       "./cli/repl/repl.ts",
     );
-    return await runRepl();
+    return await runRepl(first === "--resume" ? args[1] ?? "" : undefined);
   }
   const { usageFailure } = await lazy<typeof import("./cli/manual.ts")>(import.meta.url, "./cli/manual.ts");
   return usageFailure(`unknown command or option: ${first} (see \`assist --help\`)`);

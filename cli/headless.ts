@@ -4,7 +4,8 @@
  * transcript instead. Exit codes: 0 answered, 1 the model call or a refusal failed, 2 usage, 130
  * interrupted. There is no review gate here (no terminal to ask on), as the spec says. `@file`
  * references in the prompt are attached (warnings on stderr; the REPL's one-time tip is not printed
- * to scripts).
+ * to scripts). The run is a session of its own: its turn is committed to `sessions/<id>.log.md` and
+ * `.messages.json` (cli/sessions/artifacts.ts); the upload at exit belongs to the REPL.
  */
 import { AssistError, EXIT } from "../core/errors.ts";
 import { writeText } from "../core/term.ts";
@@ -15,6 +16,8 @@ import { createAgent } from "./session.ts";
 import { formatToolCall } from "./repl/turn_view.ts";
 import { createPhiGate } from "./agent/phi_adapter.ts";
 import { expandFileRefs } from "./file_refs.ts";
+import { newSessionId, SessionRecorder } from "./sessions/artifacts.ts";
+import { VERSION } from "../core/version.ts";
 
 export interface HeadlessArgs {
   prompt: string;
@@ -59,7 +62,9 @@ export async function runHeadless(argv: string[]): Promise<number> {
   const refs = await expandFileRefs(prompt, { cwd, home: config.home });
   for (const w of refs.warnings) err(`assist: ${w}\n`);
   prompt = refs.text;
-  const gate = await createPhiGate(config);
+  const sessionId = newSessionId();
+  const gate = await createPhiGate(config, { sessionId });
+  const notices: string[] = [];
   const agent = await createAgent({
     config,
     gate,
@@ -68,16 +73,43 @@ export async function runHeadless(argv: string[]): Promise<number> {
     io: {
       text: (t) => args.json || out(t),
       toolCall: (name, input) => err(formatToolCall(name, input) + "\n"),
-      notice: (line) => err(line + "\n"),
+      notice: (line) => {
+        notices.push(line);
+        err(line + "\n");
+      },
     },
   });
+  /** The turn goes to the session artifacts whatever its outcome; a failure to write is one line. */
+  const record = async (outcome: { cancelled?: boolean; error?: string }) => {
+    if (agent.messages.length === 0 && !outcome.error) return;
+    try {
+      const rec = await SessionRecorder.create(config.home, sessionId, VERSION);
+      const streams = agent.meter.streams;
+      await rec.turn(agent.messages, 0, {
+        costUsd: agent.meter.total.total,
+        inputTokens: streams.reduce((a, s) => a + s.usage.input_tokens, 0),
+        outputTokens: streams.reduce((a, s) => a + s.usage.output_tokens, 0),
+        notices,
+        ...outcome,
+      });
+    } catch (e) {
+      err(`assist: session artifacts not written: ${(e as Error).message}\n`);
+    }
+  };
   const abort = new AbortController();
   const onInt = () => abort.abort();
   try {
     Deno.addSignalListener("SIGINT", onInt);
   } catch { /* no signals here */ }
   try {
-    const r = await agent.turn(prompt, abort.signal);
+    let r;
+    try {
+      r = await agent.turn(prompt, abort.signal);
+    } catch (e) {
+      await record({ error: (e as Error).message.split("\n")[0] });
+      throw e;
+    }
+    await record({ cancelled: r.cancelled });
     if (r.cancelled) {
       err("assist: cancelled\n");
       return EXIT.interrupted;

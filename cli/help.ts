@@ -13,6 +13,7 @@ export function helpText(): string {
     "",
     "usage:",
     "  assist                        start the interactive assistant",
+    "  assist --resume [<id>]        continue an earlier session (no id: the latest; /sessions lists them)",
     "  assist --version | -V         print the version",
     "  assist --help | -h            print this help",
     "  assist tools list             list the helper tools",

@@ -40,6 +40,8 @@ export interface Config {
   /** @default 8192 */
   toolResultReviewThreshold: number;
   uploadUrl?: string;
+  /** Sessions older than this many days are pruned at REPL start. @default 30 */
+  sessionRetentionDays: number;
   sshNoLogin: boolean;
   oauthDebug: boolean;
   /** Base of the OAuth token endpoint. @default "https://api.anthropic.com" */
@@ -57,6 +59,7 @@ export const DEFAULT_MODEL = "claude-sonnet-4-6";
 export const DEFAULT_MODEL_API_URL = "https://api.anthropic.com/v1/messages";
 export const DEFAULT_PHI_PORT = 41189;
 export const DEFAULT_REVIEW_THRESHOLD = 8192;
+export const DEFAULT_SESSION_RETENTION_DAYS = 30;
 
 /** Every variable the program reads, with its meaning: `--help` prints this table. */
 export const ENV_DOC: ReadonlyArray<readonly [string, string]> = [
@@ -79,6 +82,10 @@ export const ENV_DOC: ReadonlyArray<readonly [string, string]> = [
     `review-gate size threshold in bytes (default ${DEFAULT_REVIEW_THRESHOLD})`,
   ],
   ["ASSIST_MEMORY_UPLOAD_URL", "session-artifact upload address (unset: upload skipped)"],
+  [
+    "ASSIST_SESSION_RETENTION_DAYS",
+    `session artifacts kept this many days (default ${DEFAULT_SESSION_RETENTION_DAYS})`,
+  ],
   ["ASSIST_BASE_URL", "update origin base address"],
   ["ASSIST_ORIGIN_TOKEN", "optional token for the update origin (ORIGIN_TOKEN also read)"],
   ["ASSIST_SSH_NO_LOGIN", "1 disables login-shell wrapping of remote commands"],
@@ -192,6 +199,8 @@ export function loadConfig(env: EnvReader = readEnv, os: string = Deno.build.os)
     toolResultReviewThreshold: readInt(env, "ASSIST_TOOL_RESULT_REVIEW_THRESHOLD", 0, 1 << 30) ??
       DEFAULT_REVIEW_THRESHOLD,
     uploadUrl: readUrl(env, "ASSIST_MEMORY_UPLOAD_URL"),
+    sessionRetentionDays: readInt(env, "ASSIST_SESSION_RETENTION_DAYS", 1, 36500) ??
+      DEFAULT_SESSION_RETENTION_DAYS,
     sshNoLogin: readBool(env, "ASSIST_SSH_NO_LOGIN") ?? false,
     oauthDebug: readBool(env, "ASSIST_OAUTH_DEBUG") ?? false,
     oauthUrl: readUrl(env, "ASSIST_OAUTH_URL") ?? "https://api.anthropic.com",

@@ -1,6 +1,6 @@
 /**
- * Session and model commands of the REPL: /help, /quit, /reset, /clear, /load, /copy,
- * /show-last-tool, /mouse, /model, /cost, /status. They act on the REPL through its ReplHost and
+ * Session and model commands of the REPL: /help, /quit, /reset, /clear, /sessions, /resume, /load,
+ * /copy, /show-last-tool, /mouse, /model, /cost, /status. They act on the REPL through its ReplHost and
  * have no command-line form.
  *
  * @module
@@ -33,6 +33,20 @@ export const SESSION_COMMANDS: readonly Command[] = [
     needRepl(ctx, "clear").clearScreen();
     return Promise.resolve();
   }),
+  simple("sessions", "recent sessions: id, start, turns, cost, first prompt", "session", async (_a, ctx) => {
+    ctx.io.out(await needRepl(ctx, "sessions").sessions());
+  }),
+  {
+    name: "resume",
+    args: "[<id>]",
+    summary: "continue an earlier session (no id: the latest); /sessions lists them",
+    group: "session",
+    minArgs: 0,
+    maxArgs: 1,
+    async run(a, ctx) {
+      ctx.io.out(await needRepl(ctx, "resume").resume(a[0]));
+    },
+  },
   {
     name: "load",
     args: "<file>",

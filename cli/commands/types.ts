@@ -48,6 +48,10 @@ export interface ReplHost {
   setMouse(on: boolean): void;
   /** The session's auto-PHI mode (`/phi-auto`). */
   phiMode: AutoPhiMode;
+  /** `/resume [<id>]`: continue an earlier session; its one-line summary. Throws (one line) on refusal. */
+  resume(id?: string): Promise<string>;
+  /** The body of `/sessions`. */
+  sessions(): Promise<string>;
   /** The stored API key or OAuth token changed: the next prompt authenticates with it. */
   credentialsChanged?(): void;
 }

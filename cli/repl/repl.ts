@@ -7,7 +7,9 @@
  * use): no redraw, no status line, no review gate, model text on stdout.
  *
  * Exit paths (`/quit`, Ctrl-D, a second Ctrl-C within 2 s, SIGTERM, SIGHUP, an uncaught error) all
- * leave through `#shutdown`, which restores the terminal once.
+ * leave through `#finish`, run once: it restores the terminal (`#shutdown`) and uploads the session
+ * artifacts under a total deadline (cli/sessions/). Each turn is committed to the artifacts as it
+ * ends; sessions older than the retention age are pruned at start.
  */
 import { readEnv as env } from "../../core/env.ts";
 import { type Config, loadConfig } from "../../core/config.ts";
@@ -20,11 +22,12 @@ import { VERSION } from "../../core/version.ts";
 import type { AutoPhiMode } from "../../core/config.ts";
 import type { Agent, ToolCallRecord } from "../agent/loop.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
-import type { Usage } from "../model/types.ts";
+import type { MessageParam, Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
 import { printable, TurnOutput } from "./turn_output.ts";
 import type { Completer, PipeInput, Terminal } from "./terminal.ts";
 import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
+import { newSessionId, type SessionRecorder } from "../sessions/artifacts.ts";
 
 /** Lines of these commands are never written to history (they take or lead to secrets). */
 const NO_HISTORY = /^\/(login|ssh-pass|ssh-add|set-api-key)(\s|$)/;
@@ -36,24 +39,24 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-function newSessionId(): string {
-  const t = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
-  const r = crypto.getRandomValues(new Uint8Array(4));
-  return `${t}-${[...r].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
 type Input = Terminal | PipeInput;
+type SessionGate = Awaited<ReturnType<typeof import("../agent/phi_adapter.ts").createPhiGate>>;
 
 export class Repl {
   readonly config: Config;
   readonly interactive: boolean;
-  readonly sessionId = newSessionId();
+  #sessionId = newSessionId();
   readonly cwd: string;
+  /** `--resume [<id>]`: the session to continue before the first prompt ("" = the latest). */
+  resumeAtStart?: string;
+  #recorder?: SessionRecorder;
+  #turnNotices: string[] = [];
+  #finishing?: Promise<void>;
   #input!: Input;
   #model: string;
   #agent?: Agent;
   #agentPending?: Promise<Agent>;
-  #gate?: Awaited<ReturnType<typeof import("../agent/phi_adapter.ts").createPhiGate>>;
+  #gate?: SessionGate;
   #quitting = false;
   #exitCode = 0;
   #lastInterrupt = 0;
@@ -83,17 +86,23 @@ export class Repl {
     return this.#model;
   }
 
+  get sessionId(): string {
+    return this.#sessionId;
+  }
+
   // ---- start -------------------------------------------------------------------------------
 
   async run(): Promise<number> {
     await ensureHome(this.config.home);
     const signals = this.#installSignals();
     try {
-      // The editor's modules and the start-up facts load side by side.
-      const [{ Terminal, PipeInput }, lines] = await Promise.all([
+      // The editor's modules, the start-up facts and the retention pass run side by side.
+      const [{ Terminal, PipeInput }, lines, pruned] = await Promise.all([
         lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts"),
         this.interactive ? this.startupLines() : Promise.resolve([]),
+        this.#prune(),
       ]);
+      if (pruned) lines.push(pruned);
       if (this.interactive) {
         this.#input = await Terminal.open({
           write: this.#out,
@@ -103,6 +112,16 @@ export class Repl {
         this.#out(lines.join("\n") + "\n");
       } else {
         this.#input = PipeInput.open();
+        if (pruned) this.#out(pruned + "\n");
+      }
+      if (this.resumeAtStart !== undefined) {
+        try {
+          this.#out((await this.resume(this.resumeAtStart || undefined)) + "\n");
+        } catch (err) {
+          this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
+          this.#exitCode = 1;
+          return this.#exitCode;
+        }
       }
       await this.#loop();
     } catch (err) {
@@ -115,13 +134,25 @@ export class Repl {
           this.#out(`assist: history not saved: ${describeError(err)}\n`);
         });
       }
-      this.#shutdown();
-      // headers sync at exit (issue 13 item 3): bounded, never throws, one warning line on failure.
-      await (await lazy<typeof import("../headers_sync/sync.ts")>(import.meta.url, "../headers_sync/sync.ts"))
-        .syncHeadersAtExit(this.config, (line) => this.#out(`assist: ${line}\n`));
+      await this.#finish();
       signals();
     }
     return this.#exitCode;
+  }
+
+  /** Retention at start: the one line saying how many old sessions went, or undefined. */
+  async #prune(): Promise<string | undefined> {
+    try {
+      const { pruneSessions } = await lazy<typeof import("../sessions/retention.ts")>(
+        import.meta.url,
+        "../sessions/retention.ts",
+      );
+      const days = this.config.sessionRetentionDays;
+      const n = await pruneSessions(this.config.home, days);
+      return n ? `pruned ${n} session(s) older than ${days} day(s) from sessions/` : undefined;
+    } catch (err) {
+      return `assist: old sessions not pruned: ${describeError(err)}`;
+    }
   }
 
   /** Start-up lines: from local files only, so the prompt never waits on the network. */
@@ -275,7 +306,10 @@ export class Repl {
       reset: () => {
         (this.#agent ?? this.#carry)?.reset();
         this.#attachments = [];
+        this.#recorder?.cleared().catch((err) => this.#out(`assist: session log: ${describeError(err)}\n`));
       },
+      resume: (id) => this.resume(id),
+      sessions: () => this.sessionsText(),
       // The screen only: the scrollback stays (spec: "clear the terminal screen only").
       clearScreen: () => this.#out("\x1b[H\x1b[2J"),
       quit: () => this.quit(),
@@ -334,17 +368,11 @@ export class Repl {
   async #getAgent(): Promise<Agent> {
     if (this.#agent) return this.#agent;
     this.#agentPending ??= (async () => {
-      const [{ createAgent }, { createPhiGate }] = await Promise.all([
-        lazy<typeof import("../session.ts")>(import.meta.url, "../session.ts"),
-        lazy<typeof import("../agent/phi_adapter.ts")>(import.meta.url, "../agent/phi_adapter.ts"),
-      ]);
-      this.#gate ??= await createPhiGate(this.config, {
-        prompter: this.interactive ? this.#prompter() : undefined,
-        sessionId: this.sessionId,
-      });
+      const { createAgent } = await lazy<typeof import("../session.ts")>(import.meta.url, "../session.ts");
+      const gate = await this.#getGate();
       return await createAgent({
         config: this.config,
-        gate: this.#gate,
+        gate,
         cwd: this.cwd,
         model: this.#model,
         front: "repl",
@@ -353,7 +381,10 @@ export class Repl {
           text: (t) => this.#view?.text(t),
           toolCall: (name, input) => this.#view?.line(this.#formatToolCall(name, input)),
           toolResult: (rec) => this.#view?.line(this.#formatResult(rec)),
-          notice: (line) => this.#view ? this.#view.notice(line) : this.#out(line + "\n"),
+          notice: (line) => {
+            this.#turnNotices.push(line);
+            this.#view ? this.#view.notice(line) : this.#out(line + "\n");
+          },
         },
       });
     })();
@@ -361,7 +392,11 @@ export class Repl {
       const agent = await this.#agentPending;
       agent.model = this.#model;
       const carry = this.#carry;
-      if (carry) {
+      if (this.#resumed) {
+        agent.messages.length = 0;
+        agent.messages.push(...this.#resumed);
+        this.#resumed = undefined;
+      } else if (carry) {
         // New credentials, same conversation: history, cost and the last tool carry over.
         agent.messages.push(...carry.messages);
         agent.meter.streams.push(...carry.meter.streams);
@@ -372,6 +407,102 @@ export class Repl {
       return agent;
     } finally {
       this.#agentPending = undefined;
+    }
+  }
+
+  #resumed?: MessageParam[];
+
+  async #getGate(): Promise<SessionGate> {
+    if (this.#gate) return this.#gate;
+    const { createPhiGate } = await lazy<typeof import("../agent/phi_adapter.ts")>(
+      import.meta.url,
+      "../agent/phi_adapter.ts",
+    );
+    return this.#gate ??= await createPhiGate(this.config, {
+      prompter: this.interactive ? this.#prompter() : undefined,
+      sessionId: this.sessionId,
+    });
+  }
+
+  // ---- sessions ----------------------------------------------------------------------------
+
+  /**
+   * Continues an earlier session (no id: the latest other than this one) from its messages file,
+   * which is checked whole first: a damaged or foreign file is refused and nothing changes.
+   */
+  async resume(id?: string): Promise<string> {
+    const [{ readMessagesFile, sessionIds }, { SessionRecorder, sessionFiles, SESSION_ID_RE }] = await Promise
+      .all([
+        lazy<typeof import("../sessions/resume.ts")>(import.meta.url, "../sessions/resume.ts"),
+        lazy<typeof import("../sessions/artifacts.ts")>(import.meta.url, "../sessions/artifacts.ts"),
+      ]);
+    if (id === undefined) {
+      id = (await sessionIds(this.config.home)).find((s) => s.id !== this.sessionId)?.id;
+      if (!id) {
+        throw new AssistError("no earlier session to resume (/sessions lists them)", { level: "input" });
+      }
+    }
+    if (!SESSION_ID_RE.test(id)) {
+      throw new AssistError(`not a session id: ${id.slice(0, 40)} (/sessions lists them)`, {
+        level: "input",
+      });
+    }
+    if (id === this.sessionId) throw new AssistError("that is this session", { level: "input" });
+    const { messages, repaired } = await readMessagesFile(sessionFiles(this.config.home, id).messages);
+    await this.#recorder?.flushed();
+    const gate = await this.#getGate();
+    this.#recorder = await SessionRecorder.resume(this.config.home, id, messages);
+    this.#sessionId = id;
+    const agent = this.#agent ?? this.#carry;
+    if (agent) {
+      agent.messages.length = 0;
+      agent.messages.push(...messages);
+    } else this.#resumed = messages;
+    this.#attachments = [];
+    const first = messages.find((m) => typeof m.content === "string")?.content as string;
+    const shown = gate.detokenize(first).replace(/\s+/g, " ").trim();
+    return `resumed ${id}: ${this.#recorder.turns} turn(s)${
+      repaired ? " (an unfinished last turn was dropped)" : ""
+    }; first prompt: ${shown.length > 60 ? shown.slice(0, 59) + "…" : shown}`;
+  }
+
+  /** The body of `/sessions`: recent sessions, first prompts detokenized for this screen. */
+  async sessionsText(): Promise<string> {
+    const { listSessions, formatSessions } = await lazy<typeof import("../sessions/resume.ts")>(
+      import.meta.url,
+      "../sessions/resume.ts",
+    );
+    const list = await listSessions(this.config.home);
+    const gate = list.length ? await this.#getGate() : undefined;
+    return formatSessions(list, (t) => gate ? gate.detokenize(t) : t);
+  }
+
+  /** Commits the turn just ended to the session artifacts; a failure is one line, never fatal. */
+  async #record(agent: Agent, turnStart: number, streamsBefore: number, extra: {
+    cancelled?: boolean;
+    error?: string;
+  }): Promise<void> {
+    const notices = this.#turnNotices;
+    this.#turnNotices = [];
+    try {
+      if (!this.#recorder) {
+        if (agent.messages.length === turnStart && !extra.error) return; // nothing happened
+        const { SessionRecorder } = await lazy<typeof import("../sessions/artifacts.ts")>(
+          import.meta.url,
+          "../sessions/artifacts.ts",
+        );
+        this.#recorder = await SessionRecorder.create(this.config.home, this.sessionId, VERSION);
+      }
+      const streams = agent.meter.streams.slice(streamsBefore);
+      await this.#recorder.turn(agent.messages, turnStart, {
+        costUsd: streams.reduce((a, s) => a + s.cost.total, 0),
+        inputTokens: streams.reduce((a, s) => a + s.usage.input_tokens, 0),
+        outputTokens: streams.reduce((a, s) => a + s.usage.output_tokens, 0),
+        notices,
+        ...extra,
+      });
+    } catch (err) {
+      this.#out(`assist: session artifacts not written: ${describeError(err)}\n`);
     }
   }
 
@@ -430,6 +561,8 @@ export class Repl {
     let view: TurnOutput | undefined;
     let agent: Agent | undefined;
     let before = 0;
+    let turnStart = -1;
+    const outcome: { cancelled?: boolean; error?: string } = {};
     try {
       const { expandFileRefs, FILE_REF_TIP } = await lazy<typeof import("../file_refs.ts")>(
         import.meta.url,
@@ -473,8 +606,11 @@ export class Repl {
       this.#view = view;
       view.start();
       before = agent.meter.streams.length;
+      turnStart = agent.messages.length;
+      this.#turnNotices = [];
       const r = await agent.turn(prompt, abort.signal);
       view.finish();
+      outcome.cancelled = r.cancelled;
       if (r.cancelled) {
         this.#out("(cancelled; the conversation is kept)\n");
       } else {
@@ -484,6 +620,7 @@ export class Repl {
     } catch (err) {
       view?.finish();
       if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
+        outcome.error = err.message.split("\n")[0];
         this.#out(`assist: ${err.message}\n`);
       } else throw err;
     } finally {
@@ -493,6 +630,7 @@ export class Repl {
       term?.endTurn();
       const streams = agent?.meter.streams ?? [];
       if (streams.length > before) this.#lastUsage = streams[streams.length - 1].usage;
+      if (agent && turnStart >= 0) await this.#record(agent, turnStart, before, outcome);
     }
     if (this.interactive && !this.config.noStatus && agent) {
       await this.loadStatus();
@@ -565,11 +703,20 @@ export class Repl {
         listeners.push([sig, fn]);
       } catch { /* not on this platform */ }
     };
+    // A signal leaves through #finish too (once, whatever else is leaving): the bounded upload
+    // runs before the process ends.
     const leave = (code: number) => () => {
-      this.#abort?.abort();
-      this.#shutdown();
-      Deno.exit(code);
+      void this.#finish().finally(() => Deno.exit(code));
     };
+    // An error nothing caught: one line, then the same way out.
+    const crash = (e: Event) => {
+      e.preventDefault();
+      const err = (e as PromiseRejectionEvent).reason ?? (e as ErrorEvent).error;
+      this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
+      leave(1)();
+    };
+    globalThis.addEventListener("unhandledrejection", crash);
+    globalThis.addEventListener("error", crash);
     if (Deno.build.os !== "windows") {
       on("SIGTERM", leave(143));
       on("SIGHUP", leave(129));
@@ -582,12 +729,90 @@ export class Repl {
       else leave(130)();
     });
     return () => {
+      globalThis.removeEventListener("unhandledrejection", crash);
+      globalThis.removeEventListener("error", crash);
       for (const [sig, fn] of listeners) {
         try {
           Deno.removeSignalListener(sig, fn);
         } catch { /* ignore */ }
       }
     };
+  }
+
+  /**
+   * The one way out, run once whatever the exit path (a second caller awaits the same run): cancel
+   * a turn in flight, restore the terminal, then upload the session artifacts (bounded).
+   */
+  #finish(): Promise<void> {
+    return this.#finishing ??= (async () => {
+      this.#abort?.abort();
+      this.#shutdown();
+      // Both bounded (a few seconds each), side by side, each one warning line at most.
+      await Promise.all([this.#uploadAtExit(), this.#syncHeadersAtExit()]);
+    })();
+  }
+
+  /** Headers sync at exit (issue 13 item 3): only when on; never throws. */
+  async #syncHeadersAtExit(): Promise<void> {
+    try {
+      const { syncHeadersAtExit } = await lazy<typeof import("../headers_sync/sync.ts")>(
+        import.meta.url,
+        "../headers_sync/sync.ts",
+      );
+      await syncHeadersAtExit(this.config, (line) => this.#out(`assist: ${line}\n`));
+    } catch (err) {
+      this.#out(`assist: headers sync failed: ${describeError(err)}\n`);
+    }
+  }
+
+  /** The session upload (three artifacts), once the last turn is on disk. */
+  async #uploadAtExit(): Promise<void> {
+    {
+      try {
+        const url = this.config.uploadUrl;
+        // A session with no turn still has its (empty) artifacts: /quit always sends all three.
+        if (!this.#recorder && url) {
+          const { SessionRecorder } = await lazy<typeof import("../sessions/artifacts.ts")>(
+            import.meta.url,
+            "../sessions/artifacts.ts",
+          );
+          this.#recorder = await SessionRecorder.create(this.config.home, this.sessionId, VERSION);
+        }
+        const rec = this.#recorder;
+        if (!rec) {
+          if (!url) await this.#warnUploadUnset();
+          return;
+        }
+        await rec.flushed();
+        const { uploadArtifacts, UPLOAD_UNSET_WARNING } = await lazy<typeof import("../sessions/upload.ts")>(
+          import.meta.url,
+          "../sessions/upload.ts",
+        );
+        if (!url) {
+          this.#out(UPLOAD_UNSET_WARNING + "\n");
+          return;
+        }
+        const warning = await uploadArtifacts({
+          url,
+          version: VERSION,
+          sessionId: rec.id,
+          headersLog: homePaths(this.config.home).headersLog,
+          sessionLog: rec.files.log,
+          messages: rec.files.messages,
+        });
+        if (warning) this.#out(warning + "\n");
+      } catch (err) {
+        this.#out(`assist: session upload failed: ${describeError(err)}\n`);
+      }
+    }
+  }
+
+  async #warnUploadUnset(): Promise<void> {
+    const { UPLOAD_UNSET_WARNING } = await lazy<typeof import("../sessions/upload.ts")>(
+      import.meta.url,
+      "../sessions/upload.ts",
+    );
+    this.#out(UPLOAD_UNSET_WARNING + "\n");
   }
 
   /** Restores the terminal; runs once whatever the exit path. */
@@ -600,13 +825,14 @@ export class Repl {
   }
 }
 
-/** `assist` with no arguments. */
-export async function runRepl(): Promise<number> {
+/** `assist` with no arguments, or `assist --resume [<id>]` (`resume` "" = the latest session). */
+export async function runRepl(resume?: string): Promise<number> {
   const config = loadConfig();
   let interactive = false;
   try {
     interactive = Deno.stdin.isTerminal();
   } catch { /* no stdin */ }
   const repl = new Repl(config, interactive, Deno.cwd());
+  repl.resumeAtStart = resume;
   return await repl.run();
 }

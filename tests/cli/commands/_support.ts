@@ -87,6 +87,11 @@ export function fakeRepl(config: Config): FakeRepl {
     costText: () => "cost: $0.00",
     statusLine: () => "status: sonnet-4.6 | ctx —",
     setMouse: (on) => void calls.push(`setMouse ${on}`),
+    resume(id) {
+      calls.push(`resume ${id ?? ""}`.trim());
+      return Promise.resolve(`resumed ${id ?? "latest"}`);
+    },
+    sessions: () => Promise.resolve("no sessions yet"),
   };
   return r;
 }
