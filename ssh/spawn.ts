@@ -52,7 +52,7 @@ export function isStandalone(
  * @example
  * ```ts
  * masterCommand("eng1", { standalone: false, execPath: "/usr/bin/deno", repoUrl: "file:///src/assist/" });
- * // { programs: ["/usr/bin/deno", "deno"], args: ["run", "-q", "-P=assist", "--config",
+ * // { programs: ["/usr/bin/deno", "deno"], args: ["run", "-q", "--no-prompt", "-P=assist", "--config",
  * //   "/src/assist/deno.json", "/src/assist/main.ts", "internal", "ssh-master", "eng1"], standalone: false }
  * ```
  */
@@ -71,7 +71,16 @@ export function masterCommand(
   const sep = repo.endsWith("/") || repo.endsWith("\\") ? "" : "/";
   return {
     programs: [execPath, "deno"],
-    args: ["run", "-q", "-P=assist", "--config", `${repo}${sep}deno.json`, `${repo}${sep}main.ts`, ...hidden],
+    args: [
+      "run",
+      "-q",
+      "--no-prompt",
+      "-P=assist",
+      "--config",
+      `${repo}${sep}deno.json`,
+      `${repo}${sep}main.ts`,
+      ...hidden,
+    ],
     standalone,
   };
 }

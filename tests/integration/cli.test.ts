@@ -278,3 +278,17 @@ Deno.test("on a terminal the error prefix is coloured, and NO_COLOR turns it off
   assert(coloured.startsWith("\x1b[31massist:\x1b[39m unknown tool: nope"), JSON.stringify(coloured));
   match(await onTty(true), /^assist: unknown tool: nope/);
 });
+
+Deno.test("bash_exec under the shipped permissions: a timeout kills the command and all it started", async () => {
+  // Deno.kill(-pid) needs unrestricted run permission, which the assist set does not grant: the
+  // process group must still die (no late output, no wait for the sleep), and no permission text.
+  await using tmp = await tempDir();
+  const r = await runAssist(
+    ["tools", "bash_exec", "--command", "sleep 30 & sleep 30; echo late", "--timeout_seconds", "1"],
+    { env: { HOME: tmp.path } },
+  );
+  assertEquals(r.code, 0, r.stderr);
+  assert(r.stdout.includes("[bash_exec: timed out after 1 s; killed]"), r.stdout);
+  assert(!r.stdout.includes("late") && !r.stdout.includes("still holds the output"), r.stdout);
+  assert(!/allow-run|permission/i.test(r.stdout + r.stderr), r.stderr);
+});

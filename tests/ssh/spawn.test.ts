@@ -12,6 +12,7 @@ Deno.test("masterCommand: development re-runs main.ts with deno under -P=assist"
   assertEquals(c.args, [
     "run",
     "-q",
+    "--no-prompt",
     "-P=assist",
     "--config",
     "/src/assist/deno.json",

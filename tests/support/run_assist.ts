@@ -22,7 +22,7 @@ export interface RunOptions {
 
 /** The deno arguments that run the program as shipped (shared with the benchmarks). */
 export function assistCommandArgs(args: string[]): string[] {
-  return ["run", "-q", "-P=assist", "--config", CONFIG, MAIN, ...args];
+  return ["run", "-q", "--no-prompt", "-P=assist", "--config", CONFIG, MAIN, ...args];
 }
 
 export interface CommandOptions {

@@ -33,10 +33,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const kill = (why: "timeout" | "cancel") => {
     if (killedBy) return;
     killedBy = why;
-    try {
-      if (Deno.build.os === "windows") child.kill("SIGKILL");
-      else Deno.kill(-child.pid, "SIGKILL");
-    } catch { /* already gone */ }
+    killTree(child);
   };
   const timer = setTimeout(() => kill("timeout"), timeoutMs);
   const onAbort = () => kill("cancel");
@@ -110,4 +107,33 @@ export function render(
   if (killedBy === "cancel") lines.push(`[bash_exec: cancelled; killed]`);
   lines.push(`[bash_exec: exit rc=${killedBy === "timeout" ? 124 : code}]`);
   return lines.join("\n");
+}
+
+/**
+ * Kills the command and everything it started. On Unix the command leads its own process group;
+ * `Deno.kill(-pid)` needs unrestricted run permission, which the shipped permission set does not
+ * grant (it names its programs), so the group is killed by `sh -c 'kill -s KILL -- -<pid>'` (sh is a
+ * named program). On Windows `taskkill /T /F` (through cmd.exe) ends the tree. The child itself is
+ * killed directly as well, which needs no permission.
+ */
+function killTree(child: Deno.ChildProcess): void {
+  const pid = child.pid;
+  const viaShell = (program: string, args: string[]) => {
+    try {
+      new Deno.Command(program, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn().status
+        .catch(() => {});
+    } catch { /* not allowed or not there: the direct kill below still ends the child */ }
+  };
+  if (Deno.build.os === "windows") {
+    viaShell("cmd.exe", ["/d", "/c", `taskkill /T /F /PID ${pid}`]);
+  } else {
+    try {
+      Deno.kill(-pid, "SIGKILL");
+    } catch {
+      viaShell("sh", ["-c", `kill -s KILL -- -${pid} 2>/dev/null`]);
+    }
+  }
+  try {
+    child.kill("SIGKILL");
+  } catch { /* already gone */ }
 }
