@@ -128,3 +128,17 @@ Deno.test("HL7 through the engine: policy values tokenized, message otherwise by
   assert(off.text.includes("555-123-4567") && off.text.includes("x@y.org"));
   assert(!off.text.includes("DOE^JANE") && off.text.includes("[[NAME_1]]"));
 });
+
+Deno.test("HL7 sanitized twice is sanitized once: tokens in fields are never tokenized again", async () => {
+  await using h = await testEngine("on");
+  const text = `${MSH}\rPID|1||MRN12345^^^HOSP||SMITHERSON^JOHNATHAN||19700101|M\r`;
+  const once = await h.engine.tokenizeUserInput(text);
+  assert(once.text.includes("[[NAME_1]]") && once.text.includes("[[MRN_1]]"), once.text);
+  // What /load attaches is already sanitized; the agent loop's pass must leave it as it is.
+  const twice = await h.engine.tokenizeUserInput(`who is it?\n\n[loaded msg.hl7]\n${once.text}`);
+  assertEquals(twice.text, `who is it?\n\n[loaded msg.hl7]\n${once.text}`);
+  assertEquals(twice.notice, undefined);
+  assertEquals(h.engine.detokenize(twice.text).text.includes("SMITHERSON^JOHNATHAN"), true);
+  const table = await Deno.readTextFile(`${h.home}/sanitize/lookup.tsv`);
+  assert(!/\t\[\[/.test(table), `a token was stored as a value:\n${table}`);
+});
