@@ -305,6 +305,7 @@ export class Repl {
       setModel: (id) => this.setModel(id),
       reset: () => {
         (this.#agent ?? this.#carry)?.reset();
+        this.#lastUsage = undefined; // the status line's context use starts over with the talk
         this.#attachments = [];
         this.#recorder?.cleared().catch((err) => this.#out(`assist: session log: ${describeError(err)}\n`));
       },
