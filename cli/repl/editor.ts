@@ -74,6 +74,14 @@ export function chipLabel(text: string): string {
   return `[pasted ${lines} line${lines === 1 ? "" : "s"}, ${formatSize(bytes)}]`;
 }
 
+/**
+ * Start of the line holding offset `at` in `text`. (Not `lastIndexOf("\n", at - 1)` alone: at 0 that
+ * is `lastIndexOf("\n", -1)`, which looks at index 0 and finds a leading newline.)
+ */
+function lineStartIn(text: string, at: number): number {
+  return at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
+}
+
 function isWordChar(ch: string): boolean {
   return /[\p{L}\p{N}_]/u.test(ch);
 }
@@ -267,7 +275,7 @@ export class Editor {
   #lineStart(pos: number): number {
     const v = this.#displayText();
     const d = this.toDisplay(pos);
-    return this.toBuffer(v.lastIndexOf("\n", d - 1) + 1);
+    return this.toBuffer(lineStartIn(v, d));
   }
 
   #lineEnd(pos: number): number {
@@ -281,11 +289,11 @@ export class Editor {
   #moveRow(dir: -1 | 1): boolean {
     const v = this.#displayText();
     const d = this.toDisplay(this.cursor);
-    const start = v.lastIndexOf("\n", d - 1) + 1;
+    const start = lineStartIn(v, d);
     const col = d - start;
     if (dir < 0) {
       if (start === 0) return false;
-      const prevStart = v.lastIndexOf("\n", start - 2) + 1;
+      const prevStart = lineStartIn(v, start - 1);
       this.cursor = this.#snap(this.toBuffer(Math.min(prevStart + col, start - 1)));
     } else {
       const end = v.indexOf("\n", d);
@@ -308,7 +316,7 @@ export class Editor {
   // ---- kills ----
 
   #killRange(from: number, to: number, prepend: boolean): void {
-    if (from === to) return;
+    if (from >= to) return;
     const killed = this.text.slice(from, to);
     this.kill = this.#lastKill ? (prepend ? killed + this.kill : this.kill + killed) : killed;
     this.replace(from, to, "");
@@ -323,19 +331,28 @@ export class Editor {
     this.chips = isLargePaste(text) ? [{ start: 0, end: text.length }] : [];
   }
 
-  /** Shows the previous (-1) or next (+1) history entry; the draft is kept while walking. */
+  /** The buffer as it is, kept as the draft that walking down past the newest entry brings back. */
+  #saveDraft(text = this.text, cursor = this.cursor, chips = this.chips): void {
+    this.#draft = { text, cursor, chips: chips.map((c) => ({ ...c })) };
+  }
+
+  /**
+   * Shows the previous (-1) or next (+1) history entry; the draft is kept while walking. Every way
+   * into walking (this, or taking a Ctrl-R match) saves the draft first; past the newest entry the
+   * draft comes back (an empty buffer if there is none).
+   */
   historyStep(dir: -1 | 1): boolean {
     const hist = this.#history();
-    const to = this.#histPos + dir;
+    const from = Math.min(this.#histPos, hist.length);
+    const to = from + dir;
     if (to < 0 || to > hist.length) return false;
-    if (this.#histPos >= hist.length) {
-      this.#draft = { text: this.text, cursor: this.cursor, chips: this.chips.map((c) => ({ ...c })) };
-    }
+    if (from === hist.length) this.#saveDraft();
     this.#histPos = to;
-    if (to === hist.length && this.#draft) {
-      this.text = this.#draft.text;
-      this.cursor = this.#draft.cursor;
-      this.chips = this.#draft.chips;
+    if (to === hist.length) {
+      const d = this.#draft ?? { text: "", cursor: 0, chips: [] };
+      this.text = d.text;
+      this.cursor = Math.min(d.cursor, d.text.length);
+      this.chips = d.chips.map((c) => ({ ...c }));
     } else this.#loadEntry(hist[to]);
     return true;
   }
@@ -385,7 +402,14 @@ export class Editor {
     }
     // Anything else accepts the match, then acts (Enter only accepts: the operator submits next).
     this.#search = null;
-    if (s.match !== -1) this.#histPos = s.match;
+    if (s.match !== -1) {
+      // Taking a match starts history walking: the buffer from before the search becomes the draft
+      // (unless the search began while already walking, whose draft stays).
+      if (s.saved.histPos >= this.#history().length) {
+        this.#saveDraft(s.saved.text, s.saved.cursor, s.saved.chips);
+      }
+      this.#histPos = s.match;
+    }
     if (name === "enter" || name === "linefeed") return "edited";
     return this.handle(ev);
   }
@@ -394,7 +418,7 @@ export class Editor {
     const s = this.#search!;
     this.text = s.saved.text;
     this.cursor = s.saved.cursor;
-    this.chips = s.saved.chips;
+    this.chips = s.saved.chips.map((c) => ({ ...c }));
     this.#histPos = s.saved.histPos;
     s.match = -1;
     s.failed = false;
@@ -519,7 +543,12 @@ export class Editor {
             query: "",
             match: -1,
             failed: false,
-            saved: { text: this.text, cursor: this.cursor, chips: this.chips, histPos: this.#histPos },
+            saved: {
+              text: this.text,
+              cursor: this.cursor,
+              chips: this.chips.map((c) => ({ ...c })),
+              histPos: this.#histPos,
+            },
           };
           return "edited";
         case "p":

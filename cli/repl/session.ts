@@ -490,17 +490,23 @@ export class LineSession {
     const current = text.slice(start, end);
     if (candidates.length === 1) {
       const value = candidates[0].value + (result.appendSpace ? " " : "");
-      ed.replace(start, end, value);
-      ed.cursor = start + value.length;
-      this.#draw();
+      if (value !== current) {
+        ed.replace(start, end, value);
+        ed.cursor = start + value.length;
+        this.#draw();
+        return;
+      }
+      // It adds nothing (`ZPI`, whose one candidate is itself): show it, description and all.
+      this.#above(formatCandidates(candidates).join("\n"));
       return;
     }
     const prefix = commonPrefix(candidates.map((c) => c.value));
     if (prefix.length > current.length) {
+      // Extended to the common prefix with several candidates left: list them on this same TAB
+      // (`/ss` becomes `/ssh` and shows `/ssh`, `/ssh-add`, …). The list is printed above the
+      // editor, which is drawn again with the extended word.
       ed.replace(start, end, prefix);
       ed.cursor = start + prefix.length;
-      this.#draw();
-      return;
     }
     this.#above(formatCandidates(candidates).join("\n"));
   }

@@ -211,3 +211,153 @@ Deno.test("editor: Enter, Tab, Ctrl-C/L/Z and Ctrl-J map to actions", () => {
   press(e, C("j"), M("enter"));
   assertEquals(e.text, "x\n\n");
 });
+
+Deno.test("editor: Down past the newest entry after taking a Ctrl-R match restores the draft", () => {
+  const hist = ["ssh eng1", "status", "help"];
+  // Enter takes the match; Down walks to newer entries, then back to the buffer before the search.
+  const e = ed("typed", 3, hist);
+  press(e, C("r"), T("stat"), key("enter"));
+  assertEquals(e.text, "status");
+  assertEquals(press(e, key("down")), ["edited"]);
+  assertEquals(e.text, "help");
+  assertEquals(press(e, key("down")), ["edited"]);
+  assertEquals([e.text, e.cursor], ["typed", 3]);
+  assertEquals(press(e, key("down")), ["none"]);
+  // The match taken by another key (which then acts); the newest entry; an empty draft.
+  const f = ed("", 0, hist);
+  press(f, C("r"), T("hel"), C("e"));
+  assertEquals([f.text, f.searching], ["help", false]);
+  assertEquals(press(f, key("down"), key("down")), ["edited", "none"]);
+  assertEquals([f.text, f.cursor], ["", 0]);
+  press(f, key("up"));
+  assertEquals(f.text, "help"); // walking still works from the draft
+  // A search begun while already walking keeps the draft taken when walking began.
+  const g = ed("mine", 4, hist);
+  press(g, key("up"), key("up"));
+  assertEquals(g.text, "status");
+  press(g, C("r"), T("eng1"), key("enter"), key("down"), key("down"), key("down"));
+  assertEquals(g.text, "mine");
+  // PageDown too, and Ctrl-N.
+  const h = ed("draft", 5, hist);
+  press(h, C("r"), T("help"), key("enter"));
+  assertEquals(press(h, key("pagedown")), ["edited"]);
+  assertEquals(h.text, "draft");
+  const n = ed("", 0, hist);
+  press(n, C("r"), T("help"), key("enter"), C("n"));
+  assertEquals(n.text, "");
+});
+
+Deno.test("editor: a first line that is empty: C-u, C-a, Home stay on their line; Up reaches history", () => {
+  // C-j, abc, Up, C-u, Z: the kill on the empty first line removes nothing.
+  const e = ed("", 0, ["old"]);
+  press(e, C("j"), T("abc"), key("up"));
+  assertEquals(e.cursor, 0);
+  press(e, C("u"), T("Z"));
+  assertEquals([e.text, e.cursor], ["Z\nabc", 1]);
+  // C-j, second, Up, C-a / Home: the start of line 1, not of line 2.
+  for (const k of [C("a"), key("home")]) {
+    const f = ed("", 0, ["old"]);
+    press(f, C("j"), T("second"), key("up"));
+    assertEquals(f.cursor, 0);
+    press(f, k);
+    assertEquals(f.cursor, 0);
+    press(f, C("e"));
+    assertEquals(f.cursor, 0); // line 1 is empty
+  }
+  // From line 2: C-a goes to its start (offset 1), C-u kills back to it.
+  const g = ed("\nabc", 3);
+  press(g, C("a"));
+  assertEquals(g.cursor, 1);
+  g.cursor = 3;
+  press(g, C("u"));
+  assertEquals([g.text, g.cursor, g.kill], ["\nc", 1, "ab"]);
+  // Up from the empty first line goes to history; Down brings the buffer back.
+  const h = ed("", 0, ["old"]);
+  press(h, C("j"), C("j"), T("xyz"));
+  press(h, key("up"));
+  assertEquals(h.cursor, 1);
+  press(h, key("up"));
+  assertEquals(h.cursor, 0);
+  assertEquals(press(h, key("up")), ["edited"]);
+  assertEquals(h.text, "old");
+  press(h, key("down"));
+  assertEquals([h.text, h.cursor], ["\n\nxyz", 0]);
+  press(h, key("down"), key("down"));
+  assertEquals(h.cursor, 2); // column 0 of the last line
+});
+
+/** A small seeded generator (mulberry32): the fuzz runs the same sequences every time. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+Deno.test("editor: fuzz history walking, Ctrl-R search and editing keys: no throw, cursor in bounds", () => {
+  const hist = [
+    "ssh eng1",
+    "status",
+    "\nleading blank line",
+    "multi\nline\nentry",
+    "big " + "x".repeat(1200), // shown as a chip
+    "世界 👩‍💻 wide",
+    "ssh eng2",
+  ];
+  const pool: KeyEvent[] = [
+    T("s"),
+    T("sh"),
+    T("e"),
+    T("t"),
+    T("1"),
+    T(" "),
+    T("世"),
+    T("👩‍💻"),
+    { kind: "paste", text: "p\n".repeat(12) },
+    { kind: "paste", text: "a\nb" },
+    ...["up", "down", "left", "right", "home", "end", "pageup", "pagedown", "backspace", "delete", "escape"]
+      .map((n) => key(n)),
+    key("enter"),
+    key("linefeed"),
+    ...["r", "r", "r", "g", "a", "e", "u", "k", "w", "y", "t", "j", "p", "n", "b", "f", "h", "d", "c"].map(C),
+    ...["up", "down", "left", "right", "home", "end"].map((n) => key(n, { ctrl: true })),
+    ...["b", "f", "d", "backspace", "enter"].map(M),
+  ];
+  const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  const boundaries = (s: string) => new Set([...Array.from(seg.segment(s), (g) => g.index), s.length]);
+  for (let seed = 1; seed <= 400; seed++) {
+    const next = rng(seed);
+    const e = new Editor(() => hist);
+    const trail: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const ev = pool[Math.floor(next() * pool.length)];
+      trail.push(
+        ev.kind === "key" ? `${ev.ctrl ? "C-" : ""}${ev.alt ? "M-" : ""}${ev.name}` : JSON.stringify(ev.text),
+      );
+      const where = () => `seed ${seed}: ${trail.join(" ")}`;
+      let action: string;
+      try {
+        action = e.handle(ev);
+      } catch (err) {
+        throw new Error(`${where()} threw ${err}`);
+      }
+      // What the session does next: a submitted or interrupted entry starts a fresh buffer.
+      if (action === "submit" || action === "interrupt") e.reset();
+      assert(
+        e.cursor >= 0 && e.cursor <= e.text.length,
+        `${where()}: cursor ${e.cursor} of ${e.text.length}`,
+      );
+      assert(boundaries(e.text).has(e.cursor), `${where()}: cursor ${e.cursor} inside a grapheme`);
+      for (const c of e.chips) {
+        assert(0 <= c.start && c.start < c.end && c.end <= e.text.length, `${where()}: chip out of range`);
+        assert(!(e.cursor > c.start && e.cursor < c.end), `${where()}: cursor inside a chip`);
+      }
+      const v = e.view();
+      assert(v.cursor >= 0 && v.cursor <= v.text.length, `${where()}: view cursor ${v.cursor}`);
+    }
+  }
+});

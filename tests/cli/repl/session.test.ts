@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
 import { AssistError } from "../../../core/errors.ts";
+import { createCompleter } from "../../../cli/repl/complete.ts";
 import { History } from "../../../cli/repl/history.ts";
 import {
   type CompletionCandidate,
@@ -467,4 +468,104 @@ Deno.test("session: Ctrl-Z and Ctrl-D typed during a turn neither suspend nor en
   t.feed("x\r");
   t.fire();
   assertEquals(await p, { kind: "line", text: "x", record: true });
+});
+
+Deno.test("session: Down after taking a Ctrl-R match with Enter brings back the buffer, no crash", async () => {
+  const t = await setup(["ssh eng1", "status"]);
+  const p = t.s.readLine({ prompt: "> " });
+  t.feed("dra\x12stat");
+  assertEquals(t.vt.lines(), ["(reverse-i-search)'stat': status"]);
+  t.feed("\r"); // takes the match into the buffer
+  await t.s.settled();
+  assertEquals(t.vt.lines(), ["> status"]);
+  t.feed("\x1b[B"); // Down past the newest entry: the buffer from before the search
+  assertEquals(t.vt.lines(), ["> dra"]);
+  t.feed("\x1b[B\x1b[Aft");
+  assertEquals(t.s.editor.text, "statusft");
+  t.feed("\x1b[B\x1b[Bft\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "draft", record: true });
+});
+
+Deno.test('session: C-j, abc, Up, C-u, Z sends "Z\\nabc" (an empty first line keeps its start)', async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> " });
+  t.feed("\nabc\x1b[A\x15Z\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "Z\nabc", record: true });
+});
+
+/** The REPL's own completer over a few commands (the HL7 words come from the built-in schema). */
+const replCompleter = () =>
+  createCompleter({
+    commands: () => [
+      { name: "ssh", summary: "open an SSH session" },
+      { name: "ssh-add", summary: "add a host" },
+      { name: "ssh-status", summary: "show connections" },
+      { name: "status", summary: "status line" },
+    ],
+    cwd: "/",
+    home: "/nonexistent-assist-home",
+    userHome: "/nonexistent-home",
+  });
+
+Deno.test("session: TAB on a word its one candidate adds nothing to shows it as a one-row list", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> ", complete: replCompleter() });
+  t.feed("ZPI\t");
+  await t.s.settled();
+  assertEquals(t.s.editor.text, "ZPI");
+  assert(t.vt.lines()[0].startsWith("  ZPI  site-specific segment"), t.vt.lines().join("\n"));
+  assertEquals(t.vt.lines().at(-1), "> ZPI");
+  t.feed("\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "ZPI", record: true });
+});
+
+Deno.test("session: TAB extending to a common prefix lists what remains; the next TAB takes the exact one", async () => {
+  const t = await setup();
+  const p = t.s.readLine({ prompt: "> ", complete: replCompleter() });
+  t.feed("/ss\t");
+  await t.s.settled();
+  assertEquals([t.s.editor.text, t.s.editor.cursor], ["/ssh", 4]);
+  assertEquals(t.vt.lines(), [
+    "  /ssh         open an SSH session",
+    "  /ssh-add     add a host",
+    "  /ssh-status  show connections",
+    "> /ssh",
+  ]);
+  t.feed("\t"); // exact match wins
+  await t.s.settled();
+  assertEquals([t.s.editor.text, t.s.editor.cursor], ["/ssh ", 5]);
+  assertEquals(t.vt.lines().at(-1), "> /ssh");
+  // A single candidate that adds text still just completes (no list).
+  t.feed("\x15/sta\t");
+  await t.s.settled();
+  assertEquals(t.s.editor.text, "/status ");
+  assertEquals(t.vt.lines().length, 4);
+  t.feed("\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "/status ", record: true });
+});
+
+Deno.test('session: the list shown with a prefix extension is capped at 40 then "… N more"', async () => {
+  const t = await setup();
+  const segs = Array.from({ length: 50 }, (_, i) => ({ value: `SEG${i}` }));
+  const p = t.s.readLine({
+    prompt: "> ",
+    complete: (buffer, cursor) => ({
+      start: 0,
+      end: cursor,
+      candidates: segs.filter((c) => c.value.startsWith(buffer)),
+    }),
+  });
+  t.feed("S\t");
+  await t.s.settled();
+  assertEquals(t.s.editor.text, "SEG");
+  const out = t.output();
+  assert(out.includes("  SEG39\r\n  … 10 more\r\n"), out);
+  assert(!out.includes("  SEG40\r\n"));
+  assertEquals(t.vt.lines().at(-1), "> SEG");
+  t.feed("\x03\x03");
+  assertEquals(await p, { kind: "interrupt" });
 });
