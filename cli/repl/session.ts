@@ -248,11 +248,18 @@ export class LineSession {
         if (mode.kind === "secret") this.#secretKey(mode, ev);
         else if (mode.kind === "key") this.#keyAnswer(mode, ev);
         else {
-          const r = this.#lineKey(mode, ev);
+          let r: boolean | Promise<void>;
+          try {
+            r = this.#lineKey(mode, ev);
+          } catch (err) {
+            // A key the editor cannot handle must never end the REPL or lose the line.
+            this.#keyFailed(err);
+            continue;
+          }
           if (r instanceof Promise) {
             if (dirty) this.#draw();
             dirty = false;
-            this.#idle = r.then(() => {
+            this.#idle = r.catch((err) => this.#keyFailed(err)).then(() => {
               this.#pumping = false;
               this.#kick();
             });
@@ -268,6 +275,14 @@ export class LineSession {
       this.#pumping = false;
       throw err;
     }
+  }
+
+  /** One line above the editor: the key was not handled, the line stays as it was. */
+  #keyFailed(err: unknown): void {
+    const why = err instanceof Error ? err.message : String(err);
+    try {
+      this.notice(`assist: that key could not be handled (${why}); the line is kept`);
+    } catch { /* the notice itself failed: stay quiet rather than end the REPL */ }
   }
 
   #next(): Item | undefined {

@@ -569,3 +569,24 @@ Deno.test('session: the list shown with a prefix extension is capped at 40 then 
   t.feed("\x03\x03");
   assertEquals(await p, { kind: "interrupt" });
 });
+
+Deno.test("session: a key the editor fails on says so in one line; the line is kept and still submits", async () => {
+  const t = await setup();
+  // A completer answering nonsense makes the TAB handler throw (a stand-in for any editor bug).
+  const p = t.s.readLine({
+    prompt: "> ",
+    complete: () => ({ start: 0, end: 0 }) as never,
+  });
+  t.feed("check @no");
+  t.feed("\t");
+  await t.s.settled();
+  t.fire();
+  await t.s.settled();
+  assert(
+    /that key could not be handled \(.+\); the line is kept/.test(t.output()),
+    JSON.stringify(t.output()),
+  );
+  t.feed("tes\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "check @notes", record: true });
+});
