@@ -209,3 +209,24 @@ Deno.test("@file in a -p prompt: the file's content reaches the model tokenized;
   }
   assert((sent.match(TOKEN_RE) ?? []).length >= 2, "the file's PHI was replaced by tokens");
 });
+
+Deno.test("-p is a session too: its turn is in sessions/ (tokenized), files 0600", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  fake.replies.push({ text: "Noted." });
+  const r = await runAssist(["-p", "is @@VANTERPOOL@@ admitted?"], {
+    env: env(tmp.path, fake),
+    cwd: tmp.path,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const dir = `${tmp.path}/.assist/sessions`;
+  const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+  assertEquals(names.length, 2, names.join(" "));
+  const messagesFile = names.find((n) => n.endsWith(".messages.json"))!;
+  const messages = JSON.parse(await Deno.readTextFile(`${dir}/${messagesFile}`));
+  assertEquals(messages.map((m: { role: string }) => m.role), ["user", "assistant"]);
+  const all = names.map((n) => Deno.readTextFileSync(`${dir}/${n}`)).join("\n");
+  assert(!all.includes("VANTERPOOL"), "raw PHI in a session artifact");
+  assert(all.includes("Noted."));
+  for (const n of names) assertEquals(Deno.statSync(`${dir}/${n}`).mode! & 0o777, 0o600);
+});
