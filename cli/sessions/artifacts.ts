@@ -62,8 +62,9 @@ export interface TurnFacts {
   error?: string;
 }
 
-async function appendFile(path: string, text: string): Promise<void> {
-  const f = await Deno.open(path, { append: true, create: true, mode: 0o600 });
+/** Writes all of `text` to a file opened with `open` (0600), synced before it is closed. */
+async function writeSynced(path: string, open: Deno.OpenOptions, text: string): Promise<void> {
+  const f = await Deno.open(path, { ...open, mode: 0o600 });
   try {
     const bytes = enc.encode(text);
     let off = 0;
@@ -72,6 +73,10 @@ async function appendFile(path: string, text: string): Promise<void> {
   } finally {
     f.close();
   }
+}
+
+function appendFile(path: string, text: string): Promise<void> {
+  return writeSynced(path, { append: true, create: true }, text);
 }
 
 function blocks(m: MessageParam): ContentBlock[] {
@@ -273,14 +278,6 @@ export class SessionRecorder {
 }
 
 async function writeNew(path: string, text: string): Promise<void> {
-  const f = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
-  try {
-    const bytes = enc.encode(text);
-    let off = 0;
-    while (off < bytes.length) off += await f.write(bytes.subarray(off));
-    await f.sync();
-  } finally {
-    f.close();
-  }
+  await writeSynced(path, { write: true, createNew: true }, text);
   if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600);
 }

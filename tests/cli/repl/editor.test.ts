@@ -1,4 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { mulberry32 } from "../../support/prng.ts";
 import { chipLabel, Editor, formatSize, isLargePaste } from "../../../cli/repl/editor.ts";
 import type { KeyEvent } from "../../../cli/repl/keys.ts";
 
@@ -286,18 +287,6 @@ Deno.test("editor: a first line that is empty: C-u, C-a, Home stay on their line
   assertEquals(h.cursor, 2); // column 0 of the last line
 });
 
-/** A small seeded generator (mulberry32): the fuzz runs the same sequences every time. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 Deno.test("editor: fuzz history walking, Ctrl-R search and editing keys: no throw, cursor in bounds", () => {
   const hist = [
     "ssh eng1",
@@ -330,7 +319,7 @@ Deno.test("editor: fuzz history walking, Ctrl-R search and editing keys: no thro
   const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
   const boundaries = (s: string) => new Set([...Array.from(seg.segment(s), (g) => g.index), s.length]);
   for (let seed = 1; seed <= 400; seed++) {
-    const next = rng(seed);
+    const next = mulberry32(seed);
     const e = new Editor(() => hist);
     const trail: string[] = [];
     for (let i = 0; i < 60; i++) {
