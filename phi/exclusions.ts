@@ -237,18 +237,25 @@ function fencedBlocks(text: string, out: ProtectedSpan[]): void {
   let attached: string | undefined;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const fence = m[1];
+    const bare = m[0].trim() === fence;
+    // The attachment's own closing fence (longer than any backtick run inside it): it ends the
+    // attachment, and a fence left open inside the file protects nothing (it was never closed).
+    if (attached && bare && fence[0] === attached[0] && fence.length >= attached.length) {
+      attached = undefined;
+      open = undefined;
+      continue;
+    }
+    // An attachment starts: whatever fence was left open before it (typed by the operator, or a
+    // stray line in an earlier file) is unclosed and protects nothing; the attachment is scanned.
+    if (!bare && m[0].includes(ATTACHED_FENCE_TAG)) {
+      attached = fence;
+      open = undefined;
+      continue;
+    }
     if (!open) {
-      if (attached && fence[0] === attached[0] && fence.length >= attached.length && m[0].trim() === fence) {
-        attached = undefined; // the attachment's own closing fence
-        continue;
-      }
       if (fence[0] === "`" && m[0].slice(m[0].indexOf(fence) + fence.length).includes("`")) continue;
-      if (!attached && m[0].includes(ATTACHED_FENCE_TAG)) {
-        attached = fence; // not protected: its content is scanned
-        continue;
-      }
       open = { start: m.index, fence };
-    } else if (fence[0] === open.fence[0] && fence.length >= open.fence.length && m[0].trim() === fence) {
+    } else if (fence[0] === open.fence[0] && fence.length >= open.fence.length && bare) {
       out.push({ start: open.start, end: m.index + m[0].length, kind: "fence" });
       open = undefined;
     }

@@ -10,7 +10,7 @@
  * grep-style `file:line:` prefix and after `\r`/`\n` written out as two characters (JSON strings,
  * logs). A text whose header delimiters cannot be read is scanned that second way only.
  */
-import { ANY_TOKEN_RE } from "./token.ts";
+import { MINTED_TOKEN_RE } from "./token.ts";
 import {
   DEFAULT_DELIMITERS,
   type Delimiters,
@@ -87,7 +87,8 @@ function push(
   if (value === NULL) return;
   // A value that is already tokens (text sanitized once, e.g. a /load attachment, or a message the
   // model wrote back with its tokens) is never tokenized again: no token of a token.
-  if (value.includes("[[") && !/[\p{L}\p{N}]/u.test(value.replace(ANY_TOKEN_RE, ""))) return;
+  // Only tokens of the form this program mints count: `[[55120987]]` typed in a field is a value.
+  if (value.includes("[[") && !/[\p{L}\p{N}]/u.test(value.replace(MINTED_TOKEN_RE, ""))) return;
   const canonical = canonOf(category, value, d);
   if (canonical === "") return;
   ctx.out.structured.push(

@@ -21,6 +21,9 @@ export const MAX_TOKEN_LENGTH = 84;
 
 const OURS_RE = /^\[\[([A-Za-z][A-Za-z0-9_]*)_(\d{1,9})\]\]$/;
 
+/** Tokens of the form this program mints (`[[CATEGORY_N]]`), anywhere in a text. */
+export const MINTED_TOKEN_RE = /\[\[[A-Za-z][A-Za-z0-9_]*_\d{1,9}\]\]/g;
+
 /** A category name usable in a token: a letter, then letters, digits or `_` (at most 40). */
 export const CATEGORY_RE = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 

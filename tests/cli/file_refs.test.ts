@@ -166,3 +166,23 @@ Deno.test("@file content passes the PHI gate: the attachment fence does not shie
   const typed = await phi.tokenizeUserInput("run this:\n```\nMRN 12345678\n```\n");
   assert(typed.text.includes("MRN 12345678"));
 });
+
+Deno.test("@file: a stray fence in one file or in the prompt never shields the next attachment", async () => {
+  await using tmp = await tempDir();
+  const { home, work } = await workspace(tmp.path);
+  await Deno.writeTextFile(`${work}/a.md`, "half a snippet:\n```\nhcicmd -p adt_in\n");
+  await Deno.writeTextFile(`${work}/b.txt`, "SSN 512-44-9087, jane.doe@example.org, MRN 55120987\n");
+  const phi = await createPhiEngine({ config: testConfig(home) });
+  const raws = ["512-44-9087", "jane.doe@example.org", "55120987"];
+  for (
+    const prompt of [
+      "look at @a.md and @b.txt",
+      "why does this fail\n```\nhcicmd -p adt_in\n\nsee @b.txt",
+      "look at @b.txt and @a.md", // the stray fence last: b.txt is before it
+    ]
+  ) {
+    const r = await expandFileRefs(prompt, { cwd: work, home });
+    const out = await phi.tokenizeUserInput(r.text);
+    for (const raw of raws) assert(!out.text.includes(raw), `${raw} reached the model for: ${prompt}`);
+  }
+});

@@ -142,3 +142,10 @@ Deno.test("HL7 sanitized twice is sanitized once: tokens in fields are never tok
   const table = await Deno.readTextFile(`${h.home}/sanitize/lookup.tsv`);
   assert(!/\t\[\[/.test(table), `a token was stored as a value:\n${table}`);
 });
+
+Deno.test("HL7: a real value written inside [[...]] is still a value (only minted tokens are skipped)", async () => {
+  await using h = await testEngine("on");
+  const text = `${MSH}\rPID|1||[[55120987]]^^^HOSP||[[SMITHERSON]]^[[JOHNATHAN]]||19700101|M\r`;
+  const r = await h.engine.tokenizeUserInput(text);
+  for (const raw of ["55120987", "SMITHERSON", "JOHNATHAN"]) assert(!r.text.includes(raw), `${raw} passed raw`);
+});
