@@ -77,7 +77,12 @@ export class Repl {
     this.interactive = interactive;
     this.cwd = cwd;
     this.#model = config.model;
-    this.#out = (s) => writeText("stderr", s);
+    // The terminal may be gone (SIGHUP): a failed write must not end the way out.
+    this.#out = (s) => {
+      try {
+        writeText("stderr", s);
+      } catch { /* nowhere to write to */ }
+    };
     this.#color = interactive && colorAllowed("stderr", config.noColor ? "1" : undefined);
     this.#mouse = config.mouse && !config.noMouse;
   }
@@ -206,6 +211,7 @@ export class Repl {
       });
       if (this.interactive) void this.loadStatus().catch(() => {}); // while the operator types
       const r = await reading;
+      if (this.#quitting) break; // a signal is finishing the session
       if (r.kind === "eof") {
         this.quit();
         break;
@@ -746,10 +752,12 @@ export class Repl {
    */
   #finish(): Promise<void> {
     return this.#finishing ??= (async () => {
+      this.#quitting = true; // no new turn starts while the session is being finished
       this.#abort?.abort();
       this.#shutdown();
-      // Both bounded (a few seconds each), side by side, each one warning line at most.
-      await Promise.all([this.#uploadAtExit(), this.#syncHeadersAtExit()]);
+      // Both bounded (a few seconds each), side by side, each one warning line at most; one
+      // failing (a terminal gone after SIGHUP) never cuts the other short.
+      await Promise.allSettled([this.#uploadAtExit(), this.#syncHeadersAtExit()]);
     })();
   }
 

@@ -147,5 +147,7 @@ Deno.test("HL7: a real value written inside [[...]] is still a value (only minte
   await using h = await testEngine("on");
   const text = `${MSH}\rPID|1||[[55120987]]^^^HOSP||[[SMITHERSON]]^[[JOHNATHAN]]||19700101|M\r`;
   const r = await h.engine.tokenizeUserInput(text);
-  for (const raw of ["55120987", "SMITHERSON", "JOHNATHAN"]) assert(!r.text.includes(raw), `${raw} passed raw`);
+  for (const raw of ["55120987", "SMITHERSON", "JOHNATHAN"]) {
+    assert(!r.text.includes(raw), `${raw} passed raw`);
+  }
 });

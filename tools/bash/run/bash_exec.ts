@@ -113,27 +113,35 @@ export function render(
  * Kills the command and everything it started. On Unix the command leads its own process group;
  * `Deno.kill(-pid)` needs unrestricted run permission, which the shipped permission set does not
  * grant (it names its programs), so the group is killed by `sh -c 'kill -s KILL -- -<pid>'` (sh is a
- * named program). On Windows `taskkill /T /F` (through cmd.exe) ends the tree. The child itself is
- * killed directly as well, which needs no permission.
+ * named program). On Windows `taskkill /T /F` (through cmd.exe) ends the tree while its root is
+ * still alive. The child itself is killed directly afterwards (no permission needed), so it ends
+ * even when the killer cannot run.
  */
 function killTree(child: Deno.ChildProcess): void {
   const pid = child.pid;
+  const direct = () => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  };
+  /** Runs a killer; the direct kill follows once it has finished (or could not start). */
   const viaShell = (program: string, args: string[]) => {
     try {
       new Deno.Command(program, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn().status
-        .catch(() => {});
-    } catch { /* not allowed or not there: the direct kill below still ends the child */ }
+        .catch(() => {}).finally(direct);
+    } catch {
+      direct(); // not allowed or not there: the direct kill still ends the child
+    }
   };
   if (Deno.build.os === "windows") {
+    // taskkill /T walks the tree from the root: the root must still be alive when it looks.
     viaShell("cmd.exe", ["/d", "/c", `taskkill /T /F /PID ${pid}`]);
-  } else {
-    try {
-      Deno.kill(-pid, "SIGKILL");
-    } catch {
-      viaShell("sh", ["-c", `kill -s KILL -- -${pid} 2>/dev/null`]);
-    }
+    return;
   }
   try {
-    child.kill("SIGKILL");
-  } catch { /* already gone */ }
+    Deno.kill(-pid, "SIGKILL");
+    direct();
+  } catch {
+    viaShell("sh", ["-c", `kill -s KILL -- -${pid} 2>/dev/null`]);
+  }
 }
