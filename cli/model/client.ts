@@ -59,13 +59,14 @@ export interface ClientOptions {
   maxRetryAfterSeconds?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   fetch?: typeof fetch;
-  /** Seconds without a byte (streaming: before the headers and between events). @default 120 */
+  /** Seconds without a byte (streaming: before the headers and between events). @default 60 */
   idleTimeoutSeconds?: number;
   /** Seconds for a whole non-streaming response, headers included. @default 600 */
   responseTimeoutSeconds?: number;
 }
 
-export const DEFAULT_IDLE_TIMEOUT_SECONDS = 120;
+/** The API sends a ping within seconds while it works; a minute of nothing is a hang. */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 60;
 export const DEFAULT_RESPONSE_TIMEOUT_SECONDS = 600;
 
 export interface SendResult {
@@ -169,6 +170,7 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
   const state = { requests: 0, rateLimits: undefined as RateLimitReading | undefined };
   let refreshed = false;
   let fellBack = false;
+  let timedOut = 0;
   let stream = opts.stream;
   for (let attempt = 0;; attempt++) {
     try {
@@ -196,6 +198,9 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
         }
       }
       if (!err.retryable || attempt >= maxRetries || opts.signal?.aborted) throw err;
+      // A silent API is asked once more, not maxRetries times: the operator waits at most about
+      // two idle periods for the clear error.
+      if (err.kind === "timeout" && timedOut++ >= 1) throw err;
       const wait = err.retryAfter ?? backoffSeconds(attempt);
       if (wait > (opts.maxRetryAfterSeconds ?? 60)) throw err;
       opts.notice?.(

@@ -376,3 +376,22 @@ Deno.test("idle timeout: cancellation during a hang is still a cancellation, not
   abort.abort();
   await rejects(pending, (e: unknown) => e instanceof ModelError && e.kind === "cancelled");
 });
+
+Deno.test("idle timeout: a silent API is asked once more, then one clear error (not maxRetries times)", async () => {
+  await using fake = new FakeModelApi();
+  for (let i = 0; i < 4; i++) fake.faults.push({ kind: "hang", afterEvents: 1 });
+  for (let i = 0; i < 4; i++) fake.replies.push({ text: "never reached" });
+  await rejects(
+    () =>
+      sendMessage(request(), {
+        url: fake.url,
+        auth: apiKey,
+        stream: true,
+        idleTimeoutSeconds: 0.2,
+        maxRetries: 3,
+        sleep: () => Promise.resolve(),
+      }),
+    (e: unknown) => e instanceof ModelError && e.kind === "timeout",
+  );
+  assertEquals(fake.messageRequests.length, 2);
+});
