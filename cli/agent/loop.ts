@@ -64,7 +64,7 @@ export interface TurnResult {
 
 export const CANCELLED_RESULT = JSON.stringify({
   error: "cancelled",
-  message: "The operator cancelled this turn before the tool ran.",
+  message: "The operator cancelled this turn; this tool's result was not sent (it may have run).",
 });
 
 export class Agent {

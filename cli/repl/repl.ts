@@ -32,6 +32,9 @@ import { newSessionId, type SessionRecorder } from "../sessions/artifacts.ts";
 /** Lines of these commands are never written to history (they take or lead to secrets). */
 const NO_HISTORY = /^\/(login|ssh-pass|ssh-add|set-api-key)(\s|$)/;
 
+/** A line that is only an API key (Anthropic's `sk-ant-` form). */
+const LOOKS_LIKE_KEY = /^\s*sk-ant-[A-Za-z0-9_-]{8,}\s*$/;
+
 /** Second Ctrl-C within this many ms at an empty prompt exits. */
 const DOUBLE_INTERRUPT_MS = 2000;
 
@@ -229,6 +232,12 @@ export class Repl {
       this.#lastInterrupt = 0;
       const text = r.text;
       if (text.trim() === "") continue;
+      if (LOOKS_LIKE_KEY.test(text)) {
+        // A key pasted at the prompt (a menu answered too fast, a wrong window) is neither sent to
+        // the model nor kept in history.
+        this.#out("that looks like an API key: not sent and not kept (store one with /set-api-key)\n");
+        continue;
+      }
       if (this.interactive && r.record && !NO_HISTORY.test(text.trimStart())) {
         (this.#input as Terminal).addHistory(text);
       }

@@ -245,6 +245,12 @@ export class LineSession {
           }
           break;
         }
+        if (this.#swallowEnter && ev.kind !== "gap") {
+          // The Enter people press after a one-key answer ("1⏎", "n⏎") belongs to that answer:
+          // it must not end the next (hidden) prompt empty or answer the next question.
+          this.#swallowEnter = false;
+          if (ev.kind === "burstnl" || isKey(ev, "enter") || isKey(ev, "linefeed")) continue;
+        }
         if (mode.kind === "secret") this.#secretKey(mode, ev);
         else if (mode.kind === "key") this.#keyAnswer(mode, ev);
         else {
@@ -284,6 +290,9 @@ export class LineSession {
       this.notice(`assist: that key could not be handled (${why}); the line is kept`);
     } catch { /* the notice itself failed: stay quiet rather than end the REPL */ }
   }
+
+  /** A one-key answer was typed: an Enter that comes next is part of it (see #kick). */
+  #swallowEnter = false;
 
   #next(): Item | undefined {
     if (this.#head >= this.#queue.length) return undefined;
@@ -619,6 +628,7 @@ export class LineSession {
     else if (isKey(ev, "c", true)) return this.#fail(cancelled());
     if (answer === undefined) return;
     this.#io.write(answer + "\r\n");
+    if (ev.kind === "text") this.#swallowEnter = true;
     this.#answered();
     mode.done(answer);
   }

@@ -26,7 +26,7 @@ const CONTROLS = new RegExp("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
 /**
  * Text from outside (the model, a tool result, an API error) made safe for the terminal: an ESC is
  * shown as `^[` and other controls are dropped, so no escape sequence it holds (bracketed paste
- * off, OSC 52 clipboard writes, cursor moves) reaches the terminal; CRLF becomes LF.
+ * off, OSC 52 clipboard writes, cursor moves) reaches the terminal; CRLF and a lone CR become LF.
  *
  * @example
  * ```ts
@@ -35,7 +35,11 @@ const CONTROLS = new RegExp("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
  * ```
  */
 export function printable(text: string): string {
-  return text.replaceAll("\r\n", "\n").replace(CONTROLS, (c) => (c === "\x1b" ? "^[" : ""));
+  // A lone CR (HL7's segment end) shows as a line break, not as nothing.
+  return text.replaceAll("\r\n", "\n").replace(
+    CONTROLS,
+    (c) => (c === "\x1b" ? "^[" : c === "\r" ? "\n" : ""),
+  );
 }
 
 export class TurnOutput {

@@ -75,7 +75,8 @@ Deno.test("confirm mode: an HL7 value is asked about; n sends it as typed, Y tok
   // Field listings in free text (tier 3) are asked about; whole segments are structured and are not.
   await rig.term.type("why PID.5 = HAWTHORNE-VALE^ODALYS and PID.7 = 19720519 here?");
   await rig.term.keys("Enter");
-  // One question per distinct value, each answered: n for the first, Y (Enter) for the rest.
+  // One question per distinct value, each answered: n for the first, y for the rest (an Enter
+  // right after a one-key answer belongs to that answer, so the rest are answered with a key).
   const questions = (s: string) => (s.match(/^phi> tokenize .*\[Y\/n\]/gm) ?? []).length;
   let screen = await rig.term.waitFor((s) => questions(s) === 1, "the first confirm question");
   await rig.term.type("n");
@@ -86,7 +87,7 @@ Deno.test("confirm mode: an HL7 value is asked about; n sends it as typed, Y tok
     );
     if (/Seen\./.test(screen)) break;
     asked = questions(screen);
-    await rig.term.keys("Enter");
+    await rig.term.type("y");
   }
   const sent = rig.sent();
   const kept = ["HAWTHORNE-VALE^ODALYS", "19720519"].filter((v) => sent.includes(v));

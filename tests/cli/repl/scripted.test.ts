@@ -27,3 +27,18 @@ Deno.test("scripted stdin: lines are prompts one after another; /commands work; 
   const msgs = reqs[1].messages as Array<{ role: string; content: unknown }>;
   assert.match(JSON.stringify(msgs.at(-1)!.content), /second question\\ncontinued here/);
 });
+
+Deno.test("a line that is only an API key is neither sent nor answered", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  fake.replies.push({ text: "Answer." });
+  const r = await runAssist([], {
+    env: replEnv(tmp.path, fake),
+    cwd: tmp.path,
+    stdin: "sk-ant-api03-LOGINKEY987abc\nhello\n",
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /that looks like an API key: not sent and not kept/);
+  assert.equal(fake.messageRequests.length, 1);
+  assert.ok(!fake.messageRequests[0].body.includes("LOGINKEY987"));
+});

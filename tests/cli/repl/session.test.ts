@@ -253,6 +253,8 @@ Deno.test("session: readKey takes one allowed key (no case); Enter is the fallba
   t.feed("xI");
   assertEquals(await p, "i");
   const q = t.s.readKey("again? [Y/n] ", ["y", "n"], "y");
+  // The first Enter belongs to the "I" typed before it (see the rule below); the second answers.
+  t.feed("\r");
   t.feed("\r");
   assertEquals(await q, "y");
   assertEquals(t.vt.lines(), ["send result? [Y/n/i] i", "again? [Y/n] y"]);
@@ -589,4 +591,37 @@ Deno.test("session: a key the editor fails on says so in one line; the line is k
   t.feed("tes\r");
   t.fire();
   assertEquals(await p, { kind: "line", text: "check @notes", record: true });
+});
+
+Deno.test("session: the Enter after a one-key answer is part of it, never the next prompt's", async () => {
+  const t = await setup();
+  // /login: "1" answers the menu; the Enter typed after it must not end the hidden key prompt empty.
+  const menu = t.s.readKey("choose 1, 2 or 3 [3]: ", ["1", "2", "3"], "3");
+  t.feed("1");
+  assertEquals(await menu, "1");
+  const secret = t.s.readSecret("API key (input hidden): ");
+  t.feed("\r");
+  t.fire();
+  assertEquals(await peek(secret), "pending");
+  t.feed("sk-ant-typed-key\r");
+  t.fire();
+  assertEquals((await secret).reveal(), "sk-ant-typed-key");
+  // The review gate: "n" then Enter; the Enter must not answer the next question with its default.
+  const first = t.s.readKey("review> [Y/n/i] ", ["y", "n", "i"], "y");
+  t.feed("n");
+  assertEquals(await first, "n");
+  const second = t.s.readKey("review> [Y/n/i] ", ["y", "n", "i"], "y");
+  t.feed("\r");
+  t.fire();
+  assertEquals(await peek(second), "pending");
+  t.feed("i");
+  assertEquals(await second, "i");
+  // Anything else typed first ends the rule: an Enter later is an Enter again.
+  const third = t.s.readKey("again? [Y/n] ", ["y", "n"], "y");
+  t.feed("y");
+  assertEquals(await third, "y");
+  const line = t.s.readLine({ prompt: "> " });
+  t.feed("x\r");
+  t.fire();
+  assertEquals(await line, { kind: "line", text: "x", record: true });
 });

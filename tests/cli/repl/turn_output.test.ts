@@ -81,6 +81,11 @@ Deno.test("scripted use: lines go to their own writer, text stays on the other",
 
 Deno.test("model text and notices cannot carry escape sequences to the terminal", async () => {
   assert.equal(printable("ok\x1b[?2004l\r\nnext\x07\x9b2J\tend"), "ok^[[?2004l\nnext2J\tend");
+  assert.equal(
+    printable("MSH|^~\\&|A\rPID|1||[[MRN_1]]\r"),
+    "MSH|^~\\&|A\nPID|1||[[MRN_1]]\n",
+    "HL7 segments stay apart",
+  );
   let out = "";
   const view = new TurnOutput({ write: (s) => out += s, live: false, color: false });
   view.text("copy this \x1b]52;c;ZXZpbA==\x07 now");
