@@ -22,6 +22,8 @@ const RETRY_RE = /Retrying in (\d+(?:\.\d+)?) s/;
 /** C0 and C1 controls other than tab and newline, and DEL. */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROLS = new RegExp("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
+// deno-lint-ignore no-control-regex -- the same class, for a test without replacing
+const HAS_CONTROL = new RegExp("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]");
 
 /**
  * Text from outside (the model, a tool result, an API error) made safe for the terminal: an ESC is
@@ -35,6 +37,7 @@ const CONTROLS = new RegExp("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
  * ```
  */
 export function printable(text: string): string {
+  if (!HAS_CONTROL.test(text)) return text; // the common case: one scan, no copy
   // A lone CR (HL7's segment end) shows as a line break, not as nothing.
   return text.replaceAll("\r\n", "\n").replace(
     CONTROLS,
@@ -50,7 +53,6 @@ export class TurnOutput {
   #started: number;
   #retryUntil?: number;
   #timer?: ReturnType<typeof setInterval>;
-  #wroteAny = false;
   #pending = "";
   #flushTimer?: ReturnType<typeof setTimeout>;
 
@@ -120,10 +122,6 @@ export class TurnOutput {
     if (!this.#atLineStart) this.#emit("\n");
   }
 
-  get wroteAny(): boolean {
-    return this.#wroteAny;
-  }
-
   /** One tick of the silence watch (public for tests). */
   tick(): void {
     if (this.#pending) return; // text is on its way: not silent
@@ -153,7 +151,6 @@ export class TurnOutput {
   #emit(s: string): void {
     this.#clearIndicator();
     this.#o.write(s);
-    this.#wroteAny = true;
     this.#atLineStart = s.endsWith("\n");
     this.#lastOutput = this.#now();
     this.#retryUntil = undefined;
