@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { graphemes, stringWidth } from "./width.ts";
 
 /** Displayed tool-argument values longer than this are cut (spec, Limits). */
 export const TOOL_ARG_DISPLAY_LIMIT = 120;
@@ -50,36 +51,20 @@ export function formatToolCall(name: string, input: Record<string, unknown>): st
   return `tool> ${escapeControls(name)} ${parts.join(" ")}`.trimEnd();
 }
 
-/** Columns a string takes: wide (CJK, fullwidth, emoji) count 2, combining marks and joiners 0. */
+/** Columns a string takes (the editor's width rules: cli/repl/width.ts). */
 export function displayWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) w += charWidth(ch.codePointAt(0)!);
-  return w;
+  return stringWidth(s);
 }
 
-function charWidth(cp: number): number {
-  if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x300 && cp <= 0x36f)) return 0;
-  if (cp >= 0x1f3fb && cp <= 0x1f3ff) return 0; // skin-tone modifiers
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x1f680 && cp <= 0x1f6ff) || (cp >= 0x20000 && cp <= 0x3fffd)
-  ) return 2;
-  return 1;
-}
-
-/** `s` cut to at most `columns` display columns, ending in `…` when cut. */
+/** `s` cut to at most `columns` display columns, ending in `…` when cut (never inside a grapheme). */
 export function fitWidth(s: string, columns: number): string {
-  if (displayWidth(s) <= columns) return s;
+  if (stringWidth(s) <= columns) return s;
   let out = "";
   let w = 0;
-  for (const ch of s) {
-    const cw = charWidth(ch.codePointAt(0)!);
-    if (w + cw > columns - 1) break;
-    out += ch;
-    w += cw;
+  for (const g of graphemes(s)) {
+    if (w + g.width > columns - 1) break;
+    out += g.text;
+    w += g.width;
   }
   return `${out}…`;
 }
