@@ -16,6 +16,7 @@ import { systemBlocks } from "./agent/request.ts";
 import type { PhiGate } from "./agent/gate.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { readEnv } from "../core/env.ts";
+import { lazy } from "../core/lazy.ts";
 
 /**
  * ASSIST_NO_STREAM: 1 disables streaming, 0 forces it on; unset, streaming is on except in a
@@ -45,7 +46,9 @@ export async function authFor(config: Config, front: "cli" | "repl" = "cli"): Pr
   }
   const key = await resolveApiKey(config.apiKey, await keyStoreFor(config.home, paths.apiKey));
   if (!key) {
-    const how = front === "repl" ? "/set-api-key" : "`assist auth set-api-key`";
+    // Named in the caller's form by the command table's one hint function.
+    const { hint } = await lazy<typeof import("./commands/table.ts")>(import.meta.url, "./commands/table.ts");
+    const how = front === "repl" ? hint("repl", "set-api-key") : `\`${hint("cli", "set-api-key")}\``;
     throw new AssistError(`no API key: set ASSIST_API_KEY or store one with ${how}`, { level: "config" });
   }
   return apiKeyProvider(key);
