@@ -96,6 +96,7 @@ export async function runTools(args: string[]): Promise<number> {
       return EXIT.failure;
     }
     writeOut(result.text.endsWith("\n") || result.text === "" ? result.text : `${result.text}\n`);
+    for (const n of result.notes ?? []) writeErr(`${errPrefix()} ${def.name}: note: ${n}\n`);
     return EXIT.ok;
   } finally {
     if (listening) Deno.removeSignalListener("SIGINT", onInt);

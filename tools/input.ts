@@ -4,19 +4,30 @@
  * only when one of them runs.
  */
 import { lazy } from "../core/lazy.ts";
+import type { DecodedText } from "../hl7/charset.ts";
 import { type ToolContext, toolError, type ToolResult } from "./types.ts";
 
 /** Where one input comes from. */
 export type InputSource = { file: string } | { text: string };
 
-export type InputText = { ok: true; text: string; label: string } | { ok: false; result: ToolResult };
+export type InputText =
+  | {
+    ok: true;
+    text: string;
+    label: string;
+    /** How a file's bytes were read (absent for literal text and stdin). */
+    decoded?: DecodedText;
+    /** One line each, to pass on with the result: how the bytes were read when a fallback was taken. */
+    notes: string[];
+  }
+  | { ok: false; result: ToolResult };
 
 /**
  * Reads one input: literal text as is; `-` from stdin when the caller offers it; any other value
  * as a file path resolved against ctx.cwd, checked against the protected places of $ASSIST_HOME.
  */
 export async function readInput(source: InputSource, ctx: ToolContext): Promise<InputText> {
-  if ("text" in source) return { ok: true, text: source.text, label: "text" };
+  if ("text" in source) return { ok: true, text: source.text, label: "text", notes: [] };
   if (source.file === "-") {
     if (!ctx.readStdin) {
       return {
@@ -27,7 +38,7 @@ export async function readInput(source: InputSource, ctx: ToolContext): Promise<
         ),
       };
     }
-    return { ok: true, text: await ctx.readStdin(), label: "stdin" };
+    return { ok: true, text: await ctx.readStdin(), label: "stdin", notes: [] };
   }
   return readInputFile(source.file, ctx);
 }
@@ -39,5 +50,12 @@ export async function readInputFile(path: string, ctx: ToolContext): Promise<Inp
     "./files/guard.ts",
   );
   const r = await readCheckedText(path, ctx);
-  return r.ok ? { ok: true, text: r.text, label: path } : r;
+  if (!r.ok) return r;
+  return {
+    ok: true,
+    text: r.text,
+    label: path,
+    decoded: r.decoded,
+    notes: r.decoded.notes.map((n) => `${path}: ${n}`),
+  };
 }

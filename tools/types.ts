@@ -46,6 +46,26 @@ export interface ToolResult {
   text: string;
   /** The tool refused or failed; `text` is then a JSON object `{"error": <kind>, "message": ...}`. */
   isError?: boolean;
+  /**
+   * One line each, beside `text`: how the input was read when that is worth knowing (a character
+   * set fallback). By hand they go to stderr, so `text` stays machine-readable (hl7_field's TSV);
+   * for the model they follow `text` as `[note: ...]` lines (withNotes).
+   */
+  notes?: string[];
+}
+
+/**
+ * The result's text with its notes after it as `[note: ...]` lines (what the model sees).
+ *
+ * @example
+ * ```ts
+ * withNotes({ text: "a\tb\n", notes: ["x.hl7: read as Windows-1252"] }); // "a\tb\n[note: x.hl7: read as Windows-1252]"
+ * ```
+ */
+export function withNotes(result: ToolResult): string {
+  if (!result.notes?.length) return result.text;
+  const sep = result.text === "" || result.text.endsWith("\n") ? "" : "\n";
+  return result.text + sep + result.notes.map((n) => `[note: ${n}]`).join("\n");
 }
 
 export interface ToolDef {

@@ -18,7 +18,7 @@ import {
 import { buildRequest, toolDefinitions } from "./request.ts";
 import type { GateResult, PhiGate } from "./gate.ts";
 import { validateInput } from "../../tools/args.ts";
-import type { ToolContext, ToolDef } from "../../tools/types.ts";
+import { type ToolContext, type ToolDef, type ToolResult, withNotes } from "../../tools/types.ts";
 import { AssistError } from "../../core/errors.ts";
 
 export interface AgentIO {
@@ -188,7 +188,7 @@ export class Agent {
       };
     }
     const input = o.gate.toolInput(rawInput);
-    let result: { text: string; isError?: boolean };
+    let result: ToolResult;
     try {
       const valid = validateInput(def, input);
       // Shown as the model asked for it (detokenized), without the defaults validation filled in.
@@ -201,7 +201,7 @@ export class Agent {
         isError: true,
       };
     }
-    const gated = await o.gate.toolResult(result.text, name);
+    const gated = await o.gate.toolResult(withNotes(result), name);
     this.#notices(gated);
     if (gated.abort) throw new AssistError(gated.abort, { level: "refused" });
     return { text: gated.text, isError: result.isError ?? false };

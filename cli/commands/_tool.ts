@@ -23,5 +23,6 @@ export async function runTool(
     return EXIT.failure;
   }
   ctx.io.out(result.text);
+  for (const n of result.notes ?? []) ctx.io.warn(`${def.name}: ${n}`);
   return EXIT.ok;
 }

@@ -3,6 +3,7 @@
  * opening of a file for reading. Every tool that reads a file the model names goes through here
  * (read_file, the HL7 tools, the engine tools' local paths), so there is one door to guard.
  */
+import { decodeBytes, type DecodedText } from "../../hl7/charset.ts";
 import { comparable, PathGuard } from "./protect.ts";
 import { type ToolContext, toolError, type ToolResult } from "../types.ts";
 
@@ -87,12 +88,16 @@ export function looksBinary(head: Uint8Array): boolean {
 
 /**
  * Reads a whole text file the model or operator named, after the protection check: the one way
- * tools read an input file. Binary files and folders are refused with structured errors.
+ * tools read an input file. Binary files and folders are refused with structured errors. The bytes
+ * are read in the HL7 character set they declare, else UTF-8, else Windows-1252 (hl7/charset.ts);
+ * `decoded.notes` says when a fallback was taken.
  */
 export async function readCheckedText(
   path: string,
   ctx: ToolContext,
-): Promise<{ ok: true; text: string; real: string } | { ok: false; result: ToolResult }> {
+): Promise<
+  { ok: true; text: string; real: string; decoded: DecodedText } | { ok: false; result: ToolResult }
+> {
   const c = await checkPath(path, ctx);
   if (!c.ok) return c;
   try {
@@ -102,7 +107,8 @@ export async function readCheckedText(
     if (looksBinary(bytes)) {
       return { ok: false, result: toolError("binary_file", `${path} is a binary file; not read`, { path }) };
     }
-    return { ok: true, text: new TextDecoder().decode(bytes), real: c.real };
+    const decoded = decodeBytes(bytes);
+    return { ok: true, text: decoded.text, real: c.real, decoded };
   } catch (err) {
     return { ok: false, result: fsError(path, err) };
   }

@@ -33,17 +33,20 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       : ignoreList.map((p) => hl7.parsePath(p));
     const key = input.key === undefined ? undefined : hl7.parsePath(input.key as string);
     const sides = [];
+    const notes: string[] = [];
     for (const source of [left, right]) {
       const src = await readInput(source, ctx);
       if (!src.ok) return src.result;
       label = src.label;
+      notes.push(...src.notes);
       const doc = hl7.parseMessages(src.text);
       if (doc.messages.length === 0) {
         return toolError("no_messages", `no HL7 messages found in ${src.label}`);
       }
       sides.push(doc.messages);
     }
-    return { text: hl7.formatDiff(hl7.diffMessageLists(sides[0], sides[1], { key, ignore })) };
+    const text = hl7.formatDiff(hl7.diffMessageLists(sides[0], sides[1], { key, ignore }));
+    return notes.length ? { text, notes } : { text };
   } catch (err) {
     const result = hl7Error(err, label || "input");
     if (result) return result;

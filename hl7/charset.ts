@@ -1,0 +1,469 @@
+/**
+ * Bytes to text and back for everything assist reads: the one decoder of the program. HL7 input is
+ * read in the character set its MSH-18 declares (HL7 table 0211: `ASCII`, `8859/1` to `8859/16`,
+ * `UNICODE UTF-8`, `UNICODE`, `GB 18030-2000`, `KS X 1001`, `BIG-5`, `ISO IR87`, ...); input without
+ * a declaration is read as UTF-8 when it is valid UTF-8, else as Windows-1252. Every byte maps to a
+ * character in every path, and each fallback leaves a one-line note: nothing is lost or replaced
+ * silently.
+ *
+ * - A file of several messages is read message by message when their MSH-18 values differ; bytes
+ *   before the first MSH (batch headers, framing) are read with the first message's set.
+ * - A UTF-8 byte-order mark is kept in the text (as U+FEFF), so writing the text back gives it back.
+ *   UTF-16 input is recognised by its byte-order mark.
+ * - `encodeText` writes a text back in the sets it was read in: unchanged text gives the same bytes.
+ *   A character the set has no byte for is an error, never a `?`.
+ *
+ * @module
+ */
+
+/** One stretch of the text and the character set its bytes were read in. */
+export interface CharsetRegion {
+  /** Character offset in the decoded text where the stretch starts. */
+  readonly start: number;
+  /** The WHATWG encoding name used (`utf-8`, `windows-1252`, `iso-8859-15`, `utf-16le`, ...). */
+  readonly charset: string;
+  /** MSH-18 as written (first repetition), when the stretch's message declares one. */
+  readonly declared?: string;
+  /** Which MSH (0-based, in input order) the stretch starts at; 0 for the first stretch. */
+  readonly message: number;
+}
+
+/** What {@link decodeBytes} made of some bytes. */
+export interface DecodedText {
+  readonly text: string;
+  /** One region per message whose set differs from the one before; at least one. */
+  readonly regions: readonly CharsetRegion[];
+  /** One line each: a fallback, an unknown MSH-18, a declaration the bytes contradict. */
+  readonly notes: readonly string[];
+}
+
+/** A text that cannot be written in the character set asked for. */
+export class CharsetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CharsetError";
+  }
+}
+
+/** How an HL7 table 0211 value is read: a WHATWG label, ASCII (7-bit), or a set not supported. */
+type Table0211 = { label: string } | { ascii: true } | { unsupported: string };
+
+/** Table 0211 names (and common spellings) after `normalize`: upper case, no spaces, `-` or `_`. */
+const TABLE_0211: Record<string, Table0211> = {
+  ASCII: { ascii: true },
+  ISOIR6: { ascii: true },
+  USASCII: { ascii: true },
+  UNICODE: { label: "utf-8" },
+  UNICODEUTF8: { label: "utf-8" },
+  UTF8: { label: "utf-8" },
+  ISOIR192: { label: "utf-8" },
+  ISOIR100: { label: "iso-8859-1" },
+  ISOIR14: { label: "shift_jis" },
+  ISOIR87: { label: "iso-2022-jp" },
+  ISOIR159: { label: "euc-jp" },
+  GB180302000: { label: "gb18030" },
+  GB18030: { label: "gb18030" },
+  KSX1001: { label: "euc-kr" },
+  BIG5: { label: "big5" },
+  UNICODEUTF16: { unsupported: "UTF-16" },
+  UNICODEUTF32: { unsupported: "UTF-32" },
+  CNS116431992: { unsupported: "CNS 11643" },
+};
+
+function normalize(name: string): string {
+  return name.toUpperCase().replace(/[\s_-]+/g, "");
+}
+
+/**
+ * The WHATWG label for an MSH-18 value, `"ascii"` for 7-bit ASCII, or undefined for a value that
+ * names no set assist can read (an unknown name, UTF-16, UTF-32).
+ *
+ * @example
+ * ```ts
+ * charsetFor("8859/1"); // "iso-8859-1"
+ * charsetFor("UNICODE UTF-8"); // "utf-8"
+ * charsetFor("8859/15"); // "iso-8859-15"
+ * ```
+ */
+export function charsetFor(msh18: string): string | undefined {
+  const r = table0211(msh18);
+  return r && "label" in r ? r.label : r && "ascii" in r ? "ascii" : undefined;
+}
+
+function table0211(msh18: string): Table0211 | undefined {
+  const n = normalize(msh18.trim());
+  if (n === "") return undefined;
+  const known = TABLE_0211[n];
+  if (known) return known;
+  const iso = /^(?:8859|ISO8859)\/?(\d{1,2})$/.exec(n);
+  if (iso) {
+    const label = `iso-8859-${Number(iso[1])}`;
+    return supported(label) ? { label } : undefined;
+  }
+  // Not a table 0211 name, but a charset name a sender may have written (ISO-8859-1, windows-1252).
+  return supported(msh18.trim()) && !/^ascii$/i.test(msh18.trim()) ? { label: msh18.trim() } : undefined;
+}
+
+const decoders = new Map<string, TextDecoder | null>();
+
+/** A fatal decoder for `label` (cached), or null when the runtime does not know it. */
+function decoderFor(label: string): TextDecoder | null {
+  let d = decoders.get(label);
+  if (d === undefined) {
+    try {
+      d = new TextDecoder(label, { fatal: true, ignoreBOM: true });
+    } catch {
+      d = null;
+    }
+    decoders.set(label, d);
+  }
+  return d;
+}
+
+function supported(label: string): boolean {
+  return decoderFor(label) !== null;
+}
+
+/** Display name of a WHATWG encoding for notes. */
+function displayName(charset: string): string {
+  return charset.startsWith("windows-") ? `Windows-${charset.slice(8)}` : charset.toUpperCase();
+}
+
+const CR = 13, LF = 10, VT = 11;
+
+/** Byte offsets where an MSH segment starts (at the start, after a line end, VT or len10 digits). */
+function mshStarts(bytes: Uint8Array, from: number): number[] {
+  const out: number[] = [];
+  let i = bytes.indexOf(77, /* M */ from);
+  while (i !== -1 && i + 3 < bytes.length) {
+    if (bytes[i + 1] === 83 && bytes[i + 2] === 72 && separatorByte(bytes[i + 3])) {
+      const p = i === from ? -1 : bytes[i - 1];
+      if (p === -1 || p === CR || p === LF || p === VT || (p >= 48 && p <= 57)) out.push(i);
+    }
+    i = bytes.indexOf(77, i + 1);
+  }
+  return out;
+}
+
+function separatorByte(c: number): boolean {
+  return c > 32 && c < 127 && !(c >= 48 && c <= 57) && !(c >= 65 && c <= 90) && !(c >= 97 && c <= 122);
+}
+
+/** MSH-18 (first repetition, as ASCII) of the MSH at `at`, or "" when absent. */
+function msh18At(bytes: Uint8Array, at: number): string {
+  const fs = bytes[at + 3];
+  const rep = bytes[at + 5];
+  let field = 2; // the field being read: MSH-2 starts after the separator at at+3
+  let start = -1;
+  for (let i = at + 4; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === CR || c === LF || c === 0x1c) break;
+    if (c === fs) {
+      field++;
+      if (field === 18) start = i + 1;
+      else if (field === 19) return ascii(bytes, start, i, rep);
+    }
+  }
+  if (start === -1) return "";
+  let end = start;
+  while (end < bytes.length && bytes[end] !== CR && bytes[end] !== LF && bytes[end] !== 0x1c) end++;
+  return ascii(bytes, start, end, rep);
+}
+
+function ascii(bytes: Uint8Array, start: number, end: number, rep: number): string {
+  let s = "";
+  for (let i = start; i < end; i++) {
+    const c = bytes[i];
+    if (c === rep && rep !== bytes[start - 1]) break;
+    s += String.fromCharCode(c);
+  }
+  return s.trim();
+}
+
+/** True when every byte is 7-bit. */
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return false;
+  return true;
+}
+
+const utf8Fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const cp1252 = new TextDecoder("windows-1252", { ignoreBOM: true });
+
+/** UTF-8 when valid, else Windows-1252 (which maps every byte). */
+function detect(bytes: Uint8Array): { text: string; charset: string; fellBack: boolean } {
+  try {
+    return { text: utf8Fatal.decode(bytes), charset: "utf-8", fellBack: false };
+  } catch {
+    return { text: cp1252.decode(bytes), charset: "windows-1252", fellBack: true };
+  }
+}
+
+interface Piece {
+  text: string;
+  charset: string;
+  declared?: string;
+}
+
+/** Decodes one message's bytes by its MSH-18 (`declared`, "" for none); notes go to `notes`. */
+function decodePiece(bytes: Uint8Array, declared: string, where: string, notes: string[]): Piece {
+  const d = declared === "" ? undefined : table0211(declared);
+  const keep = declared === "" ? {} : { declared };
+  if (d !== undefined && "label" in d) {
+    const dec = decoderFor(d.label)!;
+    // Engines that convert to UTF-8 often leave MSH-18 as it was: bytes that are valid UTF-8 with
+    // multi-byte characters are almost never meant as a single-byte set (that takes pairs like "Ã«").
+    if (singleByte(d.label) && validUtf8Multibyte(bytes)) {
+      notes.push(`${where}MSH-18 declares ${declared} but the bytes are UTF-8; read as UTF-8`);
+      return { text: utf8Fatal.decode(bytes), charset: "utf-8", ...keep };
+    }
+    try {
+      return { text: dec.decode(bytes), charset: dec.encoding, ...keep };
+    } catch {
+      const r = detect(bytes);
+      notes.push(
+        `${where}MSH-18 declares ${declared} but the bytes are not valid ${declared}; read as ${
+          displayName(r.charset)
+        }`,
+      );
+      return { text: r.text, charset: r.charset, ...keep };
+    }
+  }
+  if (d !== undefined && isAscii(bytes)) return { text: utf8Fatal.decode(bytes), charset: "utf-8", ...keep };
+  const r = detect(bytes);
+  if (d !== undefined && "ascii" in d) {
+    notes.push(`${where}MSH-18 says ASCII but the bytes are not 7-bit; read as ${displayName(r.charset)}`);
+  } else if (d !== undefined) {
+    notes.push(
+      `${where}MSH-18 "${declared}" is ${d.unsupported}, which assist cannot read; read as ${
+        displayName(r.charset)
+      }`,
+    );
+  } else if (declared !== "") {
+    notes.push(
+      `${where}MSH-18 "${declared}" is not an HL7 character set (table 0211); read as ${
+        displayName(r.charset)
+      }`,
+    );
+  } else if (r.fellBack) {
+    notes.push(`${where}not valid UTF-8 and no MSH-18 character set; read as Windows-1252`);
+  }
+  return { text: r.text, charset: r.charset, ...keep };
+}
+
+/** Valid UTF-8 holding at least one multi-byte character. */
+function validUtf8Multibyte(bytes: Uint8Array): boolean {
+  try {
+    utf8Fatal.decode(bytes);
+    return !isAscii(bytes);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads `bytes` as text: by each message's MSH-18, else UTF-8, else Windows-1252 (see the module
+ * notes). Never throws; every byte becomes a character.
+ *
+ * @example
+ * ```ts
+ * const bytes = new Uint8Array([...new TextEncoder().encode("MSH|^~\\&|A||||||||||||||||8859/1\rPID|1||||M"), 0xfc, 0x6c]);
+ * const d = decodeBytes(bytes);
+ * d.text.endsWith("Mül"); // true
+ * d.regions[0].charset; // "windows-1252" (the WHATWG decoder of iso-8859-1)
+ * ```
+ */
+export function decodeBytes(bytes: Uint8Array): DecodedText {
+  const notes: string[] = [];
+  // Byte-order marks: UTF-8 (kept as U+FEFF), UTF-16 LE and BE.
+  if (
+    bytes.length >= 2 && (bytes[0] === 0xff && bytes[1] === 0xfe || bytes[0] === 0xfe && bytes[1] === 0xff)
+  ) {
+    const charset = bytes[0] === 0xff ? "utf-16le" : "utf-16be";
+    const text = new TextDecoder(charset, { ignoreBOM: true }).decode(bytes);
+    if (text.includes("\ufffd")) {
+      notes.push(`the ${charset.toUpperCase()} text holds invalid sequences (shown as U+FFFD)`);
+    }
+    return { text, regions: [{ start: 0, charset, message: 0 }], notes };
+  }
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const from = bom ? 3 : 0;
+  const starts = mshStarts(bytes, from);
+  const declared = starts.map((s) => msh18At(bytes, s));
+  if (bom) {
+    const r = detect(bytes);
+    if (r.fellBack) {
+      notes.push("starts with a UTF-8 byte-order mark but is not valid UTF-8; read as Windows-1252");
+    }
+    const other = declared.find((x) => x !== "" && charsetFor(x) !== "utf-8" && charsetFor(x) !== "ascii");
+    if (other !== undefined) {
+      notes.push(
+        `MSH-18 declares ${other} but a UTF-8 byte-order mark comes first; read as ${displayName(r.charset)}`,
+      );
+    }
+    return { text: r.text, regions: [{ start: 0, charset: r.charset, message: 0 }], notes };
+  }
+  if (starts.length <= 1 || declared.every((x) => x === declared[0])) {
+    const piece = decodePiece(bytes, declared[0] ?? "", "", notes);
+    return { text: piece.text, regions: [region(0, 0, piece)], notes };
+  }
+  // Messages that declare different sets: each read in its own.
+  const regions: CharsetRegion[] = [];
+  let text = "";
+  for (let k = 0; k < starts.length; k++) {
+    const s = k === 0 ? 0 : starts[k];
+    const e = k + 1 < starts.length ? starts[k + 1] : bytes.length;
+    const piece = decodePiece(bytes.subarray(s, e), declared[k], `message ${k + 1}: `, notes);
+    const last = regions[regions.length - 1];
+    if (!last || last.charset !== piece.charset || last.declared !== piece.declared) {
+      regions.push(region(text.length, k, piece));
+    }
+    text += piece.text;
+  }
+  return { text, regions, notes };
+}
+
+function region(start: number, message: number, p: Piece): CharsetRegion {
+  return p.declared === undefined
+    ? { start, charset: p.charset, message }
+    : { start, charset: p.charset, declared: p.declared, message };
+}
+
+/** Character offsets where an MSH segment starts in `text` (the rule `decodeBytes` uses on bytes). */
+function mshStartsText(text: string): number[] {
+  const out: number[] = [];
+  let i = text.indexOf("MSH");
+  while (i !== -1 && i + 3 < text.length) {
+    const p = i === 0 ? -1 : text.charCodeAt(i - 1);
+    if (
+      separatorByte(text.charCodeAt(i + 3)) &&
+      (p === -1 || p === CR || p === LF || p === VT || p === 0xfeff || (p >= 48 && p <= 57))
+    ) out.push(i);
+    i = text.indexOf("MSH", i + 1);
+  }
+  return out;
+}
+
+/**
+ * Writes `text` in the character sets `like` was read in: one set for the whole text, or, for text
+ * read message by message, each message (found again by its MSH) in its own. Text that came from
+ * `like` unchanged gives its bytes back exactly. Throws a CharsetError naming the first character
+ * the set cannot hold.
+ *
+ * @example
+ * ```ts
+ * const bytes = new Uint8Array([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72]); // "Müller" in Latin-1
+ * const d = decodeBytes(bytes);
+ * encodeText(d.text.replace("ller", "LLER"), d); // the Latin-1 bytes of "MüLLER"
+ * ```
+ */
+export function encodeText(text: string, like: DecodedText | string): Uint8Array {
+  if (typeof like === "string") return encodeIn(text, like, 0);
+  if (like.regions.length === 1) return encodeIn(text, like.regions[0].charset, 0);
+  // Each region after the first starts at an MSH: cut the text at the same MSH (by its order).
+  const cuts = mshStartsText(text);
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  let charset = like.regions[0].charset;
+  for (const r of like.regions.slice(1)) {
+    const cut = cuts[r.message];
+    if (cut === undefined || cut < at) continue;
+    parts.push(encodeIn(text.slice(at, cut), charset, at));
+    at = cut;
+    charset = r.charset;
+  }
+  parts.push(encodeIn(text.slice(at), charset, at));
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+const utf8Encoder = new TextEncoder();
+const reverseTables = new Map<string, Map<number, number>>();
+
+/** Character code to byte for a single-byte WHATWG encoding, or undefined for a multi-byte one. */
+function reverseTable(charset: string): Map<number, number> | undefined {
+  let t = reverseTables.get(charset);
+  if (t) return t;
+  if (!singleByte(charset)) return undefined;
+  const dec = new TextDecoder(charset);
+  t = new Map();
+  for (let b = 0; b < 256; b++) {
+    const s = dec.decode(new Uint8Array([b]));
+    if (s !== "\ufffd" && s.length === 1 && !t.has(s.charCodeAt(0))) t.set(s.charCodeAt(0), b);
+  }
+  reverseTables.set(charset, t);
+  return t;
+}
+
+const MULTI_BYTE = new Set([
+  "utf-8",
+  "utf-16le",
+  "utf-16be",
+  "gb18030",
+  "gbk",
+  "big5",
+  "euc-kr",
+  "euc-jp",
+  "shift_jis",
+  "iso-2022-jp",
+]);
+
+function singleByte(charset: string): boolean {
+  const d = decoderFor(charset);
+  return d !== null && !MULTI_BYTE.has(d.encoding);
+}
+
+function encodeIn(text: string, charset: string, offset: number): Uint8Array {
+  if (charset === "utf-8") return utf8Encoder.encode(text);
+  if (charset === "utf-16le" || charset === "utf-16be") {
+    const out = new Uint8Array(text.length * 2);
+    const le = charset === "utf-16le";
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      out[2 * i + (le ? 0 : 1)] = c & 0xff;
+      out[2 * i + (le ? 1 : 0)] = c >> 8;
+    }
+    return out;
+  }
+  const table = reverseTable(charset);
+  if (!table) {
+    throw new CharsetError(`assist cannot write ${displayName(charset)}; the text was not written`);
+  }
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const b = c < 0x80 ? c : table.get(c);
+    if (b === undefined) {
+      const cp = text.codePointAt(i)!;
+      throw new CharsetError(
+        `character U+${cp.toString(16).toUpperCase().padStart(4, "0")} ("${String.fromCodePoint(cp)}") at ` +
+          `offset ${offset + i} has no byte in ${displayName(charset)}; the text was not written`,
+      );
+    }
+    out[i] = b;
+  }
+  return out;
+}
+
+/**
+ * A one-line description of how text was read, for a tool's output: `"ISO-8859-15 (MSH-18 8859/15)"`,
+ * `"UTF-8"`, or the sets of a mixed file.
+ *
+ * @example
+ * ```ts
+ * describeCharset(decodeBytes(new TextEncoder().encode("MSH|^~\\&|A"))); // "UTF-8"
+ * ```
+ */
+export function describeCharset(d: DecodedText): string {
+  const seen = new Set<string>();
+  for (const r of d.regions) {
+    seen.add(`${displayName(r.charset)}${r.declared ? ` (MSH-18 ${r.declared})` : ""}`);
+  }
+  return [...seen].join(", ");
+}
