@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { ENVELOPE_IDS } from "./envelope.ts";
 import { getAll } from "./get.ts";
 import type { Message } from "./message.ts";
 import { formatPath, type Hl7Path, parsePath } from "./path.ts";
@@ -18,6 +19,12 @@ import { formatPath, type Hl7Path, parsePath } from "./path.ts";
 export interface ExtractOptions {
   /** Start each row with the message's number (1-based), under the heading `#`. @default false */
   index?: boolean;
+  /**
+   * The same rows with their batch envelope around them (`withEnvelopes`): field paths into FHS,
+   * BHS, BTS and FTS read these. A whole-segment path (`BHS`) still reads the message itself,
+   * which holds no envelope segment.
+   */
+  envelopes?: readonly Message[];
 }
 
 /**
@@ -86,8 +93,12 @@ export function extractTable(
   const parsed = paths.map((p) => typeof p === "string" ? parsePath(p) : p);
   const head = parsed.map(formatPath);
   let text = (options.index ? ["#", ...head] : head).join("\t") + "\n";
+  const env = options.envelopes;
+  const inEnvelope = parsed.map((p) =>
+    env !== undefined && p.field !== undefined && ENVELOPE_IDS.includes(p.segment)
+  );
   messages.forEach((m, i) => {
-    const cells = parsed.map((p) => extractCell(m, p));
+    const cells = parsed.map((p, k) => extractCell(inEnvelope[k] ? env![i] : m, p));
     text += (options.index ? [String(i + 1), ...cells] : cells).join("\t") + "\n";
   });
   return text;

@@ -23,6 +23,16 @@ export { type DocumentPart, type Hl7Document, type Hl7Warning, Message } from ".
 export { parseMessage } from "./parse.ts";
 export { parseMessages } from "./split.ts";
 export {
+  CharsetError,
+  charsetFor,
+  type CharsetRegion,
+  decodeBytes,
+  type DecodedText,
+  describeCharset,
+  encodeText,
+} from "./charset.ts";
+export { type Envelope, ENVELOPE_IDS, envelopes, hasEnvelope, withEnvelopes } from "./envelope.ts";
+export {
   decodeField,
   encodeField,
   encodeSegment,

@@ -1,4 +1,4 @@
-/** hl7_field: chosen fields of every message as TSV, one row per message. */
+/** hl7_field: chosen fields of every message (and its batch envelope) as TSV, one row per message. */
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
@@ -11,7 +11,10 @@ export const hl7FieldTool: ToolDef = {
     "the field separator and MSH.2 the encoding characters. Cells hold values as written (escapes such " +
     "as \\S\\ intact). In a cell, repetitions of a field are joined with ~ and occurrences of a segment " +
     "(every OBX for OBX.5) with |; a tab in a value is written \\X09\\; an absent value is empty. " +
-    "Reads MLLP, len10, batch (FHS/BHS) and newline-separated files.",
+    "Batch envelope fields (FHS.4 sending facility, BHS.11 batch control id, BTS.1 message count) read " +
+    "the envelope around each message; a file of only an envelope gives one row. Reads MLLP, len10, " +
+    "batch and newline-separated files in the character set MSH-18 declares (else UTF-8, else " +
+    "Windows-1252, with a note).",
   params: [
     {
       name: "file",

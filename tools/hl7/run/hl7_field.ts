@@ -1,4 +1,8 @@
-/** hl7_field: chosen fields of every message as TSV, one row per message. */
+/**
+ * hl7_field: chosen fields of every message as TSV, one row per message. Batch envelope fields
+ * (FHS, BHS, BTS, FTS) read the envelope around each message; a file of only an envelope gives
+ * one row.
+ */
 import * as hl7 from "../../../hl7/mod.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
@@ -26,8 +30,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   try {
     const parsed = paths.map((p) => hl7.parsePath(p));
     const doc = hl7.parseMessages(src.text);
-    if (doc.messages.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
-    return { text: hl7.extractTable(doc.messages, parsed, { index: input.index as boolean }) };
+    const envelopes = hl7.withEnvelopes(doc);
+    if (envelopes.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
+    // A file of only an envelope: its one row is the envelope itself.
+    const rows = doc.messages.length > 0 ? doc.messages : envelopes;
+    const text = hl7.extractTable(rows, parsed, { index: input.index as boolean, envelopes });
+    return src.notes.length ? { text, notes: src.notes } : { text };
   } catch (err) {
     const result = hl7Error(err, src.label);
     if (result) return result;

@@ -13,18 +13,19 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   if (!src.ok) return src.result;
   try {
     const doc = hl7.parseMessages(src.text);
-    if (doc.messages.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
+    if (doc.messages.length === 0 && !hl7.hasEnvelope(doc)) {
+      return toolError("no_messages", `no HL7 messages found in ${src.label}`);
+    }
     const n = input.message as number | undefined;
     if (n !== undefined && n > doc.messages.length) {
       return toolError("bad_input", `no message ${n}: ${src.label} holds ${doc.messages.length}`);
     }
-    return {
-      text: hl7.renderDocument(doc, {
-        all: input.all as boolean,
-        message: n,
-        limit: input.limit as number,
-      }),
-    };
+    const text = hl7.renderDocument(doc, {
+      all: input.all as boolean,
+      message: n,
+      limit: input.limit as number,
+    });
+    return src.notes.length ? { text, notes: src.notes } : { text };
   } catch (err) {
     const result = hl7Error(err, src.label);
     if (result) return result;
