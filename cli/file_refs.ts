@@ -10,8 +10,9 @@
  *   of $ASSIST_HOME (tools/files/protect.ts, refused as read_file refuses them) are skipped with a
  *   warning; the reference stays literal.
  * - Over 250 KB the content is cut with read_file's footer (tools/files/read_limited.ts).
- * - Bytes are decoded as UTF-8, or when that is invalid as Windows-1252, with a warning: no byte
- *   is dropped or replaced silently.
+ * - Bytes are decoded by hl7/charset.ts: in the set an HL7 message's MSH-18 declares, else UTF-8,
+ *   else Windows-1252, with a warning whenever it falls back: no byte is dropped or replaced
+ *   silently.
  * - Relative paths resolve against `cwd`; `~` is the operator's home folder.
  *
  * Expansion runs before PHI tokenization: the caller hands the expanded text to the agent turn,
@@ -19,6 +20,7 @@
  *
  * @module
  */
+import { decodeBytes } from "../hl7/charset.ts";
 import { ATTACHED_FENCE_TAG } from "../phi/exclusions.ts";
 import { posix, win32 } from "node:path";
 import { PathGuard } from "../tools/files/protect.ts";
@@ -133,13 +135,14 @@ export function fenceFor(content: string): string {
   return "`".repeat(Math.max(3, longest + 1));
 }
 
-/** UTF-8 when valid, else Windows-1252 (every byte maps to a character: nothing is lost). */
-export function decodeText(bytes: Uint8Array): { text: string; legacy: boolean } {
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes), legacy: false };
-  } catch {
-    return { text: new TextDecoder("windows-1252").decode(bytes), legacy: true };
-  }
+/**
+ * The file's text as hl7/charset.ts reads it (MSH-18, else UTF-8, else Windows-1252: every byte maps
+ * to a character, nothing is lost), a leading byte-order mark left out; `notes` says when a
+ * fallback was taken.
+ */
+export function decodeText(bytes: Uint8Array): { text: string; notes: readonly string[] } {
+  const d = decodeBytes(bytes);
+  return { text: d.text.charCodeAt(0) === 0xfeff ? d.text.slice(1) : d.text, notes: d.notes };
 }
 
 function userHomeFromEnv(): string | undefined {
@@ -163,7 +166,15 @@ export function expandTilde(path: string, userHome: string | undefined, windows:
 }
 
 type Outcome =
-  | { kind: "file"; real: string; content: string; bytes: number; truncated: boolean; legacy: boolean }
+  | {
+    kind: "file";
+    real: string;
+    content: string;
+    bytes: number;
+    truncated: boolean;
+    legacy: boolean;
+    notes: readonly string[];
+  }
   | { kind: "skip"; warning: string }
   | { kind: "missing" };
 
@@ -200,9 +211,17 @@ async function load(path: string, shown: string, cwd: string, guard: PathGuard):
     if (r.binary) {
       return { kind: "skip", warning: `${shown}: ${path} is a binary file (${r.total} bytes); skipped` };
     }
-    const { text, legacy } = decodeText(r.bytes);
+    const { text, notes } = decodeText(r.bytes);
     const content = r.truncated ? text + truncationFooter(r, "@file", "read_file start_line") : text;
-    return { kind: "file", real: c.real, content, bytes: r.bytes.length, truncated: r.truncated, legacy };
+    return {
+      kind: "file",
+      real: c.real,
+      content,
+      bytes: r.bytes.length,
+      truncated: r.truncated,
+      legacy: notes.length > 0,
+      notes,
+    };
   } catch (err) {
     return {
       kind: "skip",
@@ -304,7 +323,7 @@ export async function expandFileRefs(
     // Two spellings of one file (a link, `./x` and `x`) attach it once.
     if (seen.has(`real:${outcome.real}`)) continue;
     seen.add(`real:${outcome.real}`);
-    if (outcome.legacy) result.warnings.push(`${shown}: not valid UTF-8; read as Windows-1252`);
+    for (const n of outcome.notes) result.warnings.push(`${shown}: ${n}`);
     if (outcome.truncated) {
       result.warnings.push(`${shown}: larger than ${READ_LIMIT_BYTES / 1024} KB; cut with a footer note`);
     }

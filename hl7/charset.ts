@@ -205,7 +205,13 @@ interface Piece {
 }
 
 /** Decodes one message's bytes by its MSH-18 (`declared`, "" for none); notes go to `notes`. */
-function decodePiece(bytes: Uint8Array, declared: string, where: string, notes: string[]): Piece {
+function decodePiece(
+  bytes: Uint8Array,
+  declared: string,
+  where: string,
+  notes: string[],
+  hl7: boolean,
+): Piece {
   const d = declared === "" ? undefined : table0211(declared);
   const keep = declared === "" ? {} : { declared };
   if (d !== undefined && "label" in d) {
@@ -245,7 +251,9 @@ function decodePiece(bytes: Uint8Array, declared: string, where: string, notes: 
       }`,
     );
   } else if (r.fellBack) {
-    notes.push(`${where}not valid UTF-8 and no MSH-18 character set; read as Windows-1252`);
+    notes.push(
+      `${where}not valid UTF-8${hl7 ? " and MSH-18 names no character set" : ""}; read as Windows-1252`,
+    );
   }
   return { text: r.text, charset: r.charset, ...keep };
 }
@@ -303,7 +311,7 @@ export function decodeBytes(bytes: Uint8Array): DecodedText {
     return { text: r.text, regions: [{ start: 0, charset: r.charset, message: 0 }], notes };
   }
   if (starts.length <= 1 || declared.every((x) => x === declared[0])) {
-    const piece = decodePiece(bytes, declared[0] ?? "", "", notes);
+    const piece = decodePiece(bytes, declared[0] ?? "", "", notes, starts.length > 0);
     return { text: piece.text, regions: [region(0, 0, piece)], notes };
   }
   // Messages that declare different sets: each read in its own.
@@ -312,7 +320,7 @@ export function decodeBytes(bytes: Uint8Array): DecodedText {
   for (let k = 0; k < starts.length; k++) {
     const s = k === 0 ? 0 : starts[k];
     const e = k + 1 < starts.length ? starts[k + 1] : bytes.length;
-    const piece = decodePiece(bytes.subarray(s, e), declared[k], `message ${k + 1}: `, notes);
+    const piece = decodePiece(bytes.subarray(s, e), declared[k], `message ${k + 1}: `, notes, true);
     const last = regions[regions.length - 1];
     if (!last || last.charset !== piece.charset || last.declared !== piece.declared) {
       regions.push(region(text.length, k, piece));

@@ -5,12 +5,16 @@
  * trailing padding; the never-tokenize list protects runs of 200 or more, the pass decodes runs of
  * 32 or more (a short message in a SMAT sample encodes to fewer than 200), and base64 wrapped at
  * 76 (or 64) columns is one run. It is decoded;
- * when it is valid canonical base64 of UTF-8 text and that text is HL7-shaped, the caller sanitizes
- * the text and the run is replaced by the re-encoded result. Everything else is left untouched.
+ * when it is valid canonical base64 and its text is HL7-shaped, the caller sanitizes the text and
+ * the run is replaced by the re-encoded result. Everything else is left untouched. The bytes become
+ * text through hl7/charset.ts (the set MSH-18 declares, else UTF-8, else Windows-1252), the one door
+ * from bytes to text before the PHI tiers: a Latin-1 `M\xfcller` reaches the lookup table as
+ * `Müller`, and the result is written back in the message's own set.
  *
  * Deviation from the original tool: decoding uses the runtime's own base64 (`Uint8Array.fromBase64`),
  * so the pass needs no python3 and is never skipped.
  */
+import { decodeBytes, type DecodedText, encodeText } from "../hl7/charset.ts";
 import type { Span } from "./spans.ts";
 
 /** Shortest run the never-tokenize list protects (spec: a base64 candidate is at least 200 long). */
@@ -23,7 +27,6 @@ export const MIN_RUN = 200;
 export const MIN_DECODE = 32;
 /** Line widths of wrapped base64 (MIME 76, PEM 64) read as one run. */
 const WRAP_WIDTHS = [76, 64];
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 const enc = new TextEncoder();
 
 /** A base64 run; `wrap` when it spans lines of a fixed width (the line breaks are not base64). */
@@ -131,10 +134,10 @@ function isB64(c: number): boolean {
 }
 
 /**
- * The UTF-8 text a run encodes, or undefined when it is not canonical base64 of valid UTF-8 (so
- * re-encoding an unchanged text gives the run back exactly).
+ * The text a run encodes and how its bytes were read (hl7/charset.ts), or undefined when it is not
+ * canonical base64 (so re-encoding an unchanged text in the same set gives the run back exactly).
  */
-export function decodeBase64Text(run: string): string | undefined {
+export function decodeBase64(run: string): DecodedText | undefined {
   let bytes: Uint8Array;
   try {
     bytes = Uint8Array.fromBase64(run);
@@ -142,16 +145,27 @@ export function decodeBase64Text(run: string): string | undefined {
     return undefined;
   }
   if (bytes.toBase64() !== run) return undefined;
+  return decodeBytes(bytes);
+}
+
+/** The text of {@link decodeBase64} alone. */
+export function decodeBase64Text(run: string): string | undefined {
+  return decodeBase64(run)?.text;
+}
+
+/**
+ * Base64 of `text` written in the sets `like` was read in (UTF-8 without it). Undefined when a
+ * character has no byte in that set: the caller then leaves the run as it was.
+ */
+export function encodeBase64Text(text: string): string;
+export function encodeBase64Text(text: string, like: DecodedText): string | undefined;
+export function encodeBase64Text(text: string, like?: DecodedText): string | undefined {
+  if (!like) return enc.encode(text).toBase64();
   try {
-    return utf8.decode(bytes);
+    return encodeText(text, like).toBase64();
   } catch {
     return undefined;
   }
-}
-
-/** Base64 of the UTF-8 bytes of `text`. */
-export function encodeBase64Text(text: string): string {
-  return enc.encode(text).toBase64();
 }
 
 /**
@@ -170,11 +184,13 @@ export function mapBase64Runs(text: string, fn: (decoded: string) => string | un
   let out = "";
   let at = 0;
   for (const r of runs) {
-    const decoded = decodeBase64Text(runBase64(text, r));
+    const decoded = decodeBase64(runBase64(text, r));
     if (decoded === undefined) continue;
-    const next = fn(decoded);
-    if (next === undefined || next === decoded) continue;
-    out += text.slice(at, r.start) + layoutLike(encodeBase64Text(next), r);
+    const next = fn(decoded.text);
+    if (next === undefined || next === decoded.text) continue;
+    const b64 = encodeBase64Text(next, decoded);
+    if (b64 === undefined) continue;
+    out += text.slice(at, r.start) + layoutLike(b64, r);
     at = r.end;
   }
   return at === 0 ? text : out + text.slice(at);

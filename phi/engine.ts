@@ -15,7 +15,7 @@ import { isHl7Shaped } from "./_hl7.ts";
 import { appendAuditText, AuditBook, AuditLines, noticeLine, type Surface } from "./audit.ts";
 import {
   base64Runs,
-  decodeBase64Text,
+  decodeBase64,
   encodeBase64Text,
   layoutLike,
   mapBase64Runs,
@@ -520,9 +520,9 @@ export class PhiEngine {
     let out = "";
     let at = 0;
     for (const r of runs) {
-      const decoded = decodeBase64Text(runBase64(text, r));
-      if (decoded === undefined || !isHl7Shaped(decoded)) continue;
-      const inner = await this.#pass(decoded, { ...o, base64: false, markers: false });
+      const bytes = decodeBase64(runBase64(text, r));
+      if (bytes === undefined || !isHl7Shaped(bytes.text)) continue;
+      const inner = await this.#pass(bytes.text, { ...o, base64: false, markers: false });
       if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);
       warnings.push(...inner.warnings);
       for (const c of inner.chosen) {
@@ -542,7 +542,16 @@ export class PhiEngine {
           chosen.push(nested);
         }
       }
-      out += text.slice(at, r.start) + layoutLike(encodeBase64Text(inner.text), r);
+      // Written back in the message's own set; a set assist cannot write (GB 18030, Big5) gets
+      // UTF-8, with a warning, rather than the untokenized original.
+      let b64 = encodeBase64Text(inner.text, bytes);
+      if (b64 === undefined) {
+        b64 = encodeBase64Text(inner.text);
+        warnings.push(
+          "a base64-encoded message was written back as UTF-8 (its own character set cannot be written)",
+        );
+      }
+      out += text.slice(at, r.start) + layoutLike(b64, r);
       at = r.end;
     }
     return { text: at === 0 ? text : out + text.slice(at), chosen };

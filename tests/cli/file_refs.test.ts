@@ -48,9 +48,9 @@ Deno.test("fences: keyed by extension, plain when unknown, longer than any backt
 });
 
 Deno.test("decodeText: UTF-8 when valid, else Windows-1252 keeping every byte", () => {
-  assertEquals(decodeText(new TextEncoder().encode("Zoë")), { text: "Zoë", legacy: false });
+  assertEquals(decodeText(new TextEncoder().encode("Zoë")), { text: "Zoë", notes: [] });
   const d = decodeText(new Uint8Array([0x5a, 0x6f, 0xeb, 0x20, 0x80, 0x81]));
-  assertEquals(d, { text: "Zo\u00eb \u20ac\u0081", legacy: true });
+  assertEquals(d, { text: "Zo\u00eb \u20ac\u0081", notes: ["not valid UTF-8; read as Windows-1252"] });
 });
 
 Deno.test("expandFileRefs: files appended as fenced blocks; the prompt text stays as typed", async () => {

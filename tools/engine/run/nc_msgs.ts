@@ -130,6 +130,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (read === 0) return toolError("smat_unreadable", notes.join("; "));
     all.sort((a, b) => (b.time ?? -Infinity) - (a.time ?? -Infinity) || a.order - b.order || b.seq - a.seq);
     const shown = all.slice(0, limit);
+    for (const m of shown) for (const n of m.charsetNotes ?? []) notes.push(`MID ${m.mid}: ${n}`);
     const rel = (
       p: string,
     ) => (siteDir && p.startsWith(siteDir) ? p.slice(siteDir.length).replace(/^[\\/]+/, "") : p);
@@ -162,7 +163,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       for (const m of shown) {
         lines.push(
           `=== ${isoTime(m.time)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${m.dest || "-"}  ` +
-            `(${m.context || m.type || "?"}, ${new TextEncoder().encode(m.content).length} bytes)`,
+            `(${m.context || m.type || "?"}, ${m.bytes ?? new TextEncoder().encode(m.content).length} bytes)`,
           m.content.replace(/\r\n?/g, "\n").replace(/\n+$/, ""),
           "",
         );
@@ -181,7 +182,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           m.dest || "-",
           msgType || "-",
           control || "-",
-          String(new TextEncoder().encode(m.content).length),
+          String(m.bytes ?? new TextEncoder().encode(m.content).length),
         ];
       });
       lines.push(

@@ -12,7 +12,7 @@ import type { EngineFs } from "../engine_fs.ts";
 import { KeyedList, type KlIssue, readKeyedList } from "../netconfig/keyed_list.ts";
 import type { Shape } from "../netconfig/schema.ts";
 import { newElem, TclListError, TclSource } from "../netconfig/tcl_list.ts";
-import { contentMatches, inRange, type MessageFilter, type SmatMessage } from "./message.ts";
+import { contentMatches, inRange, type MessageFilter, smatContent, type SmatMessage } from "./message.ts";
 import type { ReadResult } from "./smatdb.ts";
 
 const KL: Shape = { kind: "kl", fields: Object.create(null) };
@@ -84,8 +84,6 @@ function num(v: string | undefined): number | undefined {
   return coerceInt(v ?? "", { min: 0 });
 }
 
-const decoder = new TextDecoder();
-
 /**
  * Reads up to `limit` messages of one `.idx`/`.msg` pair, newest first, that pass `filter`.
  *
@@ -125,8 +123,8 @@ export async function readSmatFiles(
     const bytes = whole
       ? whole.subarray(offset, offset + length)
       : await fs.readRange(msgPath, offset, length);
-    const content = decoder.decode(bytes);
-    if (!contentMatches(content, filter)) continue;
+    const read = smatContent(bytes);
+    if (!contentMatches(read.content, filter)) continue;
     messages.push({
       file: idxPath,
       mid: midOf(r.str("MID"), records[i].seq),
@@ -135,7 +133,7 @@ export async function readSmatFiles(
       dest: (r.str("DESTCONN") ?? "").trim(),
       type: (r.str("TYPE") ?? "").trim(),
       context: (r.str("SAVECONTEXT") ?? "").trim(),
-      content,
+      ...read,
       seq: records[i].seq,
     });
   }

@@ -4,7 +4,14 @@
  *
  * @module
  */
-import { getAll, type Message, parseMessages, parsePath, readableValue } from "../../../hl7/mod.ts";
+import {
+  decodeBytes,
+  getAll,
+  type Message,
+  parseMessages,
+  parsePath,
+  readableValue,
+} from "../../../hl7/mod.ts";
 
 export interface SmatMessage {
   /** The archive file it came from. */
@@ -19,7 +26,12 @@ export interface SmatMessage {
   type: string;
   /** Save context (`inbound`, `outbound`, ...). */
   context: string;
+  /** The message text, its bytes read by hl7/charset.ts (MSH-18, else UTF-8, else Windows-1252). */
   content: string;
+  /** Size of the saved message in bytes. */
+  bytes?: number;
+  /** How the bytes were read, when a fallback was taken (one line each). */
+  charsetNotes?: readonly string[];
   /** Position in its file (rowid or record number): ties on time keep file order. */
   seq: number;
 }
@@ -161,4 +173,22 @@ export function isoTime(ms: number | undefined): string {
   return ms === undefined || !Number.isFinite(ms)
     ? "?"
     : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/**
+ * A saved message's content and how it was read: the one decoder (hl7/charset.ts), so a Latin-1
+ * message that declares 8859/1 reads right and an undeclared one is never turned into U+FFFD.
+ *
+ * @example
+ * ```ts
+ * smatContent(new Uint8Array([0x4d, 0xfc])).content; // "Mü" (not UTF-8: read as Windows-1252)
+ * ```
+ */
+export function smatContent(
+  bytes: Uint8Array,
+): { content: string; bytes: number; charsetNotes?: readonly string[] } {
+  const d = decodeBytes(bytes);
+  return d.notes.length
+    ? { content: d.text, bytes: bytes.length, charsetNotes: d.notes }
+    : { content: d.text, bytes: bytes.length };
 }

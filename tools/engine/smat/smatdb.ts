@@ -13,7 +13,14 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { EngineFs } from "../engine_fs.ts";
-import { contentMatches, inRange, type MessageFilter, type SmatMessage, SmatQueryError } from "./message.ts";
+import {
+  contentMatches,
+  inRange,
+  type MessageFilter,
+  smatContent,
+  type SmatMessage,
+  SmatQueryError,
+} from "./message.ts";
 
 const HEADER = "SQLite format 3\0";
 
@@ -38,8 +45,6 @@ export interface ReadResult {
   /** Set when the file was not read, with the one-line reason. */
   skipped?: { kind: "encrypted" | "not_smat" | "empty"; message: string };
 }
-
-const decoder = new TextDecoder();
 
 /**
  * Reads up to `limit` messages of one `.smatdb`, newest first, that pass `filter`.
@@ -134,7 +139,10 @@ export async function readSmatDb(
     const messages: SmatMessage[] = [];
     for (const r of stmt.iterate(...args) as Iterable<Record<string, unknown>>) {
       const body = r.body;
-      const content = body instanceof Uint8Array ? decoder.decode(body) : body == null ? "" : String(body);
+      const read = body instanceof Uint8Array
+        ? smatContent(body)
+        : { content: body == null ? "" : String(body) };
+      const content = read.content;
       const time = r.t == null || r.t === "" ? undefined : Number(r.t) * scale;
       if (!inRange(time, filter)) continue;
       if (needsJs && !contentMatches(content, filter)) continue;
@@ -147,7 +155,7 @@ export async function readSmatDb(
         dest: r.dst == null ? "" : String(r.dst),
         type: r.typ == null ? "" : String(r.typ),
         context: r.ctx == null ? "" : String(r.ctx),
-        content,
+        ...read,
         seq: Number(r.seq),
       });
       if (messages.length >= limit) break;

@@ -1,4 +1,8 @@
-/** read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on. */
+/**
+ * read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on.
+ * Bytes are read by hl7/charset.ts (MSH-18, else UTF-8, else Windows-1252 with a note).
+ */
+import { decodeBytes } from "../../../hl7/charset.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { checkPath, fsError } from "../guard.ts";
 import { readLimited, truncationFooter } from "../read_limited.ts";
@@ -37,6 +41,11 @@ async function readRange(file: Deno.FsFile, path: string, start: number, end: nu
   if (start > 1 && r.lastShownLine === 0 && !r.truncated) {
     return toolError("bad_range", `${path} has fewer than ${start} lines`, { path });
   }
-  const text = new TextDecoder().decode(r.bytes);
-  return { text: r.truncated ? text + truncationFooter(r, "read_file", "start_line") : text };
+  const decoded = decodeBytes(r.bytes);
+  // A UTF-8 byte-order mark is kept by the decoder (for exact write-back); here it is only noise.
+  const text = decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
+  const shown = r.truncated ? text + truncationFooter(r, "read_file", "start_line") : text;
+  return decoded.notes.length
+    ? { text: shown, notes: decoded.notes.map((n) => `${path}: ${n}`) }
+    : { text: shown };
 }

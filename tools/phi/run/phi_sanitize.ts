@@ -2,8 +2,11 @@
  * phi_sanitize: a de-identified copy of a file or standard input, to share a message with a vendor.
  * It goes through the same gate as a tool result (HL7 field policy, tiers 1-4, the sidecar when it
  * runs, base64 pass) in mode `on` (or `strict` when configured), with tokens from the shared lookup
- * table, so the copy uses the same tokens as everything else and can be reversed locally.
+ * table, so the copy uses the same tokens as everything else and can be reversed locally. The copy
+ * is written in the character set(s) the input was read in (hl7/charset.ts), so a Latin-1 message
+ * stays Latin-1 and its MSH-18 stays true.
  */
+import { CharsetError, encodeText } from "../../../hl7/charset.ts";
 import { atomicWrite } from "../../../core/atomic_write.ts";
 import { createPhiEngine } from "../../../phi/mod.ts";
 import { checkWriteTarget } from "../../files/guard.ts";
@@ -26,14 +29,24 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const summary = `${out.tokenized.length} value(s) tokenized` +
     (counts.size ? `: ${[...counts].map(([c, n]) => `${c}×${n}`).join(" ")}` : "");
   const output = input.output as string | undefined;
-  if (output === undefined) return { text: out.text };
+  const notes = src.notes.length ? { notes: src.notes } : {};
+  if (output === undefined) return { text: out.text, ...notes };
+  let bytes: Uint8Array;
+  try {
+    bytes = src.decoded ? encodeText(out.text, src.decoded) : new TextEncoder().encode(out.text);
+  } catch (err) {
+    if (err instanceof CharsetError) {
+      return toolError("charset", `${output}: ${err.message}`, { path: output });
+    }
+    throw err;
+  }
   const target = await checkWriteTarget(output, ctx);
   if (!target.ok) return target.result;
   try {
-    await atomicWrite(target.literal, out.text, { mode: 0o600 });
+    await atomicWrite(target.literal, bytes, { mode: 0o600 });
   } catch (err) {
     return toolError("io_error", `cannot write ${output}: ${(err as Error).message}`, { path: output });
   }
   const warn = out.warnings.length ? ` (${out.warnings.join("; ")})` : "";
-  return { text: `phi_sanitize: wrote ${output}; ${summary}${warn}` };
+  return { text: `phi_sanitize: wrote ${output}; ${summary}${warn}`, ...notes };
 }

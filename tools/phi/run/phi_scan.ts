@@ -30,7 +30,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const text = src.text;
   const engine = await createPhiEngine({ config: ctx.config });
   const found = await engine.scan(text, input.as_prompt ? "user_input" : "tool_result");
-  if (found.length === 0) return { text: "phi_scan: nothing would be tokenized" };
+  const notes = src.notes.length ? { notes: src.notes } : {};
+  if (found.length === 0) return { text: "phi_scan: nothing would be tokenized", ...notes };
   const counts = new Map<string, number>();
   const lines = found.map((f) => {
     counts.set(f.category, (counts.get(f.category) ?? 0) + 1);
@@ -40,5 +41,5 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     );
   });
   const summary = [...counts].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c}×${n}`).join(" ");
-  return { text: `${lines.join("\n")}\nphi_scan: ${found.length} value(s): ${summary}` };
+  return { text: `${lines.join("\n")}\nphi_scan: ${found.length} value(s): ${summary}`, ...notes };
 }
