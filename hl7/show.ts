@@ -7,7 +7,6 @@
  * @module
  */
 import { type Delimiters, encodingCharacters } from "./delimiters.ts";
-import { envelopes } from "./envelope.ts";
 import type { Hl7Document, Message } from "./message.ts";
 import { type ComponentDef, componentsOf, isSiteSpecific, segmentDef } from "./schema.ts";
 import { type Segment, splitComponents, splitRepetitions, splitSubcomponents } from "./segment.ts";
@@ -178,8 +177,8 @@ export interface ShowDocumentOptions extends ShowOptions {
 
 /**
  * A whole document: batch segments, and each message under a heading line
- * `message N of M: TYPE control id ID`; then warnings and a note on messages not shown. With
- * `message`, that message's envelope headers (FHS, BHS) come before it.
+ * `message N of M: TYPE control id ID`; then warnings and a note on messages not shown. An input of
+ * only an envelope shows its segments and says that no message is inside.
  *
  * @example
  * ```ts
@@ -194,10 +193,6 @@ export function renderDocument(doc: Hl7Document, options: ShowDocumentOptions = 
   const limit = options.limit ?? Infinity;
   let n = 0;
   let shown = 0;
-  if (options.message !== undefined && options.message <= total) {
-    const e = envelopes(doc)[options.message - 1];
-    for (const s of [e.fhs, e.bhs]) if (s) out.push(renderSegment(s, options));
-  }
   for (const part of doc.parts) {
     if (part.kind === "batch") {
       if (options.message === undefined) out.push(renderSegment(part.segment, options));

@@ -16,7 +16,8 @@ export interface SmatMsg {
   dest?: string;
   type?: "DATA" | "REPLY";
   context?: "inbound" | "outbound";
-  content: string;
+  /** Text (written as UTF-8) or the exact bytes to save (a Latin-1 message, say). */
+  content: string | Uint8Array;
 }
 
 export const SMATDB_SCHEMA = `
@@ -51,7 +52,7 @@ export function writeSmatDb(path: string, msgs: Iterable<SmatMsg>): void {
         m.dest ?? "",
         m.time,
         m.context ?? "inbound",
-        enc.encode(m.content),
+        (typeof m.content === "string" ? enc.encode(m.content) : m.content),
       );
     }
     db.exec("COMMIT");
@@ -75,7 +76,7 @@ export async function writeSmatFiles(base: string, msgs: readonly SmatMsg[], pad
       parts.push(meta);
       offset += meta.length;
     }
-    const body = enc.encode(m.content);
+    const body = (typeof m.content === "string" ? enc.encode(m.content) : m.content);
     const pad = (v: string, w: number) => (padded ? v.padEnd(w) : v);
     const fields: Array<[string, string]> = [
       ["MID", q("0 0 " + m.mid)],
