@@ -137,6 +137,19 @@ Deno.test("expandFileRefs: Windows-1252 content is kept byte for byte with a war
   assert(r.text.includes("````markdown assist-attached-file\ntext\n```tcl\ncode\n```\n````\n"));
 });
 
+Deno.test("expandFileRefs: an HL7 file is read in the set its MSH-18 declares; a UTF-8 mark is left out", async () => {
+  await using tmp = await tempDir();
+  const { home, work } = await workspace(tmp.path);
+  const head = new TextEncoder().encode("MSH|^~\\&|A|B|||||ADT^A01|1|P|2.5|||||NLD|8859/15\rNTE|1||12 ");
+  // 0xA4 is the euro sign in ISO-8859-15 (Windows-1252 would read it as a currency sign).
+  await Deno.writeFile(`${work}/eur.hl7`, new Uint8Array([...head, 0xa4, 0x0d]));
+  await Deno.writeFile(`${work}/bom.txt`, new Uint8Array([0xef, 0xbb, 0xbf, 0x5a, 0x6f, 0xc3, 0xab, 0x0a]));
+  const r = await expandFileRefs("@eur.hl7 @bom.txt", { cwd: work, home });
+  assertEquals(r.warnings, []);
+  assert(r.text.includes("NTE|1||12 €\r"));
+  assert(r.text.includes("``` assist-attached-file\nZoë\n```\n"));
+});
+
 Deno.test("expandFileRefs: a prompt without references is returned as is, tip false", async () => {
   await using tmp = await tempDir();
   const r = await expandFileRefs("write to ops@example.org about @@SMITH", { cwd: tmp.path, home: tmp.path });

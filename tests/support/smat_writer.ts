@@ -52,7 +52,7 @@ export function writeSmatDb(path: string, msgs: Iterable<SmatMsg>): void {
         m.dest ?? "",
         m.time,
         m.context ?? "inbound",
-        (typeof m.content === "string" ? enc.encode(m.content) : m.content),
+        typeof m.content === "string" ? enc.encode(m.content) : m.content,
       );
     }
     db.exec("COMMIT");
@@ -76,7 +76,7 @@ export async function writeSmatFiles(base: string, msgs: readonly SmatMsg[], pad
       parts.push(meta);
       offset += meta.length;
     }
-    const body = (typeof m.content === "string" ? enc.encode(m.content) : m.content);
+    const body = typeof m.content === "string" ? enc.encode(m.content) : m.content;
     const pad = (v: string, w: number) => (padded ? v.padEnd(w) : v);
     const fields: Array<[string, string]> = [
       ["MID", q("0 0 " + m.mid)],
