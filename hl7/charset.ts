@@ -475,3 +475,16 @@ export function describeCharset(d: DecodedText): string {
   }
   return [...seen].join(", ");
 }
+
+/**
+ * How len10 prefixes count characters of text `d` decoded (`ParseOptions.len10` of parseMessages):
+ * one byte each when every region was read in a single-byte set, else as UTF-8 bytes.
+ *
+ * @example
+ * ```ts
+ * len10Counting(decodeBytes(new Uint8Array([0x4d, 0xfc]))); // "single-byte" (read as Windows-1252)
+ * ```
+ */
+export function len10Counting(d: DecodedText): "utf-8" | "single-byte" {
+  return d.regions.every((r) => singleByte(r.charset)) ? "single-byte" : "utf-8";
+}

@@ -21,7 +21,7 @@ export { escape, HL7_NULL, isNull, unescape } from "./escape.ts";
 export { Segment } from "./segment.ts";
 export { type DocumentPart, type Hl7Document, type Hl7Warning, Message } from "./message.ts";
 export { parseMessage } from "./parse.ts";
-export { parseMessages } from "./split.ts";
+export { parseMessages, type ParseOptions } from "./split.ts";
 export {
   CharsetError,
   charsetFor,
@@ -30,6 +30,7 @@ export {
   type DecodedText,
   describeCharset,
   encodeText,
+  len10Counting,
 } from "./charset.ts";
 export { type Envelope, ENVELOPE_IDS, envelopes, hasEnvelope, withEnvelopes } from "./envelope.ts";
 export {

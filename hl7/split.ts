@@ -9,8 +9,9 @@
  * - MLLP framing: 0x0B starts a frame at a line start; the frame runs to 0x1C, optionally followed
  *   by 0x0D. An unterminated frame is read to the end of the input with a warning.
  * - len10 framing (Cloverleaf): ten ASCII digits at a line start, directly followed by MSH, FHS or
- *   BHS, give the length in bytes (UTF-8) of the message that follows. A length that runs past the
- *   end of the input is read to the end with a warning.
+ *   BHS, give the length in bytes (UTF-8, or one a character for text read in a single-byte set:
+ *   `ParseOptions.len10`) of the message that follows. A length that runs past the end of the input
+ *   is read to the end with a warning.
  * - FHS/BHS batch headers declare delimiters like MSH; BTS/FTS trailers and the headers are kept as
  *   batch parts between the messages.
  * - Segments that come without an MSH (a pasted PID line) form a "headless" message with the
@@ -33,6 +34,15 @@ import { locate } from "./errors.ts";
 import { type DocumentPart, type Hl7Document, type Hl7Warning, Message } from "./message.ts";
 import { Segment } from "./segment.ts";
 
+/** Options of {@link parseMessages}. */
+export interface ParseOptions {
+  /**
+   * How a len10 prefix counts the characters of `text`: as UTF-8 bytes (the default), or one byte
+   * each, for text decoded from a single-byte set such as ISO-8859-1 (`len10Counting` in charset.ts).
+   */
+  len10?: "utf-8" | "single-byte";
+}
+
 /**
  * Parses every message, batch segment and framing byte of `text`; `serializeDocument` of the
  * result gives `text` back exactly.
@@ -43,8 +53,8 @@ import { Segment } from "./segment.ts";
  * doc.messages.length; // 2
  * ```
  */
-export function parseMessages(text: string): Hl7Document {
-  const scanner = new Scanner(text);
+export function parseMessages(text: string, options: ParseOptions = {}): Hl7Document {
+  const scanner = new Scanner(text, options.len10 === "single-byte");
   let start = 0;
   if (text.charCodeAt(0) === 0xfeff) {
     scanner.gap(0, 1); // a byte-order mark
@@ -74,8 +84,12 @@ class Scanner {
   #cr = -1;
   #lf = -1;
 
-  constructor(text: string) {
+  /** len10 lengths count one byte a character (text read in a single-byte set). */
+  readonly #singleByte: boolean;
+
+  constructor(text: string, singleByte = false) {
     this.text = text;
+    this.#singleByte = singleByte;
   }
 
   /** Reads lines in [start, end); `top` allows frames to start. */
@@ -227,7 +241,9 @@ class Scanner {
     const declared = Number(text.slice(pos, pos + 10));
     this.#push({ kind: "framing", text: text.slice(pos, pos + 10), offset: pos });
     const start = pos + 10;
-    let payloadEnd = advanceUtf8(text, start, declared, end);
+    let payloadEnd = this.#singleByte
+      ? (start + declared <= end ? start + declared : -1)
+      : advanceUtf8(text, start, declared, end);
     if (payloadEnd < 0) {
       this.#warn(
         pos,

@@ -9,6 +9,7 @@ import {
   decodeBytes,
   encodeText,
   getValue,
+  len10Counting,
   parseMessages,
   serializeDocument,
 } from "../../hl7/mod.ts";
@@ -173,4 +174,19 @@ Deno.test("batch headers before the first MSH are read with its set", () => {
   ok(d.text.startsWith("FHS|^~\\&|A|Hö\r"));
   eq(d.notes, []);
   eq(encodeText(d.text, d), raw);
+});
+
+Deno.test("len10 framing counts bytes of the set the text was read in", () => {
+  const m1 = bytes(msh("8859/1", "A"), "PID|1||7||M", [0xfc], "ller\r");
+  const m2 = bytes(msh("8859/1", "B"), "PID|1||8||J", [0xf6], "rg\r");
+  const len = (m: Uint8Array) => String(m.length).padStart(10, "0");
+  const raw = bytes(len(m1), [...m1], len(m2), [...m2]);
+  const d = decodeBytes(raw);
+  eq(len10Counting(d), "single-byte");
+  const doc = parseMessages(d.text, { len10: len10Counting(d) });
+  eq(doc.warnings, []);
+  eq(doc.messages.map((m) => getValue(m, "PID.5")), ["Müller", "Jörg"]);
+  eq(encodeText(serializeDocument(doc), d), raw);
+  // UTF-8 text keeps counting UTF-8 bytes.
+  eq(len10Counting(decodeBytes(utf8("Zoë"))), "utf-8");
 });

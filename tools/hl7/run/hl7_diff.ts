@@ -39,7 +39,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       if (!src.ok) return src.result;
       label = src.label;
       notes.push(...src.notes);
-      const doc = hl7.parseMessages(src.text);
+      const doc = hl7.parseMessages(src.text, { len10: src.decoded && hl7.len10Counting(src.decoded) });
       if (doc.messages.length === 0) {
         return toolError("no_messages", `no HL7 messages found in ${src.label}`);
       }

@@ -29,7 +29,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   if (!src.ok) return src.result;
   try {
     const parsed = paths.map((p) => hl7.parsePath(p));
-    const doc = hl7.parseMessages(src.text);
+    const doc = hl7.parseMessages(src.text, { len10: src.decoded && hl7.len10Counting(src.decoded) });
     const envelopes = hl7.withEnvelopes(doc);
     if (envelopes.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
     // A file of only an envelope: its one row is the envelope itself.

@@ -12,7 +12,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
   if (!src.ok) return src.result;
   try {
-    const doc = hl7.parseMessages(src.text);
+    const doc = hl7.parseMessages(src.text, { len10: src.decoded && hl7.len10Counting(src.decoded) });
     if (doc.messages.length === 0 && !hl7.hasEnvelope(doc)) {
       return toolError("no_messages", `no HL7 messages found in ${src.label}`);
     }
