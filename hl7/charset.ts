@@ -268,6 +268,29 @@ function validUtf8Multibyte(bytes: Uint8Array): boolean {
   }
 }
 
+/** Options of {@link decodeBytes}. */
+export interface DecodeOptions {
+  /**
+   * MSH-18 to assume when the bytes hold no MSH: a part of a file (read_file's line range) whose
+   * message header came earlier (see {@link firstDeclared}).
+   */
+  declared?: string;
+}
+
+/**
+ * MSH-18 of the first MSH in `bytes` (the head of a file), or "" when there is none.
+ *
+ * @example
+ * ```ts
+ * firstDeclared(new TextEncoder().encode("MSH|^~\\&|A||||||||||||||||8859/1\rPID|1")); // "8859/1"
+ * ```
+ */
+export function firstDeclared(bytes: Uint8Array): string {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const [first] = mshStarts(bytes, bom ? 3 : 0);
+  return first === undefined ? "" : msh18At(bytes, first);
+}
+
 /**
  * Reads `bytes` as text: by each message's MSH-18, else UTF-8, else Windows-1252 (see the module
  * notes). Never throws; every byte becomes a character.
@@ -280,7 +303,7 @@ function validUtf8Multibyte(bytes: Uint8Array): boolean {
  * d.regions[0].charset; // "windows-1252" (the WHATWG decoder of iso-8859-1)
  * ```
  */
-export function decodeBytes(bytes: Uint8Array): DecodedText {
+export function decodeBytes(bytes: Uint8Array, options: DecodeOptions = {}): DecodedText {
   const notes: string[] = [];
   // Byte-order marks: UTF-8 (kept as U+FEFF), UTF-16 LE and BE.
   if (
@@ -311,7 +334,8 @@ export function decodeBytes(bytes: Uint8Array): DecodedText {
     return { text: r.text, regions: [{ start: 0, charset: r.charset, message: 0 }], notes };
   }
   if (starts.length <= 1 || declared.every((x) => x === declared[0])) {
-    const piece = decodePiece(bytes, declared[0] ?? "", "", notes, starts.length > 0);
+    const assumed = starts.length === 0 ? options.declared ?? "" : declared[0];
+    const piece = decodePiece(bytes, assumed, "", notes, starts.length > 0 || assumed !== "");
     return { text: piece.text, regions: [region(0, 0, piece)], notes };
   }
   // Messages that declare different sets: each read in its own.

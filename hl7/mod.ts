@@ -28,8 +28,10 @@ export {
   type CharsetRegion,
   decodeBytes,
   type DecodedText,
+  type DecodeOptions,
   describeCharset,
   encodeText,
+  firstDeclared,
   len10Counting,
 } from "./charset.ts";
 export { type Envelope, ENVELOPE_IDS, envelopes, hasEnvelope, withEnvelopes } from "./envelope.ts";

@@ -133,6 +133,10 @@ Deno.test("read_file: Latin-1 by MSH-18, Windows-1252 with a note; a byte-order 
   const c = await call(readFileTool, { path: "cp1252.hl7" }, ctx);
   ok(c.text.startsWith("MSH|^~\\&|GHH LAB|ELAB\u20133|"));
   eq(c.notes?.length, 1);
+  // A line range below the header: the MSH-18 above it still says how to read it.
+  await Deno.writeFile(`${dir}/lines.hl7`, bytes(MSH_LATIN1.replace("\r", "\n"), ...PID_LATIN1));
+  const below = await call(readFileTool, { path: "lines.hl7", start_line: 2 }, ctx);
+  eq([below.text, below.notes], ["PID|1||MRN4471^^^ZIS^MR||MÜLLER^JÖRG||19600101|M\r", undefined]);
   await Deno.writeFile(`${dir}/bom.txt`, bytes([0xef, 0xbb, 0xbf], "Zoë\n"));
   eq((await call(readFileTool, { path: "bom.txt" }, ctx)).text, "Zoë\n");
 });

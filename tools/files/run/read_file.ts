@@ -2,7 +2,7 @@
  * read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on.
  * Bytes are read by hl7/charset.ts (MSH-18, else UTF-8, else Windows-1252 with a note).
  */
-import { decodeBytes } from "../../../hl7/charset.ts";
+import { decodeBytes, firstDeclared } from "../../../hl7/charset.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { checkPath, fsError } from "../guard.ts";
 import { readLimited, truncationFooter } from "../read_limited.ts";
@@ -41,11 +41,33 @@ async function readRange(file: Deno.FsFile, path: string, start: number, end: nu
   if (start > 1 && r.lastShownLine === 0 && !r.truncated) {
     return toolError("bad_range", `${path} has fewer than ${start} lines`, { path });
   }
-  const decoded = decodeBytes(r.bytes);
+  // A range past the first lines: the message header (and its MSH-18) may be above it.
+  let declared = "";
+  if (start > 1) {
+    const head = new Uint8Array(HEAD_BYTES);
+    const n = await readHead(file, head);
+    declared = firstDeclared(head.subarray(0, n));
+  }
+  const decoded = decodeBytes(r.bytes, { declared });
   // A UTF-8 byte-order mark is kept by the decoder (for exact write-back); here it is only noise.
   const text = decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
   const shown = r.truncated ? text + truncationFooter(r, "read_file", "start_line") : text;
   return decoded.notes.length
     ? { text: shown, notes: decoded.notes.map((n) => `${path}: ${n}`) }
     : { text: shown };
+}
+
+/** How much of a file's start is searched for an MSH-18 when a line range starts below it. */
+const HEAD_BYTES = 64 * 1024;
+
+/** Reads up to `buf.length` bytes from the start of `file`; the count read. */
+async function readHead(file: Deno.FsFile, buf: Uint8Array): Promise<number> {
+  await file.seek(0, Deno.SeekMode.Start);
+  let n = 0;
+  while (n < buf.length) {
+    const got = await file.read(buf.subarray(n));
+    if (got === null) break;
+    n += got;
+  }
+  return n;
 }
