@@ -179,6 +179,9 @@ Deno.test("nc_msgs: SMAT content in Latin-1 reads right; undeclared Windows-1252
     r.text,
     /\[note: MID 0\.0\.2: not valid UTF-8 and MSH-18 names no character set; read as Windows-1252\]/,
   );
+  // A search for a non-ASCII name finds the Latin-1 message (the filter runs on the saved bytes).
+  const found = await call(ncMsgsTool, { file: "adt.smatdb", text: "MÜLLER" }, ctx);
+  match(found.text, /\[nc_msgs: 1 message from .*matching text "MÜLLER"/);
 });
 
 Deno.test("PHI base64 pass: a Latin-1 message in base64 is tokenized and re-encoded in Latin-1", async () => {

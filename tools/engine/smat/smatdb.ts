@@ -12,6 +12,7 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { CharsetError, encodeText } from "../../../hl7/charset.ts";
 import type { EngineFs } from "../engine_fs.ts";
 import {
   contentMatches,
@@ -116,9 +117,19 @@ export async function readSmatDb(
     }
     if (!timeCol && (filter.since !== undefined || filter.until !== undefined)) where.push("0");
     // The text filter runs in SQLite on the raw bytes (case-sensitive); ignoring case is done below.
+    // Messages are saved in their own character set: non-ASCII text is looked for in UTF-8 and in
+    // Windows-1252 (which holds Latin-1's letters) alike.
     if (filter.text && !filter.ignoreCase) {
-      where.push(`instr(CAST(${q(col("MessageContent")!)} AS BLOB), ?) > 0`);
-      args.push(new TextEncoder().encode(filter.text));
+      const body = `CAST(${q(col("MessageContent")!)} AS BLOB)`;
+      const forms: Uint8Array[] = [new TextEncoder().encode(filter.text)];
+      try {
+        const legacy = encodeText(filter.text, "windows-1252");
+        if (legacy.length !== forms[0].length) forms.push(legacy);
+      } catch (err) {
+        if (!(err instanceof CharsetError)) throw err;
+      }
+      where.push(`(${forms.map(() => `instr(${body}, ?) > 0`).join(" OR ")})`);
+      args.push(...forms);
     }
     const needsJs = (filter.text !== undefined && filter.text !== "" && filter.ignoreCase) ||
       (filter.hl7?.length ?? 0) > 0;
