@@ -131,71 +131,61 @@ function displayName(charset: string): string {
 
 const CR = 13, LF = 10, VT = 11;
 
-/** Byte offsets where an MSH segment starts (at the start, after a line end, VT or len10 digits). */
-function mshStarts(bytes: Uint8Array, from: number): number[] {
-  const out: number[] = [];
-  let i = bytes.indexOf(77, /* M */ from);
-  while (i !== -1 && i + 3 < bytes.length) {
-    if (bytes[i + 1] === 83 && bytes[i + 2] === 72 && separatorByte(bytes[i + 3])) {
-      const p = i === from ? -1 : bytes[i - 1];
-      if (p === -1 || p === CR || p === LF || p === VT || (p >= 48 && p <= 57)) out.push(i);
-    }
-    i = bytes.indexOf(77, i + 1);
-  }
-  return out;
-}
-
 function separatorByte(c: number): boolean {
   return c > 32 && c < 127 && !(c >= 48 && c <= 57) && !(c >= 65 && c <= 90) && !(c >= 97 && c <= 122);
 }
 
-/** MSH-18 (first repetition, as ASCII) of the MSH at `at`, or "" when absent. */
-function msh18At(bytes: Uint8Array, at: number): string {
-  const fs = bytes[at + 3];
-  const rep = bytes[at + 5];
-  let field = 2; // the field being read: MSH-2 starts after the separator at at+3
-  let start = -1;
-  for (let i = at + 4; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (c === CR || c === LF || c === 0x1c) break;
-    if (c === fs) {
-      field++;
-      if (field === 18) start = i + 1;
-      else if (field === 19) return ascii(bytes, start, i, rep);
-    }
+/** True when every byte is 7-bit (Windows-1252 maps each byte to one character, ASCII to itself). */
+function isAscii(probe: string): boolean {
+  return !NON_ASCII.test(probe);
+}
+
+/** A character at or above U+0080 (in a Windows-1252 probe: a byte at or above 0x80). */
+const NON_ASCII = new RegExp("[\\u0080-\\uffff]");
+const NON_ASCII_ALL = new RegExp("[\\u0080-\\uffff]", "g");
+
+/**
+ * True when `bytes` are valid UTF-8 holding at least one multi-byte character. Only the sequences
+ * at non-ASCII bytes are checked (found in the probe by the runtime's regex), so Latin-1 text is
+ * usually refused at its first accented letter.
+ */
+function validUtf8Multibyte(bytes: Uint8Array, probe: string): boolean {
+  NON_ASCII_ALL.lastIndex = 0;
+  let any = false;
+  for (let m = NON_ASCII_ALL.exec(probe); m !== null; m = NON_ASCII_ALL.exec(probe)) {
+    const n = utf8SequenceAt(bytes, m.index);
+    if (n === 0) return false;
+    any = true;
+    NON_ASCII_ALL.lastIndex = m.index + n;
   }
-  if (start === -1) return "";
-  let end = start;
-  while (end < bytes.length && bytes[end] !== CR && bytes[end] !== LF && bytes[end] !== 0x1c) end++;
-  return ascii(bytes, start, end, rep);
+  return any;
 }
 
-function ascii(bytes: Uint8Array, start: number, end: number, rep: number): string {
-  let s = "";
-  for (let i = start; i < end; i++) {
-    const c = bytes[i];
-    if (c === rep && rep !== bytes[start - 1]) break;
-    s += String.fromCharCode(c);
-  }
-  return s.trim();
+/** Length of the well-formed UTF-8 multi-byte sequence at `i` (RFC 3629 ranges), or 0. */
+function utf8SequenceAt(b: Uint8Array, i: number): number {
+  const c = b[i];
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < b.length && b[i + k] >= lo && b[i + k] <= hi;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
+  if ((c >= 0xe1 && c <= 0xec) || c === 0xee || c === 0xef) return cont(1) && cont(2) ? 3 : 0;
+  if (c === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
+  if (c === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
 }
 
-/** True when every byte is 7-bit. */
-function isAscii(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return false;
-  return true;
-}
-
-const utf8Fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** Used only on bytes already checked to be valid UTF-8. */
+const utf8Lenient = new TextDecoder("utf-8", { ignoreBOM: true });
 const cp1252 = new TextDecoder("windows-1252", { ignoreBOM: true });
 
 /** UTF-8 when valid, else Windows-1252 (which maps every byte). */
-function detect(bytes: Uint8Array): { text: string; charset: string; fellBack: boolean } {
-  try {
-    return { text: utf8Fatal.decode(bytes), charset: "utf-8", fellBack: false };
-  } catch {
-    return { text: cp1252.decode(bytes), charset: "windows-1252", fellBack: true };
+function detect(bytes: Uint8Array, probe: string): { text: string; charset: string; fellBack: boolean } {
+  if (isAscii(probe)) return { text: probe, charset: "utf-8", fellBack: false };
+  if (validUtf8Multibyte(bytes, probe)) {
+    return { text: utf8Lenient.decode(bytes), charset: "utf-8", fellBack: false };
   }
+  return { text: probe, charset: "windows-1252", fellBack: true };
 }
 
 interface Piece {
@@ -207,6 +197,7 @@ interface Piece {
 /** Decodes one message's bytes by its MSH-18 (`declared`, "" for none); notes go to `notes`. */
 function decodePiece(
   bytes: Uint8Array,
+  probe: string,
   declared: string,
   where: string,
   notes: string[],
@@ -218,14 +209,15 @@ function decodePiece(
     const dec = decoderFor(d.label)!;
     // Engines that convert to UTF-8 often leave MSH-18 as it was: bytes that are valid UTF-8 with
     // multi-byte characters are almost never meant as a single-byte set (that takes pairs like "Ã«").
-    if (singleByte(d.label) && validUtf8Multibyte(bytes)) {
+    if (singleByte(d.label) && validUtf8Multibyte(bytes, probe)) {
       notes.push(`${where}MSH-18 declares ${declared} but the bytes are UTF-8; read as UTF-8`);
-      return { text: utf8Fatal.decode(bytes), charset: "utf-8", ...keep };
+      return { text: utf8Lenient.decode(bytes), charset: "utf-8", ...keep };
     }
+    if (dec.encoding === "windows-1252") return { text: probe, charset: dec.encoding, ...keep };
     try {
       return { text: dec.decode(bytes), charset: dec.encoding, ...keep };
     } catch {
-      const r = detect(bytes);
+      const r = detect(bytes, probe);
       notes.push(
         `${where}MSH-18 declares ${declared} but the bytes are not valid ${declared}; read as ${
           displayName(r.charset)
@@ -234,8 +226,8 @@ function decodePiece(
       return { text: r.text, charset: r.charset, ...keep };
     }
   }
-  if (d !== undefined && isAscii(bytes)) return { text: utf8Fatal.decode(bytes), charset: "utf-8", ...keep };
-  const r = detect(bytes);
+  if (d !== undefined && isAscii(probe)) return { text: probe, charset: "utf-8", ...keep };
+  const r = detect(bytes, probe);
   if (d !== undefined && "ascii" in d) {
     notes.push(`${where}MSH-18 says ASCII but the bytes are not 7-bit; read as ${displayName(r.charset)}`);
   } else if (d !== undefined) {
@@ -258,16 +250,6 @@ function decodePiece(
   return { text: r.text, charset: r.charset, ...keep };
 }
 
-/** Valid UTF-8 holding at least one multi-byte character. */
-function validUtf8Multibyte(bytes: Uint8Array): boolean {
-  try {
-    utf8Fatal.decode(bytes);
-    return !isAscii(bytes);
-  } catch {
-    return false;
-  }
-}
-
 /** Options of {@link decodeBytes}. */
 export interface DecodeOptions {
   /**
@@ -287,8 +269,9 @@ export interface DecodeOptions {
  */
 export function firstDeclared(bytes: Uint8Array): string {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  const [first] = mshStarts(bytes, bom ? 3 : 0);
-  return first === undefined ? "" : msh18At(bytes, first);
+  const probe = cp1252.decode(bytes);
+  const [first] = mshStartsText(probe, bom ? 3 : 0);
+  return first === undefined ? "" : msh18InText(probe, first);
 }
 
 /**
@@ -318,10 +301,12 @@ export function decodeBytes(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   }
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const from = bom ? 3 : 0;
-  const starts = mshStarts(bytes, from);
-  const declared = starts.map((s) => msh18At(bytes, s));
+  // Windows-1252 maps each byte to one UTF-16 unit, so offsets in `probe` are byte offsets.
+  const probe = cp1252.decode(bytes);
+  const starts = mshStartsText(probe, from);
+  const declared = starts.map((s) => msh18InText(probe, s));
   if (bom) {
-    const r = detect(bytes);
+    const r = detect(bytes, probe);
     if (r.fellBack) {
       notes.push("starts with a UTF-8 byte-order mark but is not valid UTF-8; read as Windows-1252");
     }
@@ -335,7 +320,7 @@ export function decodeBytes(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   }
   if (starts.length <= 1 || declared.every((x) => x === declared[0])) {
     const assumed = starts.length === 0 ? options.declared ?? "" : declared[0];
-    const piece = decodePiece(bytes, assumed, "", notes, starts.length > 0 || assumed !== "");
+    const piece = decodePiece(bytes, probe, assumed, "", notes, starts.length > 0 || assumed !== "");
     return { text: piece.text, regions: [region(0, 0, piece)], notes };
   }
   // Messages that declare different sets: each read in its own.
@@ -344,7 +329,14 @@ export function decodeBytes(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   for (let k = 0; k < starts.length; k++) {
     const s = k === 0 ? 0 : starts[k];
     const e = k + 1 < starts.length ? starts[k + 1] : bytes.length;
-    const piece = decodePiece(bytes.subarray(s, e), declared[k], `message ${k + 1}: `, notes, true);
+    const piece = decodePiece(
+      bytes.subarray(s, e),
+      probe.slice(s, e),
+      declared[k],
+      `message ${k + 1}: `,
+      notes,
+      true,
+    );
     const last = regions[regions.length - 1];
     if (!last || last.charset !== piece.charset || last.declared !== piece.declared) {
       regions.push(region(text.length, k, piece));
@@ -360,12 +352,28 @@ function region(start: number, message: number, p: Piece): CharsetRegion {
     : { start, charset: p.charset, declared: p.declared, message };
 }
 
+/** MSH-18 (first repetition, trimmed) of the MSH at `at` in `text`, or "" when absent. */
+function msh18InText(text: string, at: number): string {
+  let end = at;
+  while (end < text.length) {
+    const c = text.charCodeAt(end);
+    if (c === CR || c === LF || c === 0x1c) break;
+    end++;
+  }
+  const fs = text[at + 3];
+  const fields = text.slice(at, end).split(fs);
+  const value = fields[17] ?? "";
+  const rep = text[at + 5];
+  const cut = rep !== undefined && rep !== fs ? value.indexOf(rep) : -1;
+  return (cut === -1 ? value : value.slice(0, cut)).trim();
+}
+
 /** Character offsets where an MSH segment starts in `text` (the rule `decodeBytes` uses on bytes). */
-function mshStartsText(text: string): number[] {
+function mshStartsText(text: string, from = 0): number[] {
   const out: number[] = [];
-  let i = text.indexOf("MSH");
+  let i = text.indexOf("MSH", from);
   while (i !== -1 && i + 3 < text.length) {
-    const p = i === 0 ? -1 : text.charCodeAt(i - 1);
+    const p = i === from ? -1 : text.charCodeAt(i - 1);
     if (
       separatorByte(text.charCodeAt(i + 3)) &&
       (p === -1 || p === CR || p === LF || p === VT || p === 0xfeff || (p >= 48 && p <= 57))

@@ -13,6 +13,7 @@ import {
   parseMessages,
   serializeDocument,
 } from "../../hl7/mod.ts";
+import { Rng, seedFrom } from "./_util.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 /** Bytes from ASCII text and raw byte values, in order. */
@@ -189,4 +190,40 @@ Deno.test("len10 framing counts bytes of the set the text was read in", () => {
   eq(encodeText(serializeDocument(doc), d), raw);
   // UTF-8 text keeps counting UTF-8 bytes.
   eq(len10Counting(decodeBytes(utf8("Zoë"))), "utf-8");
+});
+
+Deno.test("UTF-8 validity agrees with the runtime's strict decoder on random and tricky bytes", () => {
+  const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const rng = new Rng(seedFrom(1811));
+  const tricky = [
+    [0xc0, 0x80], // overlong NUL
+    [0xe0, 0x80, 0x80], // overlong
+    [0xed, 0xa0, 0x80], // a surrogate
+    [0xf4, 0x90, 0x80, 0x80], // past U+10FFFF
+    [0xf0, 0x9f, 0x98, 0x80], // an emoji: valid
+    [0xef, 0xbf, 0xbd], // U+FFFD itself: valid
+    [0xe2, 0x82], // cut short
+  ];
+  const cases: Uint8Array[] = tricky.map((t) => bytes("A ", t, " Z"));
+  for (let n = 0; n < 400; n++) {
+    const len = 1 + rng.int(12);
+    cases.push(
+      bytes(
+        "x",
+        Array.from({ length: len }, () => rng.chance(0.5) ? 0x80 + rng.int(0x80) : rng.int(0x80) || 0x41),
+      ),
+    );
+  }
+  for (const b of cases) {
+    let expected: string | undefined;
+    try {
+      expected = strict.decode(b);
+    } catch {
+      expected = undefined;
+    }
+    const d = decodeBytes(b);
+    eq(d.regions[0].charset, expected === undefined ? "windows-1252" : "utf-8", [...b].join(","));
+    if (expected !== undefined) eq(d.text, expected);
+    eq(encodeText(d.text, d), b);
+  }
 });
