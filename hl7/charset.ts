@@ -300,6 +300,10 @@ export function decodeBytes(bytes: Uint8Array, options: DecodeOptions = {}): Dec
     return { text, regions: [{ start: 0, charset, message: 0 }], notes };
   }
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (!bom) {
+    const fast = utf8Throughout(bytes, options);
+    if (fast) return fast;
+  }
   const from = bom ? 3 : 0;
   // Windows-1252 maps each byte to one UTF-16 unit, so offsets in `probe` are byte offsets.
   const probe = cp1252.decode(bytes);
@@ -352,20 +356,57 @@ function region(start: number, message: number, p: Piece): CharsetRegion {
     : { start, charset: p.charset, declared: p.declared, message };
 }
 
+/**
+ * The common case at the runtime decoder's speed: valid UTF-8 (the lenient decoder puts U+FFFD
+ * for every invalid sequence, so a text without one came from valid UTF-8) whose messages all
+ * declare UTF-8, ASCII (and are 7-bit) or nothing. Undefined sends the bytes the long way.
+ */
+function utf8Throughout(bytes: Uint8Array, options: DecodeOptions): DecodedText | undefined {
+  const text = utf8Lenient.decode(bytes);
+  if (text.indexOf("\ufffd") !== -1) return undefined;
+  const starts = mshStartsText(text);
+  const first = starts.length === 0 ? options.declared ?? "" : msh18InText(text, starts[0]);
+  for (let k = 1; k < starts.length; k++) if (msh18InText(text, starts[k]) !== first) return undefined;
+  const cs = first === "" ? "utf-8" : charsetFor(first);
+  if (cs !== "utf-8" && !(cs === "ascii" && text.length === bytes.length)) return undefined;
+  const region = first === "" ? { start: 0, charset: "utf-8", message: 0 } : {
+    start: 0,
+    charset: "utf-8",
+    declared: first,
+    message: 0,
+  };
+  return { text, regions: [region], notes: [] };
+}
+
 /** MSH-18 (first repetition, trimmed) of the MSH at `at` in `text`, or "" when absent. */
 function msh18InText(text: string, at: number): string {
-  let end = at;
-  while (end < text.length) {
-    const c = text.charCodeAt(end);
-    if (c === CR || c === LF || c === 0x1c) break;
-    end++;
-  }
   const fs = text[at + 3];
-  const fields = text.slice(at, end).split(fs);
-  const value = fields[17] ?? "";
+  // Field n starts after the (n-1)th separator; the one after "MSH" opens MSH-2. Each search is
+  // local: it stops at the 17th separator after the header.
+  let i = at + 3;
+  for (let field = 3; field <= 18; field++) {
+    i = text.indexOf(fs, i + 1);
+    if (i === -1) return "";
+  }
+  if (lineBreak(text.slice(at, i)) !== -1) return ""; // the segment ended before MSH-18
+  let end = text.indexOf(fs, i + 1);
+  if (end === -1) end = text.length;
+  let value = text.slice(i + 1, end);
+  const br = lineBreak(value);
+  if (br !== -1) value = value.slice(0, br);
   const rep = text[at + 5];
   const cut = rep !== undefined && rep !== fs ? value.indexOf(rep) : -1;
   return (cut === -1 ? value : value.slice(0, cut)).trim();
+}
+
+/** The first CR, LF or MLLP end byte in `s`, or -1. */
+function lineBreak(s: string): number {
+  let end = -1;
+  for (const c of ["\r", "\n", "\x1c"]) {
+    const i = s.indexOf(c);
+    if (i !== -1 && (end === -1 || i < end)) end = i;
+  }
+  return end;
 }
 
 /** Character offsets where an MSH segment starts in `text` (the rule `decodeBytes` uses on bytes). */
