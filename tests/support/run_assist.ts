@@ -17,7 +17,8 @@ export interface RunResult {
 export interface RunOptions {
   env?: Record<string, string>;
   cwd?: string;
-  stdin?: string;
+  /** Text (written as UTF-8) or exact bytes. */
+  stdin?: string | Uint8Array;
 }
 
 /** The deno arguments that run the program as shipped (shared with the benchmarks). */
@@ -30,8 +31,8 @@ export interface CommandOptions {
   /** With clearEnv, the whole environment; otherwise added to the inherited one. */
   env?: Record<string, string>;
   clearEnv?: boolean;
-  /** Written to standard input, which is then closed; absent: no standard input. */
-  stdin?: string;
+  /** Written to standard input (text as UTF-8, or exact bytes), which is then closed; absent: none. */
+  stdin?: string | Uint8Array;
   /** Sees the child as soon as it runs (to watch its process tree). */
   onSpawn?: (child: Deno.ChildProcess) => void;
 }
@@ -54,7 +55,9 @@ export async function runCommand(
   options.onSpawn?.(child);
   if (options.stdin !== undefined) {
     const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(options.stdin));
+    await w.write(
+      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+    );
     await w.close();
   }
   const out = await child.output();

@@ -79,6 +79,15 @@ Deno.test("hl7_field by hand: the note goes to stderr, stdout stays clean TSV", 
   eq(r.code, 0, r.stderr);
   eq(r.stdout, "#\tMSH.4\n1\tELAB\u20133\n");
   match(r.stderr, /hl7_field: note: cp1252\.hl7: not valid UTF-8 .*read as Windows-1252/);
+  // Standard input goes through the same decoder, and its fallback is said too.
+  const piped = await runAssist(["tools", "hl7_field", "-", "MSH.4"], {
+    env: { HOME: dir, ASSIST_HOME: `${dir}/.assist` },
+    cwd: dir,
+    stdin: CP1252,
+  });
+  eq(piped.code, 0, piped.stderr);
+  eq(piped.stdout, "MSH.4\nELAB\u20133\n");
+  match(piped.stderr, /hl7_field: note: stdin: not valid UTF-8 .*read as Windows-1252/);
 });
 
 Deno.test("hl7_diff: a Latin-1 file and its UTF-8 copy differ only in MSH-18", async () => {
