@@ -35,20 +35,14 @@ export function usageFailure(message: string): number {
   return reportFailure(new AssistError(message, { level: "usage" }));
 }
 
-/** Standard input as text, read by hl7/charset.ts; a fallback is said on stderr for `tool`. */
-async function readAllStdin(tool: string): Promise<string> {
+/** Standard input's bytes; tools/input.ts reads them as text (hl7/charset.ts). */
+async function readAllStdin(): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const c of Deno.stdin.readable) chunks.push(c);
   const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let off = 0;
   for (const c of chunks) all.set(c, off), off += c.length;
-  const { decodeBytes } = await lazy<typeof import("../hl7/charset.ts")>(
-    import.meta.url,
-    "../hl7/charset.ts",
-  );
-  const d = decodeBytes(all);
-  for (const n of d.notes) writeErr(`${errPrefix()} ${tool}: note: stdin: ${n}\n`);
-  return d.text;
+  return all;
 }
 
 export async function runTools(args: string[]): Promise<number> {
@@ -93,7 +87,7 @@ export async function runTools(args: string[]): Promise<number> {
     cwd: Deno.cwd(),
     caller: "manual",
     signal: abort.signal,
-    readStdin: () => readAllStdin(def.name),
+    readStdin: readAllStdin,
   };
   try {
     const result = await def.run(input, ctx);

@@ -15,7 +15,7 @@ export type InputText =
     ok: true;
     text: string;
     label: string;
-    /** How a file's bytes were read (absent for literal text and stdin). */
+    /** How a file's (or standard input's) bytes were read; absent for literal text. */
     decoded?: DecodedText;
     /** One line each, to pass on with the result: how the bytes were read when a fallback was taken. */
     notes: string[];
@@ -38,7 +38,20 @@ export async function readInput(source: InputSource, ctx: ToolContext): Promise<
         ),
       };
     }
-    return { ok: true, text: await ctx.readStdin(), label: "stdin", notes: [] };
+    const got = await ctx.readStdin();
+    if (typeof got === "string") return { ok: true, text: got, label: "stdin", notes: [] };
+    const { decodeBytes } = await lazy<typeof import("../hl7/charset.ts")>(
+      import.meta.url,
+      "../hl7/charset.ts",
+    );
+    const decoded = decodeBytes(got);
+    return {
+      ok: true,
+      text: decoded.text,
+      label: "stdin",
+      decoded,
+      notes: decoded.notes.map((n) => `stdin: ${n}`),
+    };
   }
   return readInputFile(source.file, ctx);
 }

@@ -37,8 +37,11 @@ export interface ToolContext {
   caller: Caller;
   /** Cancels a running tool (Ctrl-C in the REPL, a turn abort). */
   signal?: AbortSignal;
-  /** Manual mode only: the whole of standard input, for tools that accept `-`. */
-  readStdin?: () => Promise<string>;
+  /**
+   * Manual mode only: the whole of standard input, for tools that accept `-`. Bytes are read by
+   * hl7/charset.ts like a file's (tools/input.ts); a string is taken as is.
+   */
+  readStdin?: () => Promise<string | Uint8Array>;
 }
 
 export interface ToolResult {

@@ -168,6 +168,14 @@ Deno.test("phi_sanitize --output: the copy is written in Latin-1 like its input,
   // Restored and written in Latin-1 again: the input's bytes exactly (the name reached the table whole).
   const back = new Uint8Array([...restored].map((ch) => ch.charCodeAt(0)));
   eq(back, LATIN1);
+  // From standard input: the same bytes read the same way, the same copy.
+  const piped = await runAssist(["tools", "phi_sanitize", "-", "--output", "deid2.hl7"], {
+    env,
+    cwd: dir,
+    stdin: LATIN1,
+  });
+  eq(piped.code, 0, piped.stderr);
+  eq(await Deno.readFile(`${dir}/deid2.hl7`), out);
 });
 
 Deno.test("nc_msgs: SMAT content in Latin-1 reads right; undeclared Windows-1252 gets a note", async () => {
