@@ -101,7 +101,11 @@ function table0211(msh18: string): Table0211 | undefined {
     return supported(label) ? { label } : undefined;
   }
   // Not a table 0211 name, but a charset name a sender may have written (ISO-8859-1, windows-1252).
-  return supported(msh18.trim()) && !/^ascii$/i.test(msh18.trim()) ? { label: msh18.trim() } : undefined;
+  // Not UTF-16 (MSH-18 was read from ASCII-compatible bytes) nor "ascii" (a Windows-1252 label).
+  const label = msh18.trim();
+  const enc = decoderFor(label)?.encoding;
+  if (enc === undefined || enc.startsWith("utf-16") || /^(us-)?ascii$/i.test(label)) return undefined;
+  return { label };
 }
 
 const decoders = new Map<string, TextDecoder | null>();

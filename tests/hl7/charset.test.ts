@@ -41,6 +41,7 @@ Deno.test("charsetFor: HL7 table 0211 names and common spellings", () => {
   eq(charsetFor("ISO-8859-1"), "iso-8859-1", "a charset name a sender wrote instead");
   eq(charsetFor("windows-1252"), "windows-1252");
   eq(charsetFor("UNICODE UTF-16"), undefined);
+  eq(charsetFor("utf-16"), undefined, "MSH-18 itself was read as ASCII-compatible bytes");
   eq(charsetFor("KLINGON"), undefined);
   eq(charsetFor(""), undefined);
 });
