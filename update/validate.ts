@@ -24,7 +24,7 @@ export function looksLikeHtml(body: Uint8Array): boolean {
     .replace(/^\uFEFF/, "").trimStart().toLowerCase();
   if (head.startsWith("<!doctype html") || head.startsWith("<html")) return true;
   const title = /<title[^>]*>([^<]*)/.exec(head);
-  return !!title && /sign[\s-]?in|log[\s-]?in/.test(title[1]);
+  return !!title && /\b(sign[\s-]?in|log[\s-]?in)\b/.test(title[1]);
 }
 
 /** Whether a body is a Git LFS pointer (the raw blob of an LFS-tracked file). */
@@ -68,8 +68,9 @@ export function hasBinaryMagic(body: Uint8Array): boolean {
 }
 
 /**
- * Why a body is not an acceptable `path`, or undefined when it is. Every kind: not an HTML page,
- * not an LFS pointer. `VERSION` is a semantic version; `main.ts` is the TypeScript entry (a shebang
+ * Why a body is not an acceptable `path`, or undefined when it is. Every kind: not an LFS pointer;
+ * not an HTML page, unless `hashed` (its SHA-256 already matched the MANIFEST, which proves it is
+ * the published file: a source file may well quote a sign-in page, as this one does). `VERSION` is a semantic version; `main.ts` is the TypeScript entry (a shebang
  * or a comment or import first); `.sh` files start with a shebang; binaries carry an executable's
  * magic bytes; text is valid UTF-8.
  *
@@ -80,13 +81,13 @@ export function hasBinaryMagic(body: Uint8Array): boolean {
  * checkShape("VERSION", new TextEncoder().encode("<html>")); // "an HTML page ..."
  * ```
  */
-export function checkShape(path: string, body: Uint8Array): string | undefined {
+export function checkShape(path: string, body: Uint8Array, hashed = false): string | undefined {
   const kind = kindOf(path);
   if (isLfsPointer(body)) {
     return "a Git LFS pointer, not the file (the origin must serve LFS content, e.g. from /media/)";
   }
   if (kind === "binary") return hasBinaryMagic(body) ? undefined : "not an executable (wrong magic bytes)";
-  if (looksLikeHtml(body)) {
+  if (!hashed && looksLikeHtml(body)) {
     return "an HTML page (a sign-in page?), not the file: set ASSIST_ORIGIN_TOKEN if the origin needs sign-in";
   }
   let text: string;

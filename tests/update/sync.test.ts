@@ -326,3 +326,16 @@ Deno.test("stray staging files and a leftover journal are cleaned up by the next
   const tree = await snapshot(root);
   assert(![...tree.keys()].some((p) => p.endsWith(".assist-new")), [...tree.keys()].join(" "));
 });
+
+Deno.test("a shipped file that quotes a sign-in page syncs: its hash vouches for it", async () => {
+  const { dir, root, home } = await setup();
+  await using _d = dir;
+  const page = "<!DOCTYPE html><html><title>Sign In</title></html>\n";
+  const release = await makeRelease("0.9.1", { ...NEW, "prompts/page.md": page }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(release);
+  const r = await syncSource(opts(root, home, origin.baseUrl));
+  assert(r.changed.includes("prompts/page.md"));
+  assertEquals(await Deno.readTextFile(`${root}/prompts/page.md`), page);
+});
