@@ -113,11 +113,14 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
         noShapeCheck: opts.noShape,
         signal: o.signal,
       });
+    // The local check runs while VERSION is on its way (it is needed only when the version is current).
+    const localCheck = localMismatches(o.root);
+    localCheck.catch(() => {});
     const versionBytes = await get("VERSION", { timeoutMs: o.versionTimeoutMs ?? 3000 });
     const version = new TextDecoder().decode(versionBytes).trim();
     if (!SEMVER.test(version)) throw new UpdateError(`the origin's VERSION is not a semantic version`);
     const last = (await Deno.readTextFile(paths.lastSync).catch(() => "")).trim();
-    if (!o.force && last === version && (await localMismatches(o.root)).length === 0) {
+    if (!o.force && last === version && (await localCheck).length === 0) {
       return { status: "current", version, changed: [] };
     }
 
