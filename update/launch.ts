@@ -10,13 +10,16 @@
  * it). When nothing is new the check costs one small GET. An unreachable or refusing origin prints
  * "auto-update skipped this launch" with the reason, and the program goes on.
  *
- * A development checkout (a `.git` beside main.ts) is never synced: git owns those files.
+ * A development checkout (a `.git` beside main.ts) is never synced: git owns those files. A
+ * compiled binary only reports a newer release at launch (`assist update` installs it).
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
 import type { Secret } from "../core/secret.ts";
 import { describeError } from "../core/errors.ts";
+import { VERSION } from "../core/version.ts";
+import { fetchOriginFile } from "./fetch.ts";
 import { type Origin, readPinFile, resolveOrigin } from "./origin.ts";
 import { DEFAULT_BASE_URL } from "./origin.ts";
 import { EMBEDDED_KEYS, parsePublicKey } from "./signature.ts";
@@ -79,6 +82,10 @@ export interface LaunchOptions {
   versionTimeoutMs?: number;
   /** @default LAUNCH_BUDGET_MS */
   budgetMs?: number;
+  /** For tests. @default isCompiled() */
+  compiled?: boolean;
+  /** The running version. @default VERSION */
+  current?: string;
 }
 
 /**
@@ -94,8 +101,21 @@ export async function launchSync(o: LaunchOptions): Promise<SyncResult | undefin
   try {
     const origin = await effectiveOrigin(o.home, o.baseUrl);
     if (origin.warning) o.line(`assist: ${origin.warning}`);
+    if (o.compiled ?? isCompiled()) {
+      // A compiled binary only says when a new release is out: replacing a 100 MB binary is
+      // `assist update`'s job, never a surprise before the prompt.
+      const v = new TextDecoder().decode(
+        await fetchOriginFile({ baseUrl: origin.baseUrl, token: o.token }, "VERSION", {
+          timeoutMs: o.versionTimeoutMs ?? 3000,
+        }),
+      ).trim();
+      if (v !== (o.current ?? VERSION)) {
+        o.line(`assist ${v} is available (this is ${o.current ?? VERSION}): run assist update`);
+      }
+      return undefined;
+    }
     const root = o.root ?? sourceRoot();
-    if (isCompiled() || await isCheckout(root)) return undefined;
+    if (await isCheckout(root)) return undefined;
     const keys = await trustedKeys(o.home, origin);
     if (keys.length === 0) {
       o.line(`update: origin ${origin.baseUrl} is unsigned (no trusted key); files are checked by hash only`);

@@ -79,7 +79,7 @@ async function main(args: string[]): Promise<number> {
     const keyFile = Deno.env.get("ASSIST_RELEASE_KEY_FILE");
     const built: string[] = [];
     for (const t of TARGETS) {
-      const out = await new Deno.Command(Deno.execPath(), {
+      const out = await new Deno.Command("deno", {
         args: ["task", "-q", `compile:${t}`],
         cwd: root,
         stdout: "inherit",
@@ -87,7 +87,12 @@ async function main(args: string[]): Promise<number> {
       }).output();
       if (out.success) built.push(t);
       else {
-        const why = new TextDecoder().decode(out.stderr).trim().split("\n").at(-1) ?? "";
+        // deno's own error lines (ANSI colours removed): the first and its innermost cause.
+        // deno-lint-ignore no-control-regex -- ESC starts the colour codes removed here
+        const lines = new TextDecoder().decode(out.stderr).replace(new RegExp("\\x1b\\[[0-9;]*m", "g"), "")
+          .split("\n")
+          .map((l) => l.trim()).filter((l) => /error/i.test(l));
+        const why = [...new Set([lines[0], lines.at(-1)])].filter(Boolean).join(" / ");
         console.error(`release: compile:${t} failed, left out (${why})`);
       }
     }

@@ -6,6 +6,9 @@ import { formatManifest, parseManifest, unsafePath } from "../../update/manifest
 import { generateKeyPair, keyId, signManifest, verifyManifest } from "../../update/signature.ts";
 import { progressPrinter } from "../../update/progress.ts";
 import { perFileLimitMs } from "../../update/fetch.ts";
+import { launchSync } from "../../update/launch.ts";
+import { startOrigin } from "../support/origin.ts";
+import { tempDir } from "../support/run_assist.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -114,4 +117,29 @@ Deno.test("per-file limit: max(30 s, size / 200 KB/s)", () => {
   assertEquals(perFileLimitMs(undefined), 30_000);
   assertEquals(perFileLimitMs(1_000_000), 30_000);
   assertEquals(perFileLimitMs(100_000_000), 500_000);
+});
+
+Deno.test("launch, compiled binary: a newer release is announced, never installed before the prompt", async () => {
+  await using tmp = await tempDir();
+  await using origin = startOrigin(new Map([["VERSION", enc("0.99.0\n")]]));
+  const lines: string[] = [];
+  const r = await launchSync({
+    home: tmp.path,
+    baseUrl: origin.baseUrl,
+    line: (s) => lines.push(s),
+    compiled: true,
+    current: "0.10.0",
+  });
+  assertEquals(r, undefined);
+  assertEquals(lines, ["assist 0.99.0 is available (this is 0.10.0): run assist update"]);
+  assertEquals(origin.requests.map((q) => q.path), ["/ops/assist/raw/branch/main/VERSION"]);
+  lines.length = 0;
+  await launchSync({
+    home: tmp.path,
+    baseUrl: origin.baseUrl,
+    line: (s) => lines.push(s),
+    compiled: true,
+    current: "0.99.0",
+  });
+  assertEquals(lines, []);
 });
