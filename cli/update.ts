@@ -117,10 +117,30 @@ export async function runUpdate(args: string[]): Promise<number> {
 /** `assist --check`: the installed files against the install's MANIFEST. */
 export async function runCheck(): Promise<number> {
   if (isCompiled()) {
-    err(
-      "assist --check: a compiled binary carries no MANIFEST; `assist update --force` re-fetches and " +
-        "verifies this platform's binary\n",
+    const config = loadConfig();
+    const origin = await effectiveOrigin(config.home, config.baseUrl);
+    const { checkBinary } = await lazy<typeof import("../update/binary.ts")>(
+      import.meta.url,
+      "../update/binary.ts",
     );
+    try {
+      const r = await checkBinary({
+        exe: Deno.execPath(),
+        client: { baseUrl: origin.baseUrl, token: config.originToken },
+        trustedKeys: await trustedKeys(config.home, origin),
+      });
+      if (r.status === "match") {
+        err(`assist --check: ${Deno.execPath()} matches ${r.path} of ${r.version} in the MANIFEST\n`);
+        return EXIT.ok;
+      }
+      err(
+        r.status === "mismatch"
+          ? `hash differs: ${Deno.execPath()} (not ${r.path} of ${r.version}); assist update --force repairs it\n`
+          : `assist --check: the origin has ${r.version}, this is ${VERSION}; assist update installs it\n`,
+      );
+    } catch (e) {
+      err(`assist --check: ${describeError(e)}\n`);
+    }
     return EXIT.failure;
   }
   const root = sourceRoot();

@@ -15,6 +15,7 @@ import { atomicWrite } from "../core/atomic_write.ts";
 import { VERSION } from "../core/version.ts";
 import { crashPoint } from "./crash.ts";
 import { fetchOriginFile, type OriginClient, perFileLimitMs, UpdateError } from "./fetch.ts";
+import { hashFile } from "./hash.ts";
 import { acquireLock } from "./lock.ts";
 import { binaryPath, currentTarget } from "./manifest.ts";
 import { denoFs, swapBinary, type SwapFs } from "./swap.ts";
@@ -141,4 +142,34 @@ export async function updateBinary(
     await Deno.remove(staged).catch(() => {});
     await lock.release();
   }
+}
+
+/**
+ * `assist --check` for a compiled binary: the running file against this platform's entry in the
+ * origin's (verified) MANIFEST. `other-release` when the origin has moved on to another version.
+ */
+export async function checkBinary(o: {
+  exe: string;
+  client: OriginClient;
+  trustedKeys: readonly string[];
+  current?: string;
+  target?: string;
+}): Promise<{ status: "match" | "mismatch" | "other-release"; version: string; path: string }> {
+  const get = (
+    path: string,
+    opts: { size?: number; sha256?: string; timeoutMs?: number; noShape?: boolean },
+  ) =>
+    fetchOriginFile(o.client, path, {
+      timeoutMs: opts.timeoutMs ?? perFileLimitMs(opts.size),
+      noShapeCheck: opts.noShape,
+    });
+  const version = new TextDecoder().decode(await get("VERSION", { timeoutMs: 3000 })).trim();
+  const path = binaryPath(o.target ?? currentTarget());
+  if (version !== (o.current ?? VERSION)) return { status: "other-release", version, path };
+  const { entries } = await fetchManifest(get, o.trustedKeys, perFileLimitMs(0));
+  const entry = entries.find((e) => e.path === path);
+  if (!entry?.sha256) throw new UpdateError(`the origin's MANIFEST has no hashed ${path}`);
+  const h = await hashFile(o.exe);
+  const ok = h?.size === entry.size && h?.sha256 === entry.sha256;
+  return { status: ok ? "match" : "mismatch", version, path };
 }

@@ -5,7 +5,7 @@
  * `deno compile` needs a runtime download this machine cannot reach).
  */
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
-import { updateBinary, type VersionProbe } from "../../update/binary.ts";
+import { checkBinary, updateBinary, type VersionProbe } from "../../update/binary.ts";
 import { generateKeyPair } from "../../update/signature.ts";
 import { makeRelease, startOrigin } from "../support/origin.ts";
 import { tempDir } from "../support/run_assist.ts";
@@ -127,4 +127,29 @@ Deno.test("binary: where the permissions forbid running the staged file, it is c
   assertEquals(r.status, "updated");
   assert((await Deno.readFile(exe)).length > 0);
   assertEquals(await Deno.readFile(exe), fakeBinary("0.99.0"));
+});
+
+Deno.test("binary --check: the running file against this platform's MANIFEST entry", async () => {
+  const { dir, exe, release } = await setup(fakeBinary("0.10.0"));
+  await using _d = dir;
+  const same = await makeRelease("0.10.0", { [`dist/${TARGET}/assist`]: fakeBinary("0.10.0") }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(same);
+  const o = {
+    exe,
+    client: { baseUrl: origin.baseUrl },
+    trustedKeys: [keys.publicKey],
+    current: "0.10.0",
+    target: TARGET,
+  };
+  assertEquals((await checkBinary(o)).status, "match");
+  await Deno.writeFile(exe, fakeBinary("0.10.x"));
+  assertEquals((await checkBinary(o)).status, "mismatch");
+  origin.files = release;
+  assertEquals(await checkBinary(o), {
+    status: "other-release",
+    version: "0.99.0",
+    path: `dist/${TARGET}/assist`,
+  });
 });
