@@ -6,7 +6,7 @@
  *   baseline), with the origin up and current, down (connection refused), and hanging (the 3 s
  *   VERSION limit is the bound).
  * - "sync": a generated 48-file install against a local origin: the launch check when current
- *   (VERSION plus the local hash check), a full sync with nothing changed (MANIFEST fetched, 48
+ *   (VERSION plus the local size check), a full sync with nothing changed (MANIFEST fetched, 48
  *   hashes compared, no download), and a sync of one changed file, against one plain GET of VERSION
  *   from the same origin (the baseline).
  */
@@ -60,15 +60,15 @@ async function start(root: string, baseUrl: string): Promise<void> {
 
 Deno.bench(
   "REPL start, check skipped (git checkout)",
-  { group: "launch", baseline: true, n: 10 },
+  { group: "launch", baseline: true, n: 20 },
   async () => {
     await start(skipped, up.baseUrl);
   },
 );
-Deno.bench("REPL start, origin up and current", { group: "launch", n: 10 }, async () => {
+Deno.bench("REPL start, origin up and current", { group: "launch", n: 20 }, async () => {
   await start(checked, up.baseUrl);
 });
-Deno.bench("REPL start, origin down (refused)", { group: "launch", n: 10 }, async () => {
+Deno.bench("REPL start, origin down (refused)", { group: "launch", n: 20 }, async () => {
   await start(checked, downUrl);
 });
 Deno.bench(
@@ -115,7 +115,7 @@ Deno.bench("one GET of VERSION", { group: "sync", baseline: true }, async () => 
   const r = await fetch(`${syncOrigin.baseUrl}/raw/branch/main/VERSION`);
   await r.arrayBuffer();
 });
-Deno.bench("launch check, current: VERSION + 48 local hashes", { group: "sync" }, async () => {
+Deno.bench("launch check, current: VERSION + 48 local sizes", { group: "sync" }, async () => {
   syncOrigin.files = release1;
   const r = await syncSource(opts);
   if (r.status !== "current") throw new Error(r.status);

@@ -2,8 +2,8 @@
  * The sync of a source install (the files of this repository, run by Deno) from the update origin.
  *
  * 1. Lock (`$ASSIST_HOME/.update.lock`); finish or clean up what a killed sync left (below).
- * 2. Fetch `VERSION`. When it equals `.last-sync-version` and every local file matches the local
- *    MANIFEST, stop: nothing else is fetched.
+ * 2. Fetch `VERSION`. When it equals `.last-sync-version` and every local file has the size the
+ *    local MANIFEST gives, stop: nothing else is fetched (`force` compares every hash instead).
  * 3. Fetch `MANIFEST` (and `MANIFEST.sig`); with a trusted key for the origin the signature must
  *    verify, else the MANIFEST is refused. Parse it (paths that leave the root are refused).
  * 4. Per entry: `checking N/T`; a file whose size and hash already match is skipped; otherwise
@@ -113,8 +113,11 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
         noShapeCheck: opts.noShape,
         signal: o.signal,
       });
-    // The local check runs while VERSION is on its way (it is needed only when the version is current).
-    const localCheck = localMismatches(o.root);
+    // The local check runs while VERSION is on its way (it is needed only when the version is
+    // current). Sizes only: hashing every file at every launch cost 50-100 ms on a busy machine; a
+    // missing or torn file shows in its size, and `assist --check` / `assist update --force` hash
+    // everything.
+    const localCheck = localMismatches(o.root, { hash: false });
     localCheck.catch(() => {});
     const versionBytes = await get("VERSION", { timeoutMs: o.versionTimeoutMs ?? 3000 });
     const version = new TextDecoder().decode(versionBytes).trim();
@@ -334,15 +337,24 @@ export async function localManifest(root: string): Promise<ManifestEntry[]> {
  */
 export async function localMismatches(
   root: string,
+  options: { hash?: boolean } = {},
 ): Promise<Array<{ path: string; problem: "missing" | "size" | "hash" }>> {
   const entries = (await localManifest(root)).filter((e) => !e.path.startsWith("dist/"));
   const out: Array<{ path: string; problem: "missing" | "size" | "hash" }> = [];
-  const results = await Promise.all(entries.map((e) => hashFile(join(root, e.path))));
+  const sizeOnly = async (p: string) => {
+    const st = await Deno.stat(p).catch(() => undefined);
+    return st?.isFile ? { size: st.size, sha256: undefined } : undefined;
+  };
+  const results = await Promise.all(
+    entries.map((e) => (options.hash === false ? sizeOnly : hashFile)(join(root, e.path))),
+  );
   entries.forEach((e, i) => {
     const h = results[i];
     if (!h) out.push({ path: e.path, problem: "missing" });
     else if (e.size !== undefined && h.size !== e.size) out.push({ path: e.path, problem: "size" });
-    else if (e.sha256 !== undefined && h.sha256 !== e.sha256) out.push({ path: e.path, problem: "hash" });
+    else if (e.sha256 !== undefined && h.sha256 !== undefined && h.sha256 !== e.sha256) {
+      out.push({ path: e.path, problem: "hash" });
+    }
   });
   return out;
 }

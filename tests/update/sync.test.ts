@@ -83,6 +83,13 @@ Deno.test("a local file that no longer matches its MANIFEST is repaired even whe
   const r = await syncSource(opts(root, home, origin.baseUrl));
   assertEquals(r.changed, ["cli/help.ts"]);
   assertEquals(await Deno.readFile(`${root}/cli/help.ts`), release.get("cli/help.ts"));
+  // Same size, other bytes: the launch check compares sizes only; --force compares every hash.
+  await Deno.writeTextFile(`${root}/cli/help.ts`, "export const help = 'bad';\n");
+  assertEquals((await syncSource(opts(root, home, origin.baseUrl))).changed, []);
+  assertEquals((await syncSource(opts(root, home, origin.baseUrl, { force: true }))).changed, [
+    "cli/help.ts",
+  ]);
+  assertEquals(await Deno.readFile(`${root}/cli/help.ts`), release.get("cli/help.ts"));
 });
 
 /** Runs a sync that must fail; the installed tree and the marker stay byte-identical. */
