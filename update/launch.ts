@@ -20,6 +20,7 @@ import type { Secret } from "../core/secret.ts";
 import { describeError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { fetchOriginFile } from "./fetch.ts";
+import { type SwapFs, sweepAside } from "./swap.ts";
 import { type Origin, readPinFile, resolveOrigin } from "./origin.ts";
 import { DEFAULT_BASE_URL } from "./origin.ts";
 import { EMBEDDED_KEYS, parsePublicKey } from "./signature.ts";
@@ -86,6 +87,10 @@ export interface LaunchOptions {
   compiled?: boolean;
   /** The running version. @default VERSION */
   current?: string;
+  /** For tests: the binary, its OS and file system (the Windows sweep). */
+  exe?: string;
+  os?: string;
+  fs?: SwapFs;
 }
 
 /**
@@ -102,6 +107,10 @@ export async function launchSync(o: LaunchOptions): Promise<SyncResult | undefin
     const origin = await effectiveOrigin(o.home, o.baseUrl);
     if (origin.warning) o.line(`assist: ${origin.warning}`);
     if (o.compiled ?? isCompiled()) {
+      // Windows: aside files of earlier swaps (`assist.exe.old-*`) go once nothing runs them.
+      if ((o.os ?? Deno.build.os) === "windows") {
+        await sweepAside(o.exe ?? Deno.execPath(), o.fs).catch(() => 0);
+      }
       // A compiled binary only says when a new release is out: replacing a 100 MB binary is
       // `assist update`'s job, never a surprise before the prompt.
       const v = new TextDecoder().decode(

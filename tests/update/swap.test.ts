@@ -6,6 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
 import { swapBinary, type SwapFs } from "../../update/swap.ts";
+import { launchSync } from "../../update/launch.ts";
 import { tempDir } from "../support/run_assist.ts";
 
 class WinFs implements SwapFs {
@@ -186,3 +187,26 @@ for (const step of ["swap-prev", "swap-renamed"]) {
     assertEquals(await Deno.readTextFile(`${exe}.prev`), "old");
   });
 }
+
+Deno.test("windows: the next start sweeps aside files nothing runs any more", async () => {
+  await using tmp = await tempDir();
+  const fs = windows();
+  fs.files.set(`${EXE}.old-1-a`, "older");
+  fs.files.set(`${EXE}.old-2-b`, "old2");
+  fs.running.add(`${EXE}.old-2-b`);
+  const lines: string[] = [];
+  // The origin is unreachable: the sweep does not depend on it.
+  await launchSync({
+    home: tmp.path,
+    baseUrl: "http://127.0.0.1:9/x",
+    line: (l) => lines.push(l),
+    compiled: true,
+    os: "windows",
+    exe: EXE,
+    fs,
+  });
+  assert(!fs.files.has(`${EXE}.old-1-a`));
+  assert(fs.files.has(`${EXE}.old-2-b`));
+  assertEquals(fs.files.get(EXE), "old");
+  match(lines.join("\n"), /auto-update skipped this launch/);
+});
