@@ -29,7 +29,14 @@ async function main(args: string[]): Promise<number> {
     );
     return await runHeadless(args);
   }
-  if (first === "ssh" || first === "auth" || first === "phi-sidecar") {
+  if (first === "update" || first === "--check") {
+    const { runUpdate, runCheck } = await lazy<typeof import("./cli/update.ts")>(
+      import.meta.url,
+      "./cli/update.ts",
+    );
+    return first === "--check" ? await runCheck() : await runUpdate(args.slice(1));
+  }
+  if (first === "ssh" || first === "auth" || first === "phi-sidecar" || first === "origin") {
     // The command-line side of the one command table (cli/commands/table.ts).
     const { runCli } = await lazy<typeof import("./cli/commands/table.ts")>(
       import.meta.url,
@@ -47,6 +54,17 @@ async function main(args: string[]): Promise<number> {
     return await runMaster(args[2]);
   }
   if (first === undefined || (first === "--resume" && args.length <= 2)) {
+    // The launch update check runs before the REPL's modules load (update/launch.ts says why). It
+    // never stops the start: even an updater that cannot load (a damaged install) only warns.
+    try {
+      const { launchCheck } = await lazy<typeof import("./cli/update.ts")>(
+        import.meta.url,
+        "./cli/update.ts",
+      );
+      await launchCheck();
+    } catch (err) {
+      console.error(`auto-update skipped this launch: ${(err as Error).message.split("\n")[0]}`);
+    }
     const { runRepl } = await lazy<typeof import("./cli/repl/repl.ts")>(
       import.meta.url,
       "./cli/repl/repl.ts",

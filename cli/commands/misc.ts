@@ -1,7 +1,7 @@
 /**
  * `/origin` (the update origin pin) and `/headers-sync` (the header-log push, cli/headers_sync/).
- * Self-update is not in this build yet (the update issue completes it); until then `/origin` says so
- * plainly. It already manages the `.origin` pin file the update will read, with the spec's rules: `gitea` pins the default origin, `auto` clears the pin, an
+ * `/origin` manages the `.origin` pin file the self-update reads (update/origin.ts), with the spec's
+ * rules: `gitea` pins the default origin, `auto` clears the pin, an
  * https URL pins that URL, `github` is refused (the mirror is private), and a legacy `github` pin
  * is shown as invalid.
  *
@@ -12,44 +12,45 @@ import { AssistError, EXIT } from "../../core/errors.ts";
 import type { Command, CommandContext } from "./types.ts";
 import { hinter, home } from "./_util.ts";
 
-const NOT_YET = "self-update is not in this build yet; the pin takes effect when it is";
+async function updateModules() {
+  return await Promise.all([
+    lazy<typeof import("../../update/origin.ts")>(import.meta.url, "../../update/origin.ts"),
+    lazy<typeof import("../../update/launch.ts")>(import.meta.url, "../../update/launch.ts"),
+  ]);
+}
 
 async function pinPath(ctx: CommandContext): Promise<string> {
-  const { homePaths } = await lazy<typeof import("../../core/home.ts")>(
-    import.meta.url,
-    "../../core/home.ts",
-  );
-  return homePaths(await home(ctx)).origin;
+  const [, launch] = await updateModules();
+  return launch.originFiles(await home(ctx)).pin;
 }
 
-/** What the pin file says, in words, and whether it is valid. */
-function describePin(content: string): { origin?: string; note: string } {
-  const v = content.replace(/\r/g, "").trim();
-  if (v === "" || v === "auto") return { note: "empty (no pin)" };
-  if (v === "gitea") return { origin: "default (gitea)", note: "pins the default origin (gitea)" };
-  if (v === "github") {
-    return { note: `holds "github", which is invalid (the github mirror is private); the default is used` };
-  }
-  if (/^https:\/\/\S+$/.test(v)) return { origin: v, note: `pins ${v}` };
-  return {
-    note: `holds "${v.slice(0, 60)}", which is not gitea, auto or an https:// URL; the default is used`,
-  };
-}
-
+/** `/origin` with no argument: the effective origin, where it came from, the pin file, the trust. */
 async function showOrigin(ctx: CommandContext): Promise<void> {
-  const path = await pinPath(ctx);
+  const [origin, launch] = await updateModules();
+  const h = await home(ctx);
+  const path = launch.originFiles(h).pin;
   const hint = await hinter(ctx);
-  const content = await Deno.readTextFile(path).catch(() => undefined);
-  const pin = content === undefined ? undefined : describePin(content);
+  const content = await origin.readPinFile(path);
+  const pin = content === undefined ? undefined : origin.readPin(content);
+  const eff = await launch.effectiveOrigin(h, ctx.config.baseUrl);
   const lines: string[] = [];
-  if (ctx.config.baseUrl) lines.push(`origin: ${ctx.config.baseUrl} (ASSIST_BASE_URL; it overrides any pin)`);
-  else if (pin?.origin) lines.push(`origin: ${pin.origin} (pinned)`);
+  if (eff.source === "env") lines.push(`origin: ${eff.baseUrl} (ASSIST_BASE_URL; it overrides any pin)`);
+  else if (eff.source === "pin") lines.push(`origin: ${eff.baseUrl} (pinned)`);
   else lines.push("origin: default (gitea)");
   lines.push(`pin file: ${path}: ${pin ? pin.note : "absent"}`);
-  if (pin && !pin.origin && content?.trim() !== "") {
-    lines.push(`fix it with ${hint("origin", ["gitea"])} or ${hint("origin", ["auto"])}`);
-  }
-  lines.push(`(${NOT_YET})`);
+  lines.push(`fetches: ${eff.baseUrl}/raw/branch/${origin.RELEASE_BRANCH}/<VERSION|MANIFEST|path>`);
+  if (pin?.invalid) lines.push(`fix it with ${hint("origin", ["gitea"])} or ${hint("origin", ["auto"])}`);
+  const keys = await launch.trustedKeys(h, eff);
+  lines.push(
+    keys.length
+      ? `signature: MANIFEST must be signed by a trusted key (${keys.length} trusted)`
+      : `signature: unsigned origin (no trusted key; pin one in ${
+        launch.originFiles(h).key
+      }); files are checked by hash only`,
+  );
+  lines.push(
+    `token: ${ctx.config.originToken ? "set (ASSIST_ORIGIN_TOKEN or ORIGIN_TOKEN)" : "none (anonymous)"}`,
+  );
   ctx.io.out(lines.join("\n"));
 }
 
@@ -69,11 +70,9 @@ async function setOrigin(arg: string, ctx: CommandContext): Promise<void> {
   let value: string;
   if (v.toLowerCase() === "gitea") value = "gitea";
   else {
-    let url: URL | undefined;
-    try {
-      url = new URL(v);
-    } catch { /* below */ }
-    if (!url || url.protocol !== "https:" || url.username || url.password) {
+    const [origin] = await updateModules();
+    const url = /^https:/i.test(v) ? origin.httpsOrigin(v) : undefined;
+    if (!url) {
       throw new AssistError(
         `usage: /origin [gitea|auto|https://<host>/...] (got "${
           v.slice(0, 60)
@@ -81,7 +80,7 @@ async function setOrigin(arg: string, ctx: CommandContext): Promise<void> {
         { level: "usage" },
       );
     }
-    value = v.replace(/\/+$/, "");
+    value = url;
   }
   const { atomicWrite } = await lazy<typeof import("../../core/atomic_write.ts")>(
     import.meta.url,
@@ -90,7 +89,7 @@ async function setOrigin(arg: string, ctx: CommandContext): Promise<void> {
   await atomicWrite(path, `${value}\n`, { mode: 0o600 });
   const shown = value === "gitea" ? "the default origin (gitea)" : value;
   const over = ctx.config.baseUrl ? `; ASSIST_BASE_URL (${ctx.config.baseUrl}) still overrides it` : "";
-  ctx.io.out(`origin pinned to ${shown} in ${path}${over} (${NOT_YET})`);
+  ctx.io.out(`origin pinned to ${shown} in ${path}${over}`);
 }
 
 const HEADERS_SYNC_USAGE = "usage: /headers-sync on|off|status|target <alias>|now";
@@ -170,6 +169,7 @@ async function headersSync(args: string[], ctx: CommandContext): Promise<number 
 export const MISC_COMMANDS: readonly Command[] = [
   {
     name: "origin",
+    cli: ["origin"],
     args: "[gitea|auto|<https-url>]",
     summary: "show the update origin and its pin file, or pin one (gitea, an https URL) or clear it (auto)",
     group: "session",

@@ -125,6 +125,11 @@ Deno.test("/origin: show, pin gitea or an https URL (0600), clear with auto, ref
   const { io, ctx } = replContext(tmp.path);
   await runSlash("/origin", ctx);
   match(io.outs[0], /^origin: default \(gitea\)\npin file: .*\.origin: absent\n/);
+  match(io.outs[0], /\nfetches: https:\/\/\S+\/raw\/branch\/main\/<VERSION\|MANIFEST\|path>\n/);
+  match(
+    io.outs[0],
+    /\nsignature: MANIFEST must be signed by a trusted key \(2 trusted\)\ntoken: none \(anonymous\)$/,
+  );
 
   await runSlash("/origin gitea", ctx);
   assertEquals(await Deno.readTextFile(pin), "gitea\n");
@@ -135,6 +140,7 @@ Deno.test("/origin: show, pin gitea or an https URL (0600), clear with auto, ref
   if (Deno.build.os !== "windows") assertEquals((await Deno.stat(pin)).mode! & 0o777, 0o600);
   await runSlash("/origin", ctx);
   match(io.outs.at(-1)!, /^origin: https:\/\/git\.example\.org\/ops\/assist \(pinned\)\n/);
+  match(io.outs.at(-1)!, /\nsignature: unsigned origin \(no trusted key; pin one in .*\.origin-key\)/);
 
   await runSlash("/origin github", ctx);
   assertEquals(io.warns, ["the github mirror is private; use gitea or an https:// URL"]);

@@ -1,0 +1,348 @@
+/**
+ * The source-install sync against a real local origin (tests/support/origin.ts): a normal release,
+ * a no-op second run, and every bad answer the issue lists, after each of which the installed files
+ * are byte-identical and `.last-sync-version` unchanged.
+ */
+import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
+import { Secret } from "../../core/secret.ts";
+import { UpdateError } from "../../update/fetch.ts";
+import { generateKeyPair } from "../../update/signature.ts";
+import { stagedPath, syncSource } from "../../update/sync.ts";
+import type { ProgressEvent } from "../../update/progress.ts";
+import { makeRelease, snapshot, startOrigin, writeTree } from "../support/origin.ts";
+import { tempDir } from "../support/run_assist.ts";
+
+const OLD = {
+  "main.ts": "/** old main */\nconsole.log(1);\n",
+  "cli/help.ts": "export const help = 'old';\n",
+  "prompts/system.md": "# system\nold prompt\n",
+  "install.sh": "#!/bin/sh\necho old\n",
+};
+const NEW = {
+  ...OLD,
+  "cli/help.ts": "export const help = 'new';\n",
+  "cli/added.ts": "export const added = true;\n",
+};
+
+const keys = await generateKeyPair();
+
+async function setup(signed = true) {
+  const dir = await tempDir("assist-sync-");
+  const root = `${dir.path}/install`;
+  const home = `${dir.path}/home`;
+  await Deno.mkdir(home, { recursive: true });
+  const old = await makeRelease("0.9.0", OLD, { privateKey: keys.privatePem });
+  await writeTree(root, old);
+  await Deno.writeTextFile(`${home}/.last-sync-version`, "0.9.0\n");
+  const release = await makeRelease("0.9.1", NEW, signed ? { privateKey: keys.privatePem } : {});
+  return { dir, root, home, release };
+}
+
+function opts(
+  root: string,
+  home: string,
+  baseUrl: string,
+  extra: Partial<Parameters<typeof syncSource>[0]> = {},
+) {
+  return { root, home, client: { baseUrl }, trustedKeys: [keys.publicKey], ...extra };
+}
+
+Deno.test("a release syncs: only changed files replaced, MANIFEST and .last-sync-version last; a rerun fetches VERSION only", async () => {
+  const { dir, root, home, release } = await setup();
+  await using _d = dir;
+  await using origin = startOrigin(release);
+  const mainIno = (await Deno.stat(`${root}/main.ts`)).ino;
+  const events: ProgressEvent[] = [];
+  const r = await syncSource(opts(root, home, origin.baseUrl, { progress: (e) => events.push(e) }));
+  assertEquals(r.status, "updated");
+  assertEquals(r.version, "0.9.1");
+  assertEquals(r.changed.sort(), ["VERSION", "cli/added.ts", "cli/help.ts"]);
+  const tree = await snapshot(root);
+  for (const [p, b] of release) assertEquals(tree.get(p), b, p);
+  assertEquals((await Deno.stat(`${root}/main.ts`)).ino, mainIno, "an unchanged file is not rewritten");
+  assertEquals(await Deno.readTextFile(`${home}/.last-sync-version`), "0.9.1\n");
+  assert(
+    ![...tree.keys()].some((p) => p.endsWith(".assist-new") || p.includes("journal")),
+    "no staging left",
+  );
+  assertEquals(events.filter((e) => e.phase === "downloading").map((e) => e.path).sort(), r.changed.sort());
+  assertEquals(events.filter((e) => e.phase === "checking").length, 6);
+
+  origin.requests.length = 0;
+  const again = await syncSource(opts(root, home, origin.baseUrl));
+  assertEquals(again.status, "current");
+  assertEquals(origin.requests.map((q) => q.path), ["/ops/assist/raw/branch/main/VERSION"]);
+});
+
+Deno.test("a local file that no longer matches its MANIFEST is repaired even when the version is current", async () => {
+  const { dir, root, home, release } = await setup();
+  await using _d = dir;
+  await using origin = startOrigin(release);
+  await syncSource(opts(root, home, origin.baseUrl));
+  await Deno.writeTextFile(`${root}/cli/help.ts`, "tampered\n");
+  const r = await syncSource(opts(root, home, origin.baseUrl));
+  assertEquals(r.changed, ["cli/help.ts"]);
+  assertEquals(await Deno.readFile(`${root}/cli/help.ts`), release.get("cli/help.ts"));
+  // Same size, other bytes: the launch check compares sizes only; --force compares every hash.
+  await Deno.writeTextFile(`${root}/cli/help.ts`, "export const help = 'bad';\n");
+  assertEquals((await syncSource(opts(root, home, origin.baseUrl))).changed, []);
+  assertEquals((await syncSource(opts(root, home, origin.baseUrl, { force: true }))).changed, [
+    "cli/help.ts",
+  ]);
+  assertEquals(await Deno.readFile(`${root}/cli/help.ts`), release.get("cli/help.ts"));
+});
+
+/** Runs a sync that must fail; the installed tree and the marker stay byte-identical. */
+function refused(
+  name: string,
+  build: (release: Map<string, Uint8Array>) => Promise<Map<string, Uint8Array>> | Map<string, Uint8Array>,
+  behaviour: Parameters<typeof startOrigin>[1],
+  message: RegExp,
+  extra: Partial<Parameters<typeof syncSource>[0]> = {},
+) {
+  Deno.test(`refused, nothing written: ${name}`, async () => {
+    const { dir, root, home, release } = await setup();
+    await using _d = dir;
+    await using origin = startOrigin(await build(release), behaviour);
+    const before = await snapshot(root);
+    await rejects(syncSource(opts(root, home, origin.baseUrl, extra)), (err: Error) => {
+      assert(err instanceof UpdateError, String(err));
+      match(err.message, message);
+      return true;
+    });
+    assertEquals(await snapshot(root), before);
+    assertEquals(await Deno.readTextFile(`${home}/.last-sync-version`), "0.9.0\n");
+    const lock = await Deno.open(`${home}/.update.lock`, { read: true, write: true });
+    assert(await lock.tryLock(true), "the lock was released");
+    lock.close();
+  });
+}
+
+const same = (r: Map<string, Uint8Array>) => r;
+refused(
+  "an HTML sign-in page at 200 with text/html",
+  same,
+  { kind: "html200", contentType: true },
+  /HTML page.*ASSIST_ORIGIN_TOKEN/,
+);
+refused(
+  "an HTML sign-in page at 200 without text/html",
+  same,
+  { kind: "html200", contentType: false },
+  /HTML page.*ASSIST_ORIGIN_TOKEN/,
+);
+refused(
+  "a 302 to /user/login",
+  same,
+  { kind: "login302" },
+  /redirected to a sign-in page .*\/user\/login.*set ASSIST_ORIGIN_TOKEN/,
+);
+refused("404", same, { kind: "notFound" }, /not found \(HTTP 404\).*ASSIST_BASE_URL.*ASSIST_ORIGIN_TOKEN/);
+refused(
+  "a truncated body",
+  same,
+  { kind: "truncated", path: "cli/help.ts" },
+  /cli\/help\.ts.*(cut off|truncated)/,
+);
+refused(
+  "a wrong hash",
+  same,
+  { kind: "swap", path: "cli/help.ts", body: new TextEncoder().encode("export const help = 'bad';\n") },
+  /cli\/help\.ts: the SHA-256 does not match/,
+);
+refused(
+  "a wrong size",
+  same,
+  { kind: "swap", path: "cli/help.ts", body: new TextEncoder().encode("x\n") },
+  /cli\/help\.ts: 2 bytes where the MANIFEST says/,
+);
+refused(
+  "a bad signature",
+  async (_r) => {
+    const other = await generateKeyPair();
+    const forged = await makeRelease("0.9.1", { ...NEW, "cli/help.ts": "evil\n" }, {
+      privateKey: other.privatePem,
+    });
+    return forged;
+  },
+  { kind: "normal" },
+  /signature does not verify with a trusted key/,
+);
+refused(
+  "a MANIFEST altered after signing",
+  (r) => {
+    const m = new Map(r);
+    m.set(
+      "MANIFEST",
+      new TextEncoder().encode(
+        new TextDecoder().decode(r.get("MANIFEST")!).replace("cli/added.ts", "cli/addee.ts"),
+      ),
+    );
+    return m;
+  },
+  { kind: "normal" },
+  /signature does not verify/,
+);
+refused(
+  "a missing signature",
+  (r) => {
+    const m = new Map(r);
+    m.delete("MANIFEST.sig");
+    return m;
+  },
+  { kind: "normal" },
+  /MANIFEST is not signed .*refused: this origin has a trusted key/,
+);
+refused(
+  "a body slower than the per-file limit",
+  same,
+  { kind: "slow", path: "cli/help.ts", bytesPerSec: 20 },
+  /cli\/help\.ts: no complete answer within 1 s/,
+  { perFileMs: () => 1000 },
+);
+for (
+  const [label, bad] of [["../x", "../x"], ["/etc/x", "/etc/x"], ["C:\\x", "C:\\x"], [
+    "a/../../x",
+    "a/../../x",
+  ]]
+) {
+  refused(
+    `a MANIFEST entry ${label} that leaves the root`,
+    (r) => {
+      const m = new Map(r);
+      m.set(
+        "MANIFEST",
+        new TextEncoder().encode(
+          new TextDecoder().decode(r.get("MANIFEST")!) + `${bad} ${"0".repeat(64)} 1\n`,
+        ),
+      );
+      return m;
+    },
+    { kind: "normal" },
+    /MANIFEST is refused: MANIFEST line \d+: the path .* (leaves the install root|is absolute|holds a backslash)/,
+    {
+      trustedKeys: [],
+    },
+  );
+}
+refused(
+  "a Git LFS pointer (a path-only MANIFEST, checked by kind)",
+  (r) => {
+    const m = new Map(r);
+    const lfs = "version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 12\n";
+    m.set("cli/help.ts", new TextEncoder().encode(lfs));
+    m.set(
+      "MANIFEST",
+      new TextEncoder().encode(
+        [...r.keys()].filter((p) => !p.startsWith("MANIFEST")).sort().join("\n") + "\n",
+      ),
+    );
+    return m;
+  },
+  { kind: "normal" },
+  /cli\/help\.ts is a Git LFS pointer/,
+  { trustedKeys: [] },
+);
+refused(
+  "a VERSION that is not a semantic version",
+  (r) => {
+    const m = new Map(r);
+    m.set("VERSION", new TextEncoder().encode("latest\n"));
+    return m;
+  },
+  { kind: "normal" },
+  /VERSION.*not a semantic version/,
+);
+
+Deno.test("an unsigned origin without a trusted key still syncs, checked by hash", async () => {
+  const { dir, root, home, release } = await setup(false);
+  await using _d = dir;
+  await using origin = startOrigin(release);
+  const r = await syncSource(opts(root, home, origin.baseUrl, { trustedKeys: [] }));
+  assertEquals(r.status, "updated");
+  assertEquals(r.signed, false);
+});
+
+Deno.test("a token-only origin: 404 without the token, synced with it; the token stays on the origin's host", async () => {
+  const token = "tok-SECRET-4242";
+  const { dir, root, home, release } = await setup();
+  await using _d = dir;
+  await using origin = startOrigin(release, { kind: "tokenOnly", token });
+  const before = await snapshot(root);
+  await rejects(syncSource(opts(root, home, origin.baseUrl)), (e: Error) => {
+    match(e.message, /HTTP 404.*set ASSIST_ORIGIN_TOKEN/);
+    assert(!e.message.includes(token));
+    return true;
+  });
+  assertEquals(await snapshot(root), before);
+  const client = { baseUrl: origin.baseUrl, token: new Secret(token) };
+  const r = await syncSource({ ...opts(root, home, origin.baseUrl), client });
+  assertEquals(r.status, "updated");
+  assert(origin.requests.filter((q) => q.authorization).every((q) => q.authorization === `token ${token}`));
+
+  // A redirect to another origin: followed without the token.
+  await using other = startOrigin(release);
+  await using hop = startOrigin(release, { kind: "redirectTo", base: new URL(other.baseUrl).origin });
+  await Deno.writeTextFile(`${home}/.last-sync-version`, "0.0.1\n");
+  await syncSource({
+    ...opts(root, home, hop.baseUrl),
+    client: { baseUrl: hop.baseUrl, token: new Secret(token) },
+  });
+  assert(hop.requests.every((q) => q.authorization === `token ${token}`));
+  assert(
+    other.requests.length > 0 && other.requests.every((q) => q.authorization === null),
+    "token crossed origins",
+  );
+});
+
+Deno.test("a held lock: a second sync is busy and touches nothing; a lock file nobody holds is no lock", async () => {
+  const { dir, root, home, release } = await setup();
+  await using _d = dir;
+  await using origin = startOrigin(release);
+  // Another process holds the lock (as a running updater would).
+  const holder = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const f = await Deno.open(${JSON.stringify(`${home}/.update.lock`)}, { write: true, create: true });
+      await f.lock(true); await f.write(new TextEncoder().encode('{"pid":' + Deno.pid + ',"version":"x","at":1}'));
+      console.log("held"); await new Promise((r) => setTimeout(r, 60000));`,
+    ],
+    stdout: "piped",
+  }).spawn();
+  const reader = holder.stdout.getReader();
+  await reader.read();
+  const r = await syncSource(opts(root, home, origin.baseUrl));
+  assertEquals(r.status, "busy");
+  assertEquals(r.holder?.pid, holder.pid);
+  assertEquals(origin.requests.length, 0);
+  holder.kill("SIGKILL");
+  await holder.status;
+  reader.releaseLock();
+  await holder.stdout.cancel();
+  // Its process is gone, the file stays: the OS lock went with the process.
+  assertEquals((await syncSource(opts(root, home, origin.baseUrl))).status, "updated");
+});
+
+Deno.test("stray staging files and a leftover journal are cleaned up by the next sync", async () => {
+  const { dir, root, home, release } = await setup();
+  await using _d = dir;
+  await using origin = startOrigin(release);
+  await Deno.writeTextFile(stagedPath(`${root}/cli/help.ts`), "half");
+  const r = await syncSource(opts(root, home, origin.baseUrl));
+  assertEquals(r.status, "updated");
+  const tree = await snapshot(root);
+  assert(![...tree.keys()].some((p) => p.endsWith(".assist-new")), [...tree.keys()].join(" "));
+});
+
+Deno.test("a shipped file that quotes a sign-in page syncs: its hash vouches for it", async () => {
+  const { dir, root, home } = await setup();
+  await using _d = dir;
+  const page = "<!DOCTYPE html><html><title>Sign In</title></html>\n";
+  const release = await makeRelease("0.9.1", { ...NEW, "prompts/page.md": page }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(release);
+  const r = await syncSource(opts(root, home, origin.baseUrl));
+  assert(r.changed.includes("prompts/page.md"));
+  assertEquals(await Deno.readTextFile(`${root}/prompts/page.md`), page);
+});

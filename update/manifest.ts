@@ -1,0 +1,116 @@
+/**
+ * The MANIFEST: the files a release holds, one per line as `<path> <sha256> <size>` (UTF-8, LF,
+ * single spaces, sorted by path in byte order; `#` lines are comments). A line with the path only
+ * is the spec's older form and stays readable: such a file is checked by kind only. The release
+ * task signs the exact bytes (update/signature.ts).
+ *
+ * Paths are relative and stay inside the install root: no `..` segment, no leading `/`, no `\`, no
+ * NUL or control character, no drive letter, no whitespace.
+ *
+ * @module
+ */
+
+export interface ManifestEntry {
+  path: string;
+  /** Lower-case hex SHA-256; absent on a path-only line. */
+  sha256?: string;
+  size?: number;
+}
+
+/**
+ * Why `path` cannot be a MANIFEST path, or undefined when it can.
+ *
+ * @example
+ * ```ts
+ * import { unsafePath } from "./manifest.ts";
+ * unsafePath("../etc/passwd"); // "leaves the install root"
+ * unsafePath("cli/repl/repl.ts"); // undefined
+ * ```
+ */
+export function unsafePath(path: string): string | undefined {
+  if (path === "") return "is empty";
+  // deno-lint-ignore no-control-regex -- control characters are exactly what is refused here
+  if (/[\x00-\x1f\x7f\s\\]/.test(path)) return "holds a backslash, whitespace or a control character";
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return "is absolute";
+  const parts = path.split("/");
+  if (parts.some((p) => p === ".." || p === "." || p === "")) return "leaves the install root";
+  return undefined;
+}
+
+/**
+ * Parses MANIFEST text. Throws an Error naming the line for anything else than the two line forms,
+ * an unsafe path, or a path listed twice.
+ *
+ * @example
+ * ```ts
+ * import { parseManifest } from "./manifest.ts";
+ * parseManifest("VERSION 2c624232cdd221771294dfbb310aca000a0df6ac8b66b696d90ef06fdefb64a3 6\n");
+ * // [{ path: "VERSION", sha256: "2c62...", size: 6 }]
+ * ```
+ */
+export function parseManifest(text: string): ManifestEntry[] {
+  const out: ManifestEntry[] = [];
+  const seen = new Set<string>();
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].replace(/\r$/, "");
+    if (line === "" || line.startsWith("#")) continue;
+    const fields = line.split(" ");
+    const where = `MANIFEST line ${i + 1}`;
+    let entry: ManifestEntry;
+    if (fields.length === 1) entry = { path: fields[0] };
+    else if (
+      fields.length === 3 && /^[0-9a-f]{64}$/.test(fields[1]) && /^(0|[1-9]\d{0,14})$/.test(fields[2])
+    ) {
+      entry = { path: fields[0], sha256: fields[1], size: Number(fields[2]) };
+    } else throw new Error(`${where} is not "<path> <sha256> <size>" or a path`);
+    const bad = unsafePath(entry.path);
+    if (bad) throw new Error(`${where}: the path ${JSON.stringify(entry.path.slice(0, 80))} ${bad}`);
+    if (seen.has(entry.path)) throw new Error(`${where}: ${entry.path} is listed twice`);
+    seen.add(entry.path);
+    out.push(entry);
+  }
+  return out;
+}
+
+/**
+ * MANIFEST text for entries (sorted by path in byte order, one line each, a final LF).
+ *
+ * @example
+ * ```ts
+ * import { formatManifest } from "./manifest.ts";
+ * formatManifest([{ path: "VERSION", sha256: "0".repeat(64), size: 6 }]);
+ * ```
+ */
+export function formatManifest(entries: ManifestEntry[]): string {
+  const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return sorted.map((e) => e.sha256 === undefined ? e.path : `${e.path} ${e.sha256} ${e.size}`).join("\n") +
+    "\n";
+}
+
+/** The files a source install ships besides its folders (install scripts included). */
+export const SHIPPED_TOP_FILES = [
+  "main.ts",
+  "deno.json",
+  "deno.lock",
+  "VERSION",
+  "README.md",
+  "CHANGELOG.md",
+  "docs/ARCHITECTURE.md",
+  "install.sh",
+  "install.ps1",
+] as const;
+
+/** Folders whose every file ships. */
+export const SHIPPED_DIRS = ["cli", "core", "tools", "hl7", "phi", "ssh", "update", "prompts"] as const;
+
+/** The binary a compiled install of `target` (`x86_64-linux`, `x86_64-windows`, ...) runs. */
+export function binaryPath(target: string): string {
+  return `dist/${target}/assist${target.endsWith("-windows") ? ".exe" : ""}`;
+}
+
+/** This machine's release target name, as the compile tasks write `dist/<target>/`. */
+export function currentTarget(os: string = Deno.build.os, arch: string = Deno.build.arch): string {
+  const o = os === "darwin" ? "macos" : os;
+  return `${arch}-${o}`;
+}
