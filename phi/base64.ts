@@ -155,7 +155,8 @@ export function encodeBase64Text(text: string): string {
 }
 
 /**
- * Rewrites every decodable run for which `fn` returns a new text (sync).
+ * Rewrites every decodable run for which `fn` returns a new text (sync), in the run's own alphabet,
+ * padding, character set and layout.
  *
  * @example
  * ```ts
@@ -165,17 +166,210 @@ export function encodeBase64Text(text: string): string {
  * ```
  */
 export function mapBase64Runs(text: string, fn: (decoded: string) => string | undefined): string {
-  const runs = base64Runs(text, MIN_DECODE);
+  const runs = decodedRuns(text);
   if (runs.length === 0) return text;
   let out = "";
   let at = 0;
   for (const r of runs) {
-    const decoded = decodeBase64Text(runBase64(text, r));
-    if (decoded === undefined) continue;
-    const next = fn(decoded);
-    if (next === undefined || next === decoded) continue;
-    out += text.slice(at, r.start) + layoutLike(encodeBase64Text(next), r);
-    at = r.end;
+    const next = fn(r.text);
+    if (next === undefined || next === r.text) continue;
+    const encoded = encodeRunText(next, r.encoding);
+    if (encoded === undefined) continue;
+    out += text.slice(at, r.run.start) + layoutLike(encoded, r.run);
+    at = r.run.end;
   }
   return at === 0 ? text : out + text.slice(at);
+}
+
+// ---- the variants the pass reads (issue #14, class 2) ----------------------------------------------
+
+/** How a run was written: alphabet, padding, and the character set of the text inside. */
+export interface RunEncoding {
+  /** The URL-safe alphabet (`-` and `_` for `+` and `/`). */
+  url: boolean;
+  /** Written with `=` padding (or needing none). */
+  padded: boolean;
+  /** The bytes are not UTF-8 and were read as Latin-1 (ISO 8859-1: one byte, one character). */
+  latin1: boolean;
+}
+
+/** A run the pass decoded to text, with how to write a new text back the same way. */
+export interface DecodedRun {
+  run: Base64Run;
+  text: string;
+  encoding: RunEncoding;
+}
+
+/** Shortest line of a wrapped run (any width from here on is a wrap width). */
+const MIN_WRAP = 16;
+/** A candidate: base64 characters of either alphabet, then padding. */
+const CANDIDATE = /[A-Za-z0-9+\/_-]{16,}={0,2}/g;
+
+function isB64Ext(c: number): boolean {
+  return isB64(c) || c === 45 || c === 95;
+}
+
+/** A line break at `i`: `\n`, `\r\n`, or one written out as in a JSON string (`\\n`, `\\r\\n`). */
+function anyEolAt(text: string, i: number): string {
+  const c = text.charCodeAt(i);
+  if (c === 10) return "\n";
+  if (c === 13 && text.charCodeAt(i + 1) === 10) return "\r\n";
+  if (c === 92) {
+    if (text.startsWith("\\n", i)) return "\\n";
+    if (text.startsWith("\\r\\n", i)) return "\\r\\n";
+  }
+  return "";
+}
+
+/** The end of the base64 characters from `i`. */
+function b64End(text: string, i: number): number {
+  while (i < text.length && isB64Ext(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * Lines of one width (any width of 16 or more) then a last line no longer, from the line `[s, e)`,
+ * joined by one kind of line break (written out as in JSON strings too); undefined when there is
+ * not a second line.
+ */
+function anyWrap(text: string, s: number, e: number): Base64Run | undefined {
+  const width = e - s;
+  if (width < MIN_WRAP) return undefined;
+  const eol = anyEolAt(text, e);
+  if (eol === "") return undefined;
+  let end = e;
+  let lines = 1;
+  for (;;) {
+    if (!text.startsWith(eol, end)) break;
+    const ls = end + eol.length;
+    const le = b64End(text, ls);
+    const len = le - ls;
+    if (len === 0 || len > width) break;
+    end = le;
+    lines++;
+    if (len < width) break;
+  }
+  return lines < 2 ? undefined : { start: s, end, wrap: { width, eol } };
+}
+
+/** Splits `[s, e)` after each run of `=` that more base64 follows. */
+function splitPadding(text: string, s: number, e: number, min: number, out: Base64Run[]): void {
+  let p = s;
+  while (p < e) {
+    let q = p;
+    while (q < e && text.charCodeAt(q) !== 61) q++;
+    while (q < e && text.charCodeAt(q) === 61) q++;
+    if (q - p >= min) out.push({ start: p, end: q });
+    p = q;
+  }
+}
+
+const latin1Ok = (c: number) => c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127) || c >= 160;
+
+/**
+ * True when decoded bytes read as text: no control characters but tab, line breaks and the MLLP
+ * frame bytes; Latin-1 also mostly printable ASCII (random bytes, hashes and keys fail this).
+ */
+function isText(s: string, latin1: boolean): boolean {
+  let ascii = 0;
+  let letters = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 11 && c !== 28) return false;
+    if (c === 127 || (c >= 128 && c < 160)) return false;
+    if (latin1 && !latin1Ok(c) && c !== 11 && c !== 28) return false;
+    if (c >= 32 && c < 127) ascii++;
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+  }
+  return letters >= 4 && (!latin1 || ascii >= s.length * 0.9);
+}
+
+/**
+ * The text a run of either alphabet encodes, padded or not, UTF-8 or Latin-1, with how it was
+ * written; undefined when it is not canonical base64 (re-encoding must give the run back exactly)
+ * or not text.
+ *
+ * @example
+ * ```ts
+ * import { decodeRunText } from "./base64.ts";
+ * decodeRunText("Sm9obiBEb2UncyBub3Rl")?.text; // "John Doe's note"
+ * ```
+ */
+export function decodeRunText(b64: string): { text: string; encoding: RunEncoding } | undefined {
+  const url = b64.indexOf("-") !== -1 || b64.indexOf("_") !== -1;
+  if (url && (b64.indexOf("+") !== -1 || b64.indexOf("/") !== -1)) return undefined;
+  const padded = b64.indexOf("=") !== -1 || b64.length % 4 === 0;
+  if (b64.length % 4 === 1 || (b64.indexOf("=") !== -1 && b64.length % 4 !== 0)) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.fromBase64(b64, { alphabet: url ? "base64url" : "base64" });
+  } catch {
+    return undefined;
+  }
+  const again = bytes.toBase64({ alphabet: url ? "base64url" : "base64", omitPadding: !padded });
+  if (again !== b64) return undefined;
+  let text: string;
+  let latin1 = false;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    latin1 = true;
+    let s = "";
+    for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    text = s;
+  }
+  if (!isText(text, latin1)) return undefined;
+  return { text, encoding: { url, padded, latin1 } };
+}
+
+/** `text` written as a run was (alphabet, padding, character set); undefined if it cannot be. */
+export function encodeRunText(text: string, e: RunEncoding): string | undefined {
+  let bytes: Uint8Array;
+  if (e.latin1) {
+    bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 255) return undefined;
+      bytes[i] = c;
+    }
+  } else bytes = enc.encode(text);
+  return bytes.toBase64({ alphabet: e.url ? "base64url" : "base64", omitPadding: !e.padded });
+}
+
+/**
+ * The base64 runs of `text` that decode to text, in order: either alphabet (standard or URL-safe),
+ * padded or not, on one line or wrapped at any width of 16 or more (line breaks real, or written
+ * `\n` as in a JSON string), holding UTF-8 or Latin-1 text. Hashes, keys and other random bytes do
+ * not decode to text and are left out.
+ *
+ * @example
+ * ```ts
+ * import { decodedRuns } from "./base64.ts";
+ * decodedRuns("note=Sm9obiBEb2UncyBub3RlIGZvciB0b2RheQ").map((r) => r.text); // ["John Doe's note for today"]
+ * ```
+ */
+export function decodedRuns(text: string, min: number = MIN_DECODE): DecodedRun[] {
+  const out: DecodedRun[] = [];
+  const re = new RegExp(CANDIDATE.source, "g");
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const s = m.index;
+    const e = b64End(text, s);
+    const wrap = anyWrap(text, s, e);
+    if (wrap) {
+      const got = decodeRunText(runBase64(text, wrap));
+      if (got && wrap.end - wrap.start >= min) {
+        out.push({ run: wrap, text: got.text, encoding: got.encoding });
+        re.lastIndex = wrap.end;
+        continue;
+      }
+    }
+    const parts: Base64Run[] = [];
+    splitPadding(text, s, e, min, parts);
+    for (const p of parts) {
+      const got = decodeRunText(text.slice(p.start, p.end));
+      if (got) out.push({ run: p, text: got.text, encoding: got.encoding });
+    }
+    re.lastIndex = e;
+  }
+  return out;
 }
