@@ -202,9 +202,6 @@ export interface DecodedRun {
 
 /** Shortest line of a wrapped run (any width from here on is a wrap width). */
 const MIN_WRAP = 16;
-/** A candidate: base64 characters of either alphabet, then padding. */
-const CANDIDATE = /[A-Za-z0-9+\/_-]{16,}={0,2}/g;
-
 function isB64Ext(c: number): boolean {
   return isB64(c) || c === 45 || c === 95;
 }
@@ -350,26 +347,36 @@ export function encodeRunText(text: string, e: RunEncoding): string | undefined 
  */
 export function decodedRuns(text: string, min: number = MIN_DECODE): DecodedRun[] {
   const out: DecodedRun[] = [];
-  const re = new RegExp(CANDIDATE.source, "g");
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const s = m.index;
-    const e = b64End(text, s);
-    const wrap = anyWrap(text, s, e);
-    if (wrap) {
-      const got = decodeRunText(runBase64(text, wrap));
-      if (got && wrap.end - wrap.start >= min) {
+  // Every run of MIN_WRAP or more characters covers a multiple of MIN_WRAP / 2: only those
+  // positions are probed, each hit widened to its run (as base64Runs does).
+  const step = MIN_WRAP >> 1;
+  let i = step - 1;
+  while (i < text.length) {
+    if (!isB64Ext(text.charCodeAt(i))) {
+      i += step;
+      continue;
+    }
+    let s = i;
+    while (s > 0 && isB64Ext(text.charCodeAt(s - 1))) s--;
+    const e = b64End(text, i);
+    let next = e + 1;
+    if (e - s >= MIN_WRAP) {
+      const wrap = anyWrap(text, s, e);
+      const got = wrap && wrap.end - wrap.start >= min ? decodeRunText(runBase64(text, wrap)) : undefined;
+      if (wrap && got) {
         out.push({ run: wrap, text: got.text, encoding: got.encoding });
-        re.lastIndex = wrap.end;
-        continue;
+        next = wrap.end + 1;
+      } else if (e - s >= min) {
+        const parts: Base64Run[] = [];
+        splitPadding(text, s, e, min, parts);
+        for (const p of parts) {
+          const one = decodeRunText(text.slice(p.start, p.end));
+          if (one) out.push({ run: p, text: one.text, encoding: one.encoding });
+        }
       }
     }
-    const parts: Base64Run[] = [];
-    splitPadding(text, s, e, min, parts);
-    for (const p of parts) {
-      const got = decodeRunText(text.slice(p.start, p.end));
-      if (got) out.push({ run: p, text: got.text, encoding: got.encoding });
-    }
-    re.lastIndex = e;
+    // The first probe position (one before a multiple of step, as the first) at or after `next`.
+    i = Math.max(i + step, Math.ceil((next + 1) / step) * step - 1);
   }
   return out;
 }

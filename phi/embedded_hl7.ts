@@ -34,10 +34,10 @@ import { type Span, SpanSet } from "./spans.ts";
 /** A segment-id candidate anywhere. */
 const ANCHOR = /[A-Z][A-Z0-9]{2}\|/g;
 /** Carrier escapes around segments (case-insensitive part). */
-const CARRIER_I =
-  /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da])|\^M/i;
+const CARRIER_I = /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da])/i;
 /** Carrier openers right before a segment id (case-sensitive), and log-prefix pipes. */
-const CARRIER_S = /[{'"][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\|/;
+const CARRIER_S =
+  /[{'"][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)/;
 
 /** Segment ids that may start a segment after a character inside a line. */
 const STRONG = new Set<string>([...KNOWN_SEGMENTS, ...Object.keys(HL7_FIELD_POLICY)]);
@@ -295,25 +295,69 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
   return { found, changed };
 }
 
-/** The source lines (`\n`-separated) worth decoding: those holding a segment-id candidate. */
+/** Segments whose field 1 is a set ID (a number, or empty). */
+const SET_ID_SEGMENTS = new Set([
+  "PID",
+  "NK1",
+  "GT1",
+  "IN1",
+  "PV1",
+  "OBX",
+  "OBR",
+  "NTE",
+  "DG1",
+  "PR1",
+  "AL1",
+  "AIP",
+  "FT1",
+  "TXA",
+]);
+
+/** False for a segment of a set-ID kind whose field 1 is not a number. */
+function plausible(view: string, g: Span): boolean {
+  const id = view.slice(g.start, g.start + 3);
+  if (!SET_ID_SEGMENTS.has(id)) return true;
+  let e = view.indexOf("|", g.start + 4);
+  if (e === -1 || e > g.end) e = g.end;
+  return /^\s*\d{0,4}\s*$/.test(view.slice(g.start + 4, e));
+}
+
+/**
+ * The source lines (`\n`-separated) worth decoding: those holding a segment-id candidate; unless
+ * `all`, only candidates outside the primary scan's segments count (searched gap by gap).
+ */
 function candidateLines(text: string, primary: SpanSet | undefined, all: boolean): Span[] {
   const out: Span[] = [];
-  ANCHOR.lastIndex = 0;
-  for (let m = ANCHOR.exec(text); m; m = ANCHOR.exec(text)) {
-    const p = m.index;
-    if (!all && primary && primary.overlaps(p, p + 4)) {
-      // Inside a segment of a plain message: skip to the end of that segment.
-      const inside = primary.within(p, p + 1);
-      ANCHOR.lastIndex = Math.max(p + 1, inside.size ? inside.ends[0] : p + 1);
-      continue;
-    }
+  const lineOf = (p: number) => {
     let ls = text.lastIndexOf("\n", p) + 1;
     if (out.length && out[out.length - 1].end >= ls) ls = out[out.length - 1].end;
     let le = text.indexOf("\n", p);
     if (le === -1) le = text.length;
     if (le > ls) out.push({ start: ls, end: le });
-    ANCHOR.lastIndex = le;
+    return le;
+  };
+  if (all || !primary) {
+    ANCHOR.lastIndex = 0;
+    for (let m = ANCHOR.exec(text); m; m = ANCHOR.exec(text)) ANCHOR.lastIndex = lineOf(m.index);
+    return out;
   }
+  let done = 0;
+  const gap = (a: number, b: number) => {
+    a = Math.max(a, done);
+    while (a < b) {
+      ANCHOR.lastIndex = a;
+      const m = ANCHOR.exec(text);
+      if (!m || m.index >= b) return;
+      done = lineOf(m.index);
+      a = done;
+    }
+  };
+  let at = 0;
+  for (let i = 0; i < primary.size; i++) {
+    if (primary.starts[i] > at) gap(at, primary.starts[i]);
+    at = Math.max(at, primary.ends[i]);
+  }
+  gap(at, text.length);
   return out;
 }
 
@@ -335,7 +379,10 @@ export function embeddedScan(
 ): Hl7Scan | undefined {
   if (text.indexOf("|") === -1) return undefined;
   const carriers = CARRIER_I.test(text) || CARRIER_S.test(text);
-  const covered = primary && primary.segments.length ? SpanSet.of(primary.segments) : undefined;
+  // Only segments with a proper id cover their line (a headless fragment's `then NK1|...` line is
+  // a "segment" of the parser's, with no policy).
+  const proper = primary?.segments.filter((g) => segIdAt(text, g.start, g.end + 1) !== undefined) ?? [];
+  const covered = proper.length ? SpanSet.of(proper) : undefined;
   const lines = candidateLines(text, covered, carriers);
   if (lines.length === 0) return undefined;
   const v = new View();
@@ -354,6 +401,15 @@ export function embeddedScan(
   const view = v.parts.join("");
   const inner = scanner(view);
   const toSpan = (s: number, e: number): Span => ({ start: v.starts[s], end: v.ends[e - 1] });
+  // A segment whose set ID (field 1) is not a number is text that only looks like one
+  // (`{PID|MSH|OBX}` in a Tcl list of names): nothing in it is read.
+  const bogus = SpanSet.of(inner.segments.filter((g) => !plausible(view, g)));
+  if (bogus.size > 0) {
+    const ok = (x: Span) => !bogus.overlaps(x.start, x.end);
+    inner.structured = inner.structured.filter(ok);
+    inner.free = inner.free.filter(ok);
+    inner.segments = inner.segments.filter(ok);
+  }
   const structured: Candidate[] = [];
   for (const c of inner.structured) {
     const sp = toSpan(c.start, c.end);

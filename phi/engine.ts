@@ -415,10 +415,19 @@ export class PhiEngine {
     }
     // Segments inside other encodings (XML character references, JSON one level deeper, Tcl lists,
     // SQL and CSV strings, log prefixes, lone segments): the field policy applies to them too.
-    // A sanitizer that failed on HL7-shaped text is not asked again (strict mode refuses the text).
-    if (o.hl7 && hl7Failure === undefined) {
-      const wider = embeddedScan(text, scan, this.#scanHl7);
-      if (wider) scan = wider;
+    // A sanitizer that threw on HL7-shaped text is not asked again (strict mode refuses the text);
+    // one that found no segment may find them in the decoded carrier.
+    if (o.hl7 && (scan !== undefined || !hl7Shaped)) {
+      let wider: Hl7Scan | undefined;
+      try {
+        wider = embeddedScan(text, scan, this.#scanHl7);
+      } catch {
+        wider = undefined;
+      }
+      if (wider) {
+        scan = wider;
+        if (wider.segments.length > 0) hl7Failure = undefined;
+      }
     }
     for (const c of scan?.structured ?? []) if (taken.add(c.start, c.end)) chosen.push(c);
     // Field listings (values printed next to their field path by the HL7 tools) are a structured
