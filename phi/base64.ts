@@ -187,7 +187,7 @@ export function mapBase64Runs(text: string, fn: (decoded: string) => string | un
 export interface RunEncoding {
   /** The URL-safe alphabet (`-` and `_` for `+` and `/`). */
   url: boolean;
-  /** Written with `=` padding (or needing none). */
+  /** Written with `=` padding (a standard run of a length divisible by 4 counts as padded). */
   padded: boolean;
   /** The bytes are not UTF-8 and were read as Latin-1 (ISO 8859-1: one byte, one character). */
   latin1: boolean;
@@ -230,6 +230,11 @@ function b64End(text: string, i: number): number {
  * not a second line.
  */
 function anyWrap(text: string, s: number, e: number): Base64Run | undefined {
+  return anyWrapUntil(text, s, e, text.length);
+}
+
+/** `anyWrap` with lines ending no later than `limit`. */
+function anyWrapUntil(text: string, s: number, e: number, limit: number): Base64Run | undefined {
   const width = e - s;
   if (width < MIN_WRAP) return undefined;
   const eol = anyEolAt(text, e);
@@ -241,7 +246,7 @@ function anyWrap(text: string, s: number, e: number): Base64Run | undefined {
     const ls = end + eol.length;
     const le = b64End(text, ls);
     const len = le - ls;
-    if (len === 0 || len > width) break;
+    if (len === 0 || len > width || le > limit) break;
     end = le;
     lines++;
     if (len < width) break;
@@ -278,7 +283,7 @@ function isText(s: string, latin1: boolean): boolean {
     if (c >= 32 && c < 127) ascii++;
     if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
   }
-  return letters >= 4 && (!latin1 || ascii >= s.length * 0.9);
+  return letters >= 4 && (!latin1 || ascii >= s.length * 0.8);
 }
 
 /**
@@ -295,7 +300,9 @@ function isText(s: string, latin1: boolean): boolean {
 export function decodeRunText(b64: string): { text: string; encoding: RunEncoding } | undefined {
   const url = b64.indexOf("-") !== -1 || b64.indexOf("_") !== -1;
   if (url && (b64.indexOf("+") !== -1 || b64.indexOf("/") !== -1)) return undefined;
-  const padded = b64.indexOf("=") !== -1 || b64.length % 4 === 0;
+  // Without any `=` a length divisible by 4 does not say: URL-safe runs are taken as unpadded
+  // (their usual form), standard ones as padded.
+  const padded = b64.indexOf("=") !== -1 || (b64.length % 4 === 0 && !url);
   if (b64.length % 4 === 1 || (b64.indexOf("=") !== -1 && b64.length % 4 !== 0)) return undefined;
   let bytes: Uint8Array;
   try {
@@ -359,10 +366,26 @@ export function decodedRuns(text: string, min: number = MIN_DECODE): DecodedRun[
     let s = i;
     while (s > 0 && isB64Ext(text.charCodeAt(s - 1))) s--;
     const e = b64End(text, i);
+    // `key=<base64>`: the run starts after the last `=` that more base64 follows.
+    for (let k = e - 1; k > s; k--) {
+      if (text.charCodeAt(k - 1) === 61 && text.charCodeAt(k) !== 61) {
+        s = k;
+        break;
+      }
+    }
     let next = e + 1;
     if (e - s >= MIN_WRAP) {
-      const wrap = anyWrap(text, s, e);
-      const got = wrap && wrap.end - wrap.start >= min ? decodeRunText(runBase64(text, wrap)) : undefined;
+      let wrap = anyWrap(text, s, e);
+      let got = wrap && wrap.end - wrap.start >= min ? decodeRunText(runBase64(text, wrap)) : undefined;
+      if (wrap && !got) {
+        // The last "line" may be a word after the run (`end of attachment`): without it.
+        const cut = text.lastIndexOf(wrap.wrap!.eol, wrap.end - 1);
+        const shorter = anyWrapUntil(text, s, e, cut);
+        got = shorter && shorter.end - shorter.start >= min
+          ? decodeRunText(runBase64(text, shorter))
+          : undefined;
+        if (got) wrap = shorter;
+      }
       if (wrap && got) {
         out.push({ run: wrap, text: got.text, encoding: got.encoding });
         next = wrap.end + 1;
