@@ -69,29 +69,92 @@ function strong(id: string): boolean {
   return STRONG.has(id) || id[0] === "Z";
 }
 
-/** The decoded view under construction, with its map to the source. */
+/**
+ * The decoded view under construction, with its map to the source: entries of either one decoded
+ * character (or a zero-width break) standing for a source range, or a run of characters copied as
+ * they are (view character k is source character `src + k - at`).
+ */
 class View {
   readonly parts: string[] = [];
-  readonly starts: number[] = [];
-  readonly ends: number[] = [];
-  /** Last character written, for the escape-sequence test. */
-  tail = "";
+  /** Per entry: view start, source start, source end, and whether it is a copied run. */
+  readonly at: number[] = [];
+  readonly src: number[] = [];
+  readonly srcEnd: number[] = [];
+  readonly copied: boolean[] = [];
+  length = 0;
+  last = BREAK;
 
+  /** One decoded character (or a zero-width break) for source `[s, e)`. */
   put(ch: string, s: number, e: number): void {
-    this.parts.push(ch);
-    this.starts.push(s);
-    this.ends.push(e);
-    this.tail = (this.tail + ch).slice(-16);
+    this.#entry(ch, s, e, false);
   }
 
-  get length(): number {
+  /** Source `[s, e)` of `text` copied as it is. */
+  copy(text: string, s: number, e: number): void {
+    this.#entry(text.slice(s, e), s, e, true);
+  }
+
+  #entry(str: string, s: number, e: number, copied: boolean): void {
+    this.parts.push(str);
+    this.at.push(this.length);
+    this.src.push(s);
+    this.srcEnd.push(e);
+    this.copied.push(copied);
+    this.length += str.length;
+    if (str.length) this.last = str[str.length - 1];
+  }
+
+  /** Entry count, to roll back to. */
+  get mark(): number {
     return this.parts.length;
   }
 
-  get last(): string {
-    return this.parts.length ? this.parts[this.parts.length - 1] : BREAK;
+  rollback(mark: number): void {
+    if (mark === this.parts.length) return;
+    this.length = this.at[mark];
+    for (const a of [this.parts, this.at, this.src, this.srcEnd, this.copied]) a.length = mark;
+    const p = this.parts[mark - 1];
+    this.last = p ? p[p.length - 1] ?? BREAK : BREAK;
+  }
+
+  /** The last (up to) 16 characters written, for the escape-sequence test. */
+  get tail(): string {
+    let t = "";
+    for (let k = this.parts.length - 1; k >= 0 && t.length < 16; k--) t = this.parts[k] + t;
+    return t.slice(-16);
+  }
+
+  /** The entry holding view character `k`. */
+  #find(k: number): number {
+    const at = this.at;
+    let lo = 0, hi = at.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (at[mid] <= k && (at[mid] < k || this.parts[mid].length > 0)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Source start of view character `k`. */
+  startOf(k: number): number {
+    const i = this.#find(k);
+    return this.copied[i] ? this.src[i] + k - this.at[i] : this.src[i];
+  }
+
+  /** Source end of view character `k`. */
+  endOf(k: number): number {
+    const i = this.#find(k);
+    return this.copied[i] ? this.src[i] + k - this.at[i] + 1 : this.srcEnd[i];
   }
 }
+
+/** Characters the decoder looks at inside a segment; outside one the start characters too. */
+const SPECIAL_IN = new Uint8Array(128);
+for (const c of "\r\\\"'&<[]^{}") SPECIAL_IN[c.charCodeAt(0)] = 1;
+const SPECIAL_OUT = SPECIAL_IN.slice();
+for (const c of " \t:>=+,;(-|") SPECIAL_OUT[c.charCodeAt(0)] = 1;
+for (let c = 65; c <= 90; c++) SPECIAL_OUT[c] = 1; // a segment id may start here
 
 /** True when the view ends inside an HL7 escape sequence (`\T`, `\X0D`, `\.br`): a `\` closes it. */
 function inEscape(tail: string): boolean {
@@ -131,6 +194,19 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
   let i = ls;
   startHere(i, true);
   while (i < le) {
+    // Ordinary characters are copied in runs.
+    const table = inSeg ? SPECIAL_IN : SPECIAL_OUT;
+    let j = i;
+    while (j < le) {
+      const k = text.charCodeAt(j);
+      if (k < 128 && table[k] === 1) break;
+      j++;
+    }
+    if (j > i) {
+      v.copy(text, i, j);
+      i = j;
+      continue;
+    }
     const c = text[i];
     if (c === "\r") {
       brk(i, i + 1);
@@ -388,11 +464,11 @@ export function embeddedScan(
   const v = new View();
   const taken: Span[] = [];
   for (const l of lines) {
-    const mark = v.length;
+    const mark = v.mark;
     const r = decodeLine(text, l.start, l.end, v);
     const mine = r.found && (r.changed || !covered || !covered.overlaps(l.start, l.end));
     if (!mine) {
-      v.parts.length = v.starts.length = v.ends.length = mark;
+      v.rollback(mark);
       continue;
     }
     taken.push(l);
@@ -400,7 +476,7 @@ export function embeddedScan(
   if (taken.length === 0) return undefined;
   const view = v.parts.join("");
   const inner = scanner(view);
-  const toSpan = (s: number, e: number): Span => ({ start: v.starts[s], end: v.ends[e - 1] });
+  const toSpan = (s: number, e: number): Span => ({ start: v.startOf(s), end: v.endOf(e - 1) });
   // A segment whose set ID (field 1) is not a number is text that only looks like one
   // (`{PID|MSH|OBX}` in a Tcl list of names): nothing in it is read.
   const bogus = SpanSet.of(inner.segments.filter((g) => !plausible(view, g)));
