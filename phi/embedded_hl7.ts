@@ -9,7 +9,7 @@
  * |---|---|---|
  * | XML / HTML | `&#13;` `&#xD;` `&#x0D;` `&#10;` `&#xA;` (also `&amp;#13;`), `<br>` `<br/>`, any tag, `<![CDATA[` `]]>` | `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#NN;` |
  * | JSON (any depth), logs | `\r` `\n` `\u000d` `\u000a` behind any run of backslashes (`\\r` one level deeper) | a backslash run (`\\` `\\\\`) as the HL7 escape character, `\"` as `"` |
- * | written-out controls | `<CR>` `<LF>` `[CR]` `^M` (before a segment id or at the end of the line), `\x0d` | |
+ * | written-out controls | `<CR>` `<LF>` `[CR]` `^M` (before a segment id or at the end of the line), `\x0d`, octal `\015`, `␍` `␊`, URL-encoded `%0D` `%0A` | |
  * | Tcl lists | `{` before a segment id, its `}` | |
  * | SQL / CSV / JSON strings | the quote before a segment id and its closing quote (same escape form) | a doubled quote (`''`, `""`) inside it |
  * | log prefixes | `|` before a segment id with a field policy (`thread|IN|PID|1||...`) | |
@@ -34,7 +34,8 @@ import { type Span, SpanSet } from "./spans.ts";
 /** A segment-id candidate anywhere. */
 const ANCHOR = /[A-Z][A-Z0-9]{2}\|/g;
 /** Carrier escapes around segments (case-insensitive part). */
-const CARRIER_I = /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da])/i;
+const CARRIER_I =
+  /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da]|01[25])|%0[da][A-Z%]|[\u240d\u240a]/i;
 /** Carrier openers right before a segment id (case-sensitive), and log-prefix pipes. */
 const CARRIER_S =
   /[{'"][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)/;
@@ -151,7 +152,7 @@ class View {
 
 /** Characters the decoder looks at inside a segment; outside one the start characters too. */
 const SPECIAL_IN = new Uint8Array(128);
-for (const c of "\r\\\"'&<[]^{}") SPECIAL_IN[c.charCodeAt(0)] = 1;
+for (const c of "\r\\\"'&<[]^{}%") SPECIAL_IN[c.charCodeAt(0)] = 1;
 const SPECIAL_OUT = SPECIAL_IN.slice();
 for (const c of " \t:>=+,;(-|") SPECIAL_OUT[c.charCodeAt(0)] = 1;
 for (let c = 65; c <= 90; c++) SPECIAL_OUT[c] = 1; // a segment id may start here
@@ -199,7 +200,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
     let j = i;
     while (j < le) {
       const k = text.charCodeAt(j);
-      if (k < 128 && table[k] === 1) break;
+      if ((k < 128 && table[k] === 1) || k === 0x240d || k === 0x240a) break;
       j++;
     }
     if (j > i) {
@@ -227,8 +228,9 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
       }
       if (
         (n === "u" && /^u000[dDaA]/.test(text.slice(j, j + 5))) ||
-        /^x0[dDaA](?!\\)/.test(text.slice(j, j + 4))
+        /^x0[dDaA](?!\\)/.test(text.slice(j, j + 4)) || /^01[25](?!\d)/.test(text.slice(j, j + 4))
       ) {
+        // \u000d, \x0d, and the octal \015 (Tcl, C strings).
         const len = n === "u" ? 5 : 3;
         brk(i, j + len);
         changed = true;
@@ -327,6 +329,26 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, e);
         changed = true;
         i = e;
+        startHere(i, true);
+        continue;
+      }
+    } else if (c === "\u240d" || c === "\u240a") {
+      // The control pictures ␍ and ␊ (written-out line ends in copied logs).
+      brk(i, i + 1);
+      changed = true;
+      i++;
+      startHere(i, true);
+      continue;
+    } else if (c === "%" && /^%0[dDaA]/.test(text.slice(i, i + 3))) {
+      // URL-encoded line ends (`msg=MSH|...%0DPID|...`), before a segment or at the end.
+      const after = i + 3;
+      if (
+        after >= le || text[after] === "%" || segIdAt(text, after, le) !== undefined ||
+        !/[\w]/.test(text[after])
+      ) {
+        brk(i, after);
+        changed = true;
+        i = after;
         startHere(i, true);
         continue;
       }

@@ -42,6 +42,12 @@ export const CARRIERS: Record<string, (segs: string[]) => string> = {
   "csv one cell": (s) => `1,"${s.join("\\r").replace(/"/g, '""')}",done`,
   "log prefix": (s) => s.map((x) => `2026-11-24 01:02:03.125 adt_in|IN|${x}`).join("\n"),
   "log prefix, bracket": (s) => s.map((x) => `[2026-11-24T01:02:03Z] [pdl-7] OUT ${x}`).join("\n"),
+  // Separators and `&` URL-encoded (free text keeps its spaces: the free-text tiers read the
+  // carrier's own text, and `+` for a space is not decoded for them).
+  "url-encoded %0D": (s) => `GET /hl7/in?msg=${s.map((x) => x.replace(/&/g, "%26")).join("%0D")}%0D`,
+  "control pictures ␍": (s) => `copied from the monitor: ${s.join("␍")}␍`,
+  "octal \\015 in a Tcl string": (s) => `set raw "${s.join("\\015")}"`,
+  "python bytes repr": (s) => `b'${s.join("\\r").replace(/'/g, "\\'")}'`,
   "lone segments": (s) =>
     s.slice(1).map((x) => `the engine rejected this segment:\n${x}\nplease look`).join("\n\n"),
 };
