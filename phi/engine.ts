@@ -535,9 +535,14 @@ export class PhiEngine {
     if (text.length < MIN_DECODE) return { text, chosen };
     const runs = decodedRuns(text);
     if (runs.length === 0) return { text, chosen };
+    // A run inside a fenced block the operator typed is theirs to show as it is.
+    const typedFences = o.surface === "user_input"
+      ? SpanSet.union(protectedRanges(text).filter((p) => p.kind === "fence"))
+      : undefined;
     let out = "";
     let at = 0;
     for (const r of runs) {
+      if (typedFences?.overlaps(r.run.start, r.run.end)) continue;
       const decoded = r.text;
       const inner = await this.#pass(decoded, { ...o, base64: false, markers: false });
       if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);

@@ -162,3 +162,14 @@ Deno.test("base64 variants: decodeRunText tells the encoding, encodeRunText writ
   assertEquals(decodeRunText("QUJDRB=="), undefined, "non-canonical padding bits");
   assertEquals(decodeRunText("ab-c+def"), undefined, "mixed alphabets");
 });
+
+Deno.test("base64 variants: a run in a fenced block the operator typed stays; the same run attached is read", async () => {
+  await using h = await testEngine("on");
+  const [note] = notesCorpus(1, 1413);
+  const b64 = enc.encode(`${note.text} SSN 512-44-9087`).toBase64();
+  const typed = await h.engine.tokenizeUserInput(`decode this:\n\`\`\`\n${b64}\n\`\`\`\n`);
+  assert(typed.text.includes(b64), "a typed fence was not left alone");
+  const attached = await h.engine.tokenizeUserInput(`see\n\`\`\`txt assist-attached-file\n${b64}\n\`\`\`\n`);
+  assert(!attached.text.includes(b64), "an attachment's base64 was not read");
+  assert(!leaks(readable(attached.text), "512-44-9087"));
+});
