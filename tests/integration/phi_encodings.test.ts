@@ -9,6 +9,7 @@ import { FakeModelApi } from "../support/fake_model_api.ts";
 import { runAssist, tempDir } from "../support/run_assist.ts";
 import { carrierCorpus, CARRIERS, valueParts } from "../phi/_carriers.ts";
 import { leaks } from "../phi/_support.ts";
+import { replEnv } from "../support/repl_env.ts";
 import { hl7Corpus, notesCorpus, type PlacedPhi } from "../support/phi_corpus.ts";
 
 const KEY = "sk-ant-test-key";
@@ -91,4 +92,28 @@ Deno.test("HL7 in other encodings, base64 variants, fenced blocks: no raw value 
   const results = JSON.stringify(fake.messageRequests[1].json);
   assert((results.match(TOKEN_RE) ?? []).length > 300, "the values were replaced by tokens");
   assert(results.includes("<![CDATA[") && results.includes("INSERT INTO msg_log"), "the carriers were sent");
+});
+
+Deno.test("/load in the REPL: a fenced block and a carrier in the loaded file reach the model tokenized", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  const [note] = notesCorpus(1, 1414);
+  const [carrier] = carrierCorpus(1, 1415).filter((c) => c.carrier === "tcl list");
+  await Deno.writeTextFile(
+    `${tmp.path}/ticket.md`,
+    `# ticket\n\`\`\`\n${note.text}\n\`\`\`\n${carrier.text}\n`,
+  );
+  fake.replies.push({ text: "Read it." });
+  const r = await runAssist([], {
+    env: replEnv(tmp.path, fake),
+    cwd: tmp.path,
+    stdin: "/load ticket.md\nwhat does the ticket say?\n",
+  });
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(fake.messageRequests.length, 1);
+  const sent = fake.messageRequests[0].body;
+  assert(sent.includes("assist-attached-file"), "the loaded file was not sent in the tagged fence");
+  for (const p of [...note.phi, ...carrier.phi]) {
+    for (const v of valueParts(p.value)) assert(!leaks(sent, v), `raw ${p.where} ${v} reached the model`);
+  }
 });
