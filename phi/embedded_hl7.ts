@@ -9,9 +9,9 @@
  * |---|---|---|
  * | XML / HTML | `&#13;` `&#xD;` `&#x0D;` `&#10;` `&#xA;` (also `&amp;#13;`), `<br>` `<br/>`, any tag, `<![CDATA[` `]]>` | `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#NN;` |
  * | JSON (any depth), logs | `\r` `\n` `\u000d` `\u000a` behind any run of backslashes (`\\r` one level deeper) | a backslash run (`\\` `\\\\`) as the HL7 escape character, `\"` as `"` |
- * | written-out controls | `<CR>` `<LF>` `[CR]` `^M` (before a segment id or at the end of the line), `\x0d`, octal `\015`, `␍` `␊`, URL-encoded `%0D` `%0A` | |
+ * | written-out controls | `<CR>` `<LF>` `[CR]` `^M` (before a segment id or at the end of the line), `\x0d`, octal `\015`, `␍` `␊`, URL-encoded `%0D` `%0A`, quoted-printable `=0D=0A` | |
  * | Tcl lists | `{` before a segment id, its `}` | |
- * | SQL / CSV / JSON strings | the quote before a segment id and its closing quote (same escape form) | a doubled quote (`''`, `""`) inside it |
+ * | SQL / CSV / JSON strings, Markdown code | the quote (or backtick) before a segment id and its closing quote (same escape form) | a doubled quote (`''`, `""`) inside it |
  * | log prefixes | `|` before a segment id with a field policy (`thread|IN|PID|1||...`) | |
  *
  * A segment starts at a break, at the start of the line, or after white space, `:`, `>`, `=`, `+`,
@@ -35,10 +35,10 @@ import { type Span, SpanSet } from "./spans.ts";
 const ANCHOR = /[A-Z][A-Z0-9]{2}\|/g;
 /** Carrier escapes around segments (case-insensitive part). */
 const CARRIER_I =
-  /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da]|01[25])|%0[da][A-Z%]|[\u240d\u240a]/i;
+  /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da]|01[25])|[%=]0[da][A-Z%=]|[\u240d\u240a]/i;
 /** Carrier openers right before a segment id (case-sensitive), and log-prefix pipes. */
 const CARRIER_S =
-  /[{'"][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)/;
+  /[{'"`][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)/;
 
 /** Segment ids that may start a segment after a character inside a line. */
 const STRONG = new Set<string>([...KNOWN_SEGMENTS, ...Object.keys(HL7_FIELD_POLICY)]);
@@ -55,7 +55,7 @@ const BREAK = "\r";
 
 function isStartChar(c: string): boolean {
   return c === " " || c === "\t" || c === ":" || c === ">" || c === "=" || c === "+" || c === "," ||
-    c === ";" || c === "(" || c === "[" || c === "-" || c === '"' || c === "'" || c === "{";
+    c === ";" || c === "(" || c === "[" || c === "-" || c === '"' || c === "'" || c === "{" || c === "`";
 }
 
 /** The segment id of `text` at `i` when a `[A-Z][A-Z0-9]{2}|` starts there. */
@@ -152,7 +152,7 @@ class View {
 
 /** Characters the decoder looks at inside a segment; outside one the start characters too. */
 const SPECIAL_IN = new Uint8Array(128);
-for (const c of "\r\\\"'&<[]^{}%") SPECIAL_IN[c.charCodeAt(0)] = 1;
+for (const c of "\r\\\"'`&<[]^{}%=") SPECIAL_IN[c.charCodeAt(0)] = 1;
 const SPECIAL_OUT = SPECIAL_IN.slice();
 for (const c of " \t:>=+,;(-|") SPECIAL_OUT[c.charCodeAt(0)] = 1;
 for (let c = 65; c <= 90; c++) SPECIAL_OUT[c] = 1; // a segment id may start here
@@ -181,8 +181,10 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
     if (inSeg) return false;
     const id = segIdAt(text, j, le);
     if (id === undefined) return false;
+    // Only known ids start a segment here (`ADT|IN|PID|...`: the thread name is not one).
+    if (!strong(id)) return false;
     const prev = v.last;
-    if (!afterBreak && prev !== BREAK && !(isStartChar(prev) && strong(id))) return false;
+    if (!afterBreak && prev !== BREAK && !isStartChar(prev)) return false;
     if (prev !== BREAK) {
       v.put(BREAK, j, j); // zero-width: the segment starts a line of the view
       changed = true;
@@ -265,7 +267,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
       i = j;
       continue;
     }
-    if (c === '"' || c === "'") {
+    if (c === '"' || c === "'" || c === "`") {
       if (open === c) {
         if (text[i + 1] === c) {
           v.put(c, i, i + 2);
@@ -339,11 +341,11 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
       i++;
       startHere(i, true);
       continue;
-    } else if (c === "%" && /^%0[dDaA]/.test(text.slice(i, i + 3))) {
-      // URL-encoded line ends (`msg=MSH|...%0DPID|...`), before a segment or at the end.
+    } else if ((c === "%" || c === "=") && /^[%=]0[dDaA]/.test(text.slice(i, i + 3))) {
+      // URL-encoded (`%0D`) and quoted-printable (`=0D=0A`) line ends, before a segment or at the end.
       const after = i + 3;
       if (
-        after >= le || text[after] === "%" || segIdAt(text, after, le) !== undefined ||
+        after >= le || text[after] === c || segIdAt(text, after, le) !== undefined ||
         !/[\w]/.test(text[after])
       ) {
         brk(i, after);

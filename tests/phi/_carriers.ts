@@ -48,6 +48,10 @@ export const CARRIERS: Record<string, (segs: string[]) => string> = {
   "control pictures ␍": (s) => `copied from the monitor: ${s.join("␍")}␍`,
   "octal \\015 in a Tcl string": (s) => `set raw "${s.join("\\015")}"`,
   "python bytes repr": (s) => `b'${s.join("\\r").replace(/'/g, "\\'")}'`,
+  "markdown inline code": (s) => s.map((x) => `- segment \`${x}\` was rejected`).join("\n"),
+  "quoted-printable =0D=0A": (s) =>
+    `Content-Transfer-Encoding: quoted-printable\n\n${s.join("=0D=0A")}=0D=0A`,
+  "upper-case thread prefix": (s) => s.map((x) => `ADT|IN|${x}`).join("\n"),
   "lone segments": (s) =>
     s.slice(1).map((x) => `the engine rejected this segment:\n${x}\nplease look`).join("\n\n"),
 };
