@@ -28,7 +28,8 @@ const enc = new TextEncoder();
 
 /** A base64 run; `wrap` when it spans lines of a fixed width (the line breaks are not base64). */
 export interface Base64Run extends Span {
-  wrap?: { width: number; eol: string };
+  /** `first`: the first line's width when it is shorter (a prefix before the run on its line). */
+  wrap?: { width: number; eol: string; first?: number };
 }
 
 /**
@@ -121,7 +122,9 @@ export function runBase64(text: string, run: Base64Run): string {
 export function layoutLike(b64: string, run: Base64Run): string {
   if (!run.wrap) return b64;
   const lines: string[] = [];
-  for (let i = 0; i < b64.length; i += run.wrap.width) lines.push(b64.slice(i, i + run.wrap.width));
+  const first = run.wrap.first ?? run.wrap.width;
+  lines.push(b64.slice(0, first));
+  for (let i = first; i < b64.length; i += run.wrap.width) lines.push(b64.slice(i, i + run.wrap.width));
   return lines.join(run.wrap.eol);
 }
 
@@ -235,10 +238,17 @@ function anyWrap(text: string, s: number, e: number): Base64Run | undefined {
 
 /** `anyWrap` with lines ending no later than `limit`. */
 function anyWrapUntil(text: string, s: number, e: number, limit: number): Base64Run | undefined {
-  const width = e - s;
-  if (width < MIN_WRAP) return undefined;
-  const eol = anyEolAt(text, e);
-  if (eol === "") return undefined;
+  const brk = anyEolAt(text, e);
+  if (brk === "") return undefined;
+  // The line break with the indentation after it (XML, YAML) is the separator of every line.
+  let p = e + brk.length;
+  while (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9) p++;
+  const eol = text.slice(e, p);
+  // The first line may be shorter than the others (`data: ` before it on its line).
+  const firstWidth = e - s;
+  const secondWidth = b64End(text, p) - p;
+  const width = Math.max(firstWidth, secondWidth);
+  if (width < MIN_WRAP || firstWidth < 4) return undefined;
   let end = e;
   let lines = 1;
   for (;;) {
@@ -251,7 +261,31 @@ function anyWrapUntil(text: string, s: number, e: number, limit: number): Base64
     lines++;
     if (len < width) break;
   }
-  return lines < 2 ? undefined : { start: s, end, wrap: { width, eol } };
+  if (lines < 2) return undefined;
+  return { start: s, end, wrap: firstWidth < width ? { width, eol, first: firstWidth } : { width, eol } };
+}
+
+/**
+ * The base64 run ending the line before position `s` (a line break, then only indentation before
+ * `s`), after its last `key=`; undefined when there is none of at least 4 characters.
+ */
+function previousLine(text: string, s: number): Span | undefined {
+  let p = s;
+  while (p > 0 && (text.charCodeAt(p - 1) === 32 || text.charCodeAt(p - 1) === 9)) p--;
+  if (text.charCodeAt(p - 1) === 10) p -= text.charCodeAt(p - 2) === 13 ? 2 : 1;
+  else if (text.charCodeAt(p - 1) === 110 && text.charCodeAt(p - 2) === 92) {
+    p -= text.startsWith("\\r\\n", p - 4) ? 4 : 2;
+  } else return undefined;
+  const e = p;
+  let b = e;
+  while (b > 0 && isB64Ext(text.charCodeAt(b - 1))) b--;
+  for (let k = e - 1; k > b; k--) {
+    if (text.charCodeAt(k - 1) === 61 && text.charCodeAt(k) !== 61) {
+      b = k;
+      break;
+    }
+  }
+  return e - b >= 4 ? { start: b, end: e } : undefined;
 }
 
 /** Splits `[s, e)` after each run of `=` that more base64 follows. */
@@ -374,6 +408,17 @@ export function decodedRuns(text: string, min: number = MIN_DECODE): DecodedRun[
       }
     }
     let next = e + 1;
+    // A shorter first line the probes missed (`data: QUJD` then full lines): start there.
+    const prev = previousLine(text, s);
+    if (prev && !(out.length && out[out.length - 1].run.end > prev.start)) {
+      const w = anyWrap(text, prev.start, prev.end);
+      const got = w && w.end >= e && w.end - w.start >= min ? decodeRunText(runBase64(text, w)) : undefined;
+      if (w && got) {
+        out.push({ run: w, text: got.text, encoding: got.encoding });
+        i = Math.max(i + step, Math.ceil((w.end + 2) / step) * step - 1);
+        continue;
+      }
+    }
     if (e - s >= MIN_WRAP) {
       let wrap = anyWrap(text, s, e);
       let got = wrap && wrap.end - wrap.start >= min ? decodeRunText(runBase64(text, wrap)) : undefined;

@@ -37,6 +37,17 @@ function variants(r: () => number): Variant[] {
       name: "url-safe wrapped",
       encode: (t) => wrapAt(enc.encode(t).toBase64({ alphabet: "base64url" }), width(), "\n"),
     },
+    {
+      name: "wrapped and indented (XML, YAML)",
+      encode: (t) => wrapAt(enc.encode(t).toBase64(), width(), "\n      "),
+    },
+    {
+      name: "shorter first line",
+      encode: (t) => {
+        const b = enc.encode(t).toBase64();
+        return `${b.slice(0, 10)}\n${wrapAt(b.slice(10), width(), "\n")}`;
+      },
+    },
     { name: "Latin-1", encode: (t) => latin1Bytes(`Befund für Müller: ${t}`).toBase64() },
     { name: "Latin-1 wrapped", encode: (t) => wrapAt(latin1Bytes(`Größe: ${t}`).toBase64(), width(), "\n") },
   ];
@@ -70,7 +81,7 @@ function corpus(perPair: number, seed: number): Case[] {
         // A note (not HL7: the free-text tiers read it) or a whole message.
         const src = i % 3 === 2 ? msgs[m++] : notes[n++];
         let b64 = v.encode(src.text);
-        if (place === "JSON string, \\n written") b64 = wrapAt(b64.replace(/\r?\n/g, ""), 76, "\n");
+        if (place === "JSON string, \\n written") b64 = wrapAt(b64.replace(/\s+/g, ""), 76, "\n");
         out.push({ text: put(b64), phi: src.phi, label: `${v.name} / ${place}` });
       }
     }
