@@ -136,6 +136,24 @@ export function fenceFor(content: string): string {
 }
 
 /**
+ * File content as the prompt carries it (`@file`, `/load`): a fenced block tagged
+ * `assist-attached-file`, the fence longer than any backtick run inside. The tag tells the PHI gate
+ * that this is file content, not code the operator typed: nothing in it (fenced code included) is
+ * exempt from tokenization.
+ *
+ * @example
+ * ```ts
+ * import { attachedBlock } from "./file_refs.ts";
+ * attachedBlock("a\n", "tcl"); // "```tcl assist-attached-file\na\n```\n"
+ * ```
+ */
+export function attachedBlock(content: string, lang = ""): string {
+  const body = content.endsWith("\n") ? content : `${content}\n`;
+  const fence = fenceFor(body);
+  return `${fence}${lang} ${ATTACHED_FENCE_TAG}\n${body}${fence}\n`;
+}
+
+/**
  * The file's text as hl7/charset.ts reads it (MSH-18, else UTF-8, else Windows-1252: every byte maps
  * to a character, nothing is lost), a leading byte-order mark left out; `notes` says when a
  * fallback was taken.
@@ -327,12 +345,10 @@ export async function expandFileRefs(
     if (outcome.truncated) {
       result.warnings.push(`${shown}: larger than ${READ_LIMIT_BYTES / 1024} KB; cut with a footer note`);
     }
-    const body = outcome.content.endsWith("\n") ? outcome.content : `${outcome.content}\n`;
-    const fence = fenceFor(body);
     const lang = fenceLanguage(path) || fenceLanguage(outcome.real);
     blocks.push(
       `File ${shown} (${outcome.real}, ${outcome.bytes} bytes${outcome.truncated ? ", truncated" : ""}):\n` +
-        `${fence}${lang} ${ATTACHED_FENCE_TAG}\n${body}${fence}\n`,
+        attachedBlock(outcome.content, lang),
     );
     result.files.push({ path: outcome.real, bytes: outcome.bytes, truncated: outcome.truncated });
   }

@@ -5,11 +5,11 @@
  * trailing padding; the never-tokenize list protects runs of 200 or more, the pass decodes runs of
  * 32 or more (a short message in a SMAT sample encodes to fewer than 200), and base64 wrapped at
  * 76 (or 64) columns is one run. It is decoded;
- * when it is valid canonical base64 and its text is HL7-shaped, the caller sanitizes the text and
- * the run is replaced by the re-encoded result. Everything else is left untouched. The bytes become
- * text through hl7/charset.ts (the set MSH-18 declares, else UTF-8, else Windows-1252), the one door
- * from bytes to text before the PHI tiers: a Latin-1 `M\xfcller` reaches the lookup table as
- * `Müller`, and the result is written back in the message's own set.
+ * when it is valid canonical base64 of text, the caller sanitizes the text and the run is replaced by
+ * the re-encoded result. Everything else is left untouched. The bytes become text through
+ * hl7/charset.ts (the set MSH-18 declares, else UTF-8, else Windows-1252), the one door from bytes to
+ * text before the PHI tiers: a Latin-1 `M\xfcller` reaches the lookup table as `Müller`, and the
+ * result is written back in the run's own set.
  *
  * Deviation from the original tool: decoding uses the runtime's own base64 (`Uint8Array.fromBase64`),
  * so the pass needs no python3 and is never skipped.
@@ -31,7 +31,8 @@ const enc = new TextEncoder();
 
 /** A base64 run; `wrap` when it spans lines of a fixed width (the line breaks are not base64). */
 export interface Base64Run extends Span {
-  wrap?: { width: number; eol: string };
+  /** `first`: the first line's width when it is shorter (a prefix before the run on its line). */
+  wrap?: { width: number; eol: string; first?: number };
 }
 
 /**
@@ -124,7 +125,9 @@ export function runBase64(text: string, run: Base64Run): string {
 export function layoutLike(b64: string, run: Base64Run): string {
   if (!run.wrap) return b64;
   const lines: string[] = [];
-  for (let i = 0; i < b64.length; i += run.wrap.width) lines.push(b64.slice(i, i + run.wrap.width));
+  const first = run.wrap.first ?? run.wrap.width;
+  lines.push(b64.slice(0, first));
+  for (let i = first; i < b64.length; i += run.wrap.width) lines.push(b64.slice(i, i + run.wrap.width));
   return lines.join(run.wrap.eol);
 }
 
@@ -169,7 +172,8 @@ export function encodeBase64Text(text: string, like?: DecodedText): string | und
 }
 
 /**
- * Rewrites every decodable run for which `fn` returns a new text (sync).
+ * Rewrites every decodable run for which `fn` returns a new text (sync), in the run's own alphabet,
+ * padding, character set and layout.
  *
  * @example
  * ```ts
@@ -179,19 +183,283 @@ export function encodeBase64Text(text: string, like?: DecodedText): string | und
  * ```
  */
 export function mapBase64Runs(text: string, fn: (decoded: string) => string | undefined): string {
-  const runs = base64Runs(text, MIN_DECODE);
+  const runs = decodedRuns(text);
   if (runs.length === 0) return text;
   let out = "";
   let at = 0;
   for (const r of runs) {
-    const decoded = decodeBase64(runBase64(text, r));
-    if (decoded === undefined) continue;
-    const next = fn(decoded.text);
-    if (next === undefined || next === decoded.text) continue;
-    const b64 = encodeBase64Text(next, decoded);
-    if (b64 === undefined) continue;
-    out += text.slice(at, r.start) + layoutLike(b64, r);
-    at = r.end;
+    const next = fn(r.text);
+    if (next === undefined || next === r.text) continue;
+    const encoded = encodeRunText(next, r.encoding);
+    if (encoded === undefined) continue;
+    out += text.slice(at, r.run.start) + layoutLike(encoded, r.run);
+    at = r.run.end;
   }
   return at === 0 ? text : out + text.slice(at);
+}
+
+// ---- the variants the pass reads (issue #14, class 2) ----------------------------------------------
+
+/** How a run was written: alphabet, padding, and the character set of the text inside. */
+export interface RunEncoding {
+  /** The URL-safe alphabet (`-` and `_` for `+` and `/`). */
+  url: boolean;
+  /** Written with `=` padding (a standard run of a length divisible by 4 counts as padded). */
+  padded: boolean;
+  /** The bytes are not UTF-8 (read in the set MSH-18 declares, else Windows-1252). */
+  latin1: boolean;
+  /** How hl7/charset.ts read the bytes; the text is written back the same way. */
+  charset?: DecodedText;
+}
+
+/** A run the pass decoded to text, with how to write a new text back the same way. */
+export interface DecodedRun {
+  run: Base64Run;
+  text: string;
+  encoding: RunEncoding;
+}
+
+/** Shortest line of a wrapped run (any width from here on is a wrap width). */
+const MIN_WRAP = 16;
+function isB64Ext(c: number): boolean {
+  return isB64(c) || c === 45 || c === 95;
+}
+
+/** A line break at `i`: `\n`, `\r\n`, or one written out as in a JSON string (`\\n`, `\\r\\n`). */
+function anyEolAt(text: string, i: number): string {
+  const c = text.charCodeAt(i);
+  if (c === 10) return "\n";
+  if (c === 13 && text.charCodeAt(i + 1) === 10) return "\r\n";
+  if (c === 92) {
+    if (text.startsWith("\\n", i)) return "\\n";
+    if (text.startsWith("\\r\\n", i)) return "\\r\\n";
+  }
+  return "";
+}
+
+/** The end of the base64 characters from `i`. */
+function b64End(text: string, i: number): number {
+  while (i < text.length && isB64Ext(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * Lines of one width (any width of 16 or more) then a last line no longer, from the line `[s, e)`,
+ * joined by one kind of line break (written out as in JSON strings too); undefined when there is
+ * not a second line.
+ */
+function anyWrap(text: string, s: number, e: number): Base64Run | undefined {
+  return anyWrapUntil(text, s, e, text.length);
+}
+
+/** `anyWrap` with lines ending no later than `limit`. */
+function anyWrapUntil(text: string, s: number, e: number, limit: number): Base64Run | undefined {
+  const brk = anyEolAt(text, e);
+  if (brk === "") return undefined;
+  // The line break with the indentation after it (XML, YAML) is the separator of every line.
+  let p = e + brk.length;
+  while (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9) p++;
+  const eol = text.slice(e, p);
+  // The first line may be shorter than the others (`data: ` before it on its line).
+  const firstWidth = e - s;
+  const secondWidth = b64End(text, p) - p;
+  const width = Math.max(firstWidth, secondWidth);
+  if (width < MIN_WRAP || firstWidth < 4) return undefined;
+  let end = e;
+  let lines = 1;
+  for (;;) {
+    if (!text.startsWith(eol, end)) break;
+    const ls = end + eol.length;
+    const le = b64End(text, ls);
+    const len = le - ls;
+    if (len === 0 || len > width || le > limit) break;
+    end = le;
+    lines++;
+    if (len < width) break;
+  }
+  if (lines < 2) return undefined;
+  return { start: s, end, wrap: firstWidth < width ? { width, eol, first: firstWidth } : { width, eol } };
+}
+
+/**
+ * The base64 run ending the line before position `s` (a line break, then only indentation before
+ * `s`), after its last `key=`; undefined when there is none of at least 4 characters.
+ */
+function previousLine(text: string, s: number): Span | undefined {
+  let p = s;
+  while (p > 0 && (text.charCodeAt(p - 1) === 32 || text.charCodeAt(p - 1) === 9)) p--;
+  if (text.charCodeAt(p - 1) === 10) p -= text.charCodeAt(p - 2) === 13 ? 2 : 1;
+  else if (text.charCodeAt(p - 1) === 110 && text.charCodeAt(p - 2) === 92) {
+    p -= text.startsWith("\\r\\n", p - 4) ? 4 : 2;
+  } else return undefined;
+  const e = p;
+  let b = e;
+  while (b > 0 && isB64Ext(text.charCodeAt(b - 1))) b--;
+  for (let k = e - 1; k > b; k--) {
+    if (text.charCodeAt(k - 1) === 61 && text.charCodeAt(k) !== 61) {
+      b = k;
+      break;
+    }
+  }
+  return e - b >= 4 ? { start: b, end: e } : undefined;
+}
+
+/** Splits `[s, e)` after each run of `=` that more base64 follows. */
+function splitPadding(text: string, s: number, e: number, min: number, out: Base64Run[]): void {
+  let p = s;
+  while (p < e) {
+    let q = p;
+    while (q < e && text.charCodeAt(q) !== 61) q++;
+    while (q < e && text.charCodeAt(q) === 61) q++;
+    if (q - p >= min) out.push({ start: p, end: q });
+    p = q;
+  }
+}
+
+const latin1Ok = (c: number) => c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127) || c >= 160;
+
+/**
+ * True when decoded bytes read as text: no control characters but tab, line breaks and the MLLP
+ * frame bytes; Latin-1 also mostly printable ASCII (random bytes, hashes and keys fail this).
+ */
+function isText(s: string, latin1: boolean): boolean {
+  let ascii = 0;
+  let letters = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 11 && c !== 28) return false;
+    if (c === 127 || (c >= 128 && c < 160)) return false;
+    if (latin1 && !latin1Ok(c) && c !== 11 && c !== 28) return false;
+    if (c >= 32 && c < 127) ascii++;
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+  }
+  return letters >= 4 && (!latin1 || ascii >= s.length * 0.8);
+}
+
+/**
+ * The text a run of either alphabet encodes, padded or not, UTF-8 or Latin-1, with how it was
+ * written; undefined when it is not canonical base64 (re-encoding must give the run back exactly)
+ * or not text.
+ *
+ * @example
+ * ```ts
+ * import { decodeRunText } from "./base64.ts";
+ * decodeRunText("Sm9obiBEb2UncyBub3Rl")?.text; // "John Doe's note"
+ * ```
+ */
+export function decodeRunText(b64: string): { text: string; encoding: RunEncoding } | undefined {
+  const url = b64.indexOf("-") !== -1 || b64.indexOf("_") !== -1;
+  if (url && (b64.indexOf("+") !== -1 || b64.indexOf("/") !== -1)) return undefined;
+  // Without any `=` a length divisible by 4 does not say: URL-safe runs are taken as unpadded
+  // (their usual form), standard ones as padded.
+  const padded = b64.indexOf("=") !== -1 || (b64.length % 4 === 0 && !url);
+  if (b64.length % 4 === 1 || (b64.indexOf("=") !== -1 && b64.length % 4 !== 0)) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.fromBase64(b64, { alphabet: url ? "base64url" : "base64" });
+  } catch {
+    return undefined;
+  }
+  const again = bytes.toBase64({ alphabet: url ? "base64url" : "base64", omitPadding: !padded });
+  if (again !== b64) return undefined;
+  const decoded = decodeBytes(bytes);
+  const text = decoded.text;
+  const latin1 = decoded.regions.some((r) => r.charset !== "utf-8");
+  // Not UTF-8: judged byte by byte as Latin-1 (C1 bytes mean random data, not a Windows-1252
+  // letter), so the pieces of a wrapped run never pass for text on their own.
+  let probe = text;
+  if (latin1) {
+    probe = "";
+    for (let i = 0; i < bytes.length; i++) probe += String.fromCharCode(bytes[i]);
+  }
+  if (!isText(probe, latin1)) return undefined;
+  return { text, encoding: { url, padded, latin1, charset: decoded } };
+}
+
+/** `text` written as a run was (alphabet, padding, character set); undefined if it cannot be. */
+export function encodeRunText(text: string, e: RunEncoding): string | undefined {
+  let bytes: Uint8Array;
+  if (e.charset) {
+    try {
+      bytes = encodeText(text, e.charset);
+    } catch {
+      return undefined;
+    }
+  } else bytes = enc.encode(text);
+  return bytes.toBase64({ alphabet: e.url ? "base64url" : "base64", omitPadding: !e.padded });
+}
+
+/**
+ * The base64 runs of `text` that decode to text, in order: either alphabet (standard or URL-safe),
+ * padded or not, on one line or wrapped at any width of 16 or more (line breaks real, or written
+ * `\n` as in a JSON string), holding UTF-8 or Latin-1 text. Hashes, keys and other random bytes do
+ * not decode to text and are left out.
+ *
+ * @example
+ * ```ts
+ * import { decodedRuns } from "./base64.ts";
+ * decodedRuns("note=Sm9obiBEb2UncyBub3RlIGZvciB0b2RheQ").map((r) => r.text); // ["John Doe's note for today"]
+ * ```
+ */
+export function decodedRuns(text: string, min: number = MIN_DECODE): DecodedRun[] {
+  const out: DecodedRun[] = [];
+  // Every run of MIN_WRAP or more characters covers a multiple of MIN_WRAP / 2: only those
+  // positions are probed, each hit widened to its run (as base64Runs does).
+  const step = MIN_WRAP >> 1;
+  let i = step - 1;
+  while (i < text.length) {
+    if (!isB64Ext(text.charCodeAt(i))) {
+      i += step;
+      continue;
+    }
+    let s = i;
+    while (s > 0 && isB64Ext(text.charCodeAt(s - 1))) s--;
+    const e = b64End(text, i);
+    // `key=<base64>`: the run starts after the last `=` that more base64 follows.
+    for (let k = e - 1; k > s; k--) {
+      if (text.charCodeAt(k - 1) === 61 && text.charCodeAt(k) !== 61) {
+        s = k;
+        break;
+      }
+    }
+    let next = e + 1;
+    // A shorter first line the probes missed (`data: QUJD` then full lines): start there.
+    const prev = previousLine(text, s);
+    if (prev && !(out.length && out[out.length - 1].run.end > prev.start)) {
+      const w = anyWrap(text, prev.start, prev.end);
+      const got = w && w.end >= e && w.end - w.start >= min ? decodeRunText(runBase64(text, w)) : undefined;
+      if (w && got) {
+        out.push({ run: w, text: got.text, encoding: got.encoding });
+        i = Math.max(i + step, Math.ceil((w.end + 2) / step) * step - 1);
+        continue;
+      }
+    }
+    if (e - s >= MIN_WRAP) {
+      let wrap = anyWrap(text, s, e);
+      let got = wrap && wrap.end - wrap.start >= min ? decodeRunText(runBase64(text, wrap)) : undefined;
+      if (wrap && !got) {
+        // The last "line" may be a word after the run (`end of attachment`): without it.
+        const cut = text.lastIndexOf(wrap.wrap!.eol, wrap.end - 1);
+        const shorter = anyWrapUntil(text, s, e, cut);
+        got = shorter && shorter.end - shorter.start >= min
+          ? decodeRunText(runBase64(text, shorter))
+          : undefined;
+        if (got) wrap = shorter;
+      }
+      if (wrap && got) {
+        out.push({ run: wrap, text: got.text, encoding: got.encoding });
+        next = wrap.end + 1;
+      } else if (e - s >= min) {
+        const parts: Base64Run[] = [];
+        splitPadding(text, s, e, min, parts);
+        for (const p of parts) {
+          const one = decodeRunText(text.slice(p.start, p.end));
+          if (one) out.push({ run: p, text: one.text, encoding: one.encoding });
+        }
+      }
+    }
+    // The first probe position (one before a multiple of step, as the first) at or after `next`.
+    i = Math.max(i + step, Math.ceil((next + 1) / step) * step - 1);
+  }
+  return out;
 }

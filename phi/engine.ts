@@ -13,15 +13,7 @@ import { AssistError } from "../core/errors.ts";
 import { homePaths } from "../core/home.ts";
 import { isHl7Shaped } from "./_hl7.ts";
 import { appendAuditText, AuditBook, AuditLines, noticeLine, type Surface } from "./audit.ts";
-import {
-  base64Runs,
-  decodeBase64,
-  encodeBase64Text,
-  layoutLike,
-  mapBase64Runs,
-  MIN_DECODE,
-  runBase64,
-} from "./base64.ts";
+import { decodedRuns, encodeRunText, layoutLike, mapBase64Runs, MIN_DECODE } from "./base64.ts";
 import { type Candidate, detectAuto, findDefinite, KnownIndex, type Tier } from "./detect.ts";
 import { candidate } from "./candidate.ts";
 import {
@@ -34,6 +26,7 @@ import {
 import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
 import { findCaretNames, findFieldListings } from "./hl7_listing.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
+import { embeddedScan } from "./embedded_hl7.ts";
 import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
@@ -221,7 +214,7 @@ export class PhiEngine {
   /**
    * A prompt (typed, `@file`-expanded, `/load`ed or templated) before it goes to the model: the
    * `!nophi ` prefix, manual markers, the HL7 sanitizer on HL7-shaped text, then the automatic tiers
-   * (unless `off` or `!nophi`). Sets the turn's `!nophi` state for the tool results that follow.
+   * (unless `off` or `!nophi`), then the base64 pass. Sets the turn's `!nophi` state for the tool results that follow.
    * Throws PhiRefusedError in strict mode when the text cannot be sanitized.
    */
   async tokenizeUserInput(text: string): Promise<UserInputResult> {
@@ -233,7 +226,7 @@ export class PhiEngine {
       markers: true,
       hl7: true,
       auto: !nophi,
-      base64: false,
+      base64: true,
     });
     if (out.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(out.hl7Failure);
     return { ...(await this.#finish(out, "user_input", "prompt")), nophi };
@@ -419,8 +412,24 @@ export class PhiEngine {
         hl7Failure = "the HL7 sanitizer failed on HL7-shaped content";
         scan = undefined;
       }
-      for (const c of scan?.structured ?? []) if (taken.add(c.start, c.end)) chosen.push(c);
     }
+    // Segments inside other encodings (XML character references, JSON one level deeper, Tcl lists,
+    // SQL and CSV strings, log prefixes, lone segments): the field policy applies to them too.
+    // A sanitizer that threw on HL7-shaped text is not asked again (strict mode refuses the text);
+    // one that found no segment may find them in the decoded carrier.
+    if (o.hl7 && (scan !== undefined || !hl7Shaped)) {
+      let wider: Hl7Scan | undefined;
+      try {
+        wider = embeddedScan(text, scan, this.#scanHl7);
+      } catch {
+        wider = undefined;
+      }
+      if (wider) {
+        scan = wider;
+        if (wider.segments.length > 0) hl7Failure = undefined;
+      }
+    }
+    for (const c of scan?.structured ?? []) if (taken.add(c.start, c.end)) chosen.push(c);
     // Field listings (values printed next to their field path by the HL7 tools) are a structured
     // pre-pass like the sanitizer: their tokens exist before tier 4 reads the rest, so a name in a
     // free-text field (OBX.5, NTE.3) is known the first time the message is seen.
@@ -441,8 +450,10 @@ export class PhiEngine {
     if (!o.dryRun) await this.#assign(chosen, warnings);
 
     if (autoOn) {
-      const found = scan ? this.#autoHl7(text, scan, taken) : detectAuto(text, {
-        protect: protectedSpans(text),
+      // Fenced code is protected only in what the operator types (never in tool results).
+      const fences = o.surface === "user_input";
+      const found = scan ? this.#autoHl7(text, scan, taken, fences) : detectAuto(text, {
+        protect: protectedSpans(text, fences),
         known: this.#known,
         taken,
       });
@@ -471,7 +482,7 @@ export class PhiEngine {
    * free-text fields; tier 1 alone on the rest of the segments (values the field policy does not
    * name, e.g. an e-mail in an unexpected field).
    */
-  #autoHl7(text: string, scan: Hl7Scan, taken: SpanSet): Candidate[] {
+  #autoHl7(text: string, scan: Hl7Scan, taken: SpanSet, fences: boolean): Candidate[] {
     const found: Candidate[] = [];
     // All regions in one text (joined by blank lines, so no line-based rule crosses them): one pass
     // of each rule instead of one per field. Candidates are mapped back to their region.
@@ -480,7 +491,7 @@ export class PhiEngine {
       const joined = new JoinedRegions(text, regions);
       // A fence opened in one region and closed in another is not a fence of the original text.
       const protect = SpanSet.union(
-        protectedRanges(joined.text).filter((p) =>
+        protectedRanges(joined.text, true, fences).filter((p) =>
           p.kind !== "fence" || joined.regionOf(p.start, p.end) !== -1
         ),
       );
@@ -502,29 +513,50 @@ export class PhiEngine {
       const ls = lineStart(text, c.start);
       let le = c.end;
       while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
-      if (protectedSpans(text.slice(ls, le)).overlaps(c.start - ls, c.end - ls)) continue;
+      if (protectedSpans(text.slice(ls, le), fences).overlaps(c.start - ls, c.end - ls)) continue;
       if (local.add(c.start, c.end)) found.push(c);
     }
     return found.sort((a, b) => a.start - b.start);
   }
 
-  /** Decoded HL7-shaped base64 runs are sanitized and re-encoded; others untouched. */
+  /**
+   * Base64 runs that decode to text (either alphabet, any wrap, UTF-8 or Latin-1; spec "Limits",
+   * issue #14 class 2) go through the same pass as any text: the HL7 sanitizer when the text is
+   * HL7-shaped, and the automatic tiers either way (an OBX ED report, a note). A run whose text
+   * changed is written back in its own alphabet, padding, character set and layout; others are
+   * untouched.
+   */
   async #base64Pass(
     text: string,
     o: PassOptions,
     warnings: string[],
   ): Promise<{ text: string; chosen: Candidate[] }> {
     const chosen: Candidate[] = [];
-    const runs = base64Runs(text, MIN_DECODE);
+    if (text.length < MIN_DECODE) return { text, chosen };
+    const runs = decodedRuns(text);
     if (runs.length === 0) return { text, chosen };
+    // A run inside a fenced block the operator typed is theirs to show as it is.
+    const typedFences = o.surface === "user_input"
+      ? SpanSet.union(protectedRanges(text).filter((p) => p.kind === "fence"))
+      : undefined;
     let out = "";
     let at = 0;
     for (const r of runs) {
-      const bytes = decodeBase64(runBase64(text, r));
-      if (bytes === undefined || !isHl7Shaped(bytes.text)) continue;
-      const inner = await this.#pass(bytes.text, { ...o, base64: false, markers: false });
+      if (typedFences?.overlaps(r.run.start, r.run.end)) continue;
+      const decoded = r.text;
+      const inner = await this.#pass(decoded, { ...o, base64: false, markers: false });
       if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);
       warnings.push(...inner.warnings);
+      if (inner.text === decoded) continue;
+      // Written back in the run's own set; a set assist cannot write (GB 18030, Big5) gets UTF-8,
+      // with a warning, rather than the untokenized original.
+      let encoded = encodeRunText(inner.text, r.encoding);
+      if (encoded === undefined) {
+        encoded = encodeRunText(inner.text, { ...r.encoding, latin1: false, charset: undefined })!;
+        warnings.push(
+          "a base64-encoded text was written back as UTF-8 (its own character set cannot be written)",
+        );
+      }
       for (const c of inner.chosen) {
         if (c.token !== undefined) {
           const nested = candidate(
@@ -542,17 +574,8 @@ export class PhiEngine {
           chosen.push(nested);
         }
       }
-      // Written back in the message's own set; a set assist cannot write (GB 18030, Big5) gets
-      // UTF-8, with a warning, rather than the untokenized original.
-      let b64 = encodeBase64Text(inner.text, bytes);
-      if (b64 === undefined) {
-        b64 = encodeBase64Text(inner.text);
-        warnings.push(
-          "a base64-encoded message was written back as UTF-8 (its own character set cannot be written)",
-        );
-      }
-      out += text.slice(at, r.start) + layoutLike(b64, r);
-      at = r.end;
+      out += text.slice(at, r.run.start) + layoutLike(encoded, r.run);
+      at = r.run.end;
     }
     return { text: at === 0 ? text : out + text.slice(at), chosen };
   }

@@ -6,7 +6,7 @@
  *
  * | Kind | What is protected |
  * |---|---|
- * | fenced code | from an opening ``` or ~~~ fence line to its closing fence (an unclosed fence protects nothing) |
+ * | fenced code | what the operator typed, from an opening ``` or ~~~ fence line to its closing fence (an unclosed fence protects nothing); never in tool results, nor anywhere inside attached file content (`@file`, `/load`: fences tagged `assist-attached-file`) |
  * | token | an existing `[[...]]` token (so tokens are never nested) |
  * | field reference | `PID.3`, `PID-5.1`, `OBX.5[2].1`, `IN1.16` (dash form only for known segment ids and Z-segments) |
  * | version | `v1.2`, `1.2.3[.4...]` with an optional `-suffix`, a number after `version`/`ver`/`release`/`build`/`rev`; a `555.123.4567` phone shape is not a version, nor a date with DOB context |
@@ -224,9 +224,10 @@ export interface ProtectedSpan extends Span {
 }
 
 /**
- * The info-string word that marks a fence as an attachment (`@file`): its content is the operator's
- * file, not code they wrote, so it is scanned like any other text. Only fences this program writes
- * carry it (cli/file_refs.ts); fences inside the attached file keep their protection.
+ * The info-string word that marks a fence as an attachment (`@file`, `/load`): its content is the
+ * operator's file, not code they typed, so it is scanned like any other text, fences inside the file
+ * included (a file's fenced block is file content too). Only fences this program writes carry it
+ * (cli/file_refs.ts).
  */
 export const ATTACHED_FENCE_TAG = "assist-attached-file";
 
@@ -252,6 +253,7 @@ function fencedBlocks(text: string, out: ProtectedSpan[]): void {
       open = undefined;
       continue;
     }
+    if (attached) continue; // inside an attachment: its fences protect nothing
     if (!open) {
       if (fence[0] === "`" && m[0].slice(m[0].indexOf(fence) + fence.length).includes("`")) continue;
       open = { start: m.index, fence };
@@ -265,15 +267,17 @@ function fencedBlocks(text: string, out: ProtectedSpan[]): void {
 /**
  * Every protected range of `text`, by kind (overlapping; for display and tests). `byLine` false
  * scans every rule over the whole text (the reference the line-by-line scan is tested against).
+ * `fences` false leaves fenced code out: the fence rule is for what the operator types, so text that
+ * did not come from the operator's keyboard (tool results) is read with it off.
  *
  * @example
  * ```ts
  * protectedRanges("see /var/log/x 12345").map((s) => s.kind); // ["path"]
  * ```
  */
-export function protectedRanges(text: string, byLine = true): ProtectedSpan[] {
+export function protectedRanges(text: string, byLine = true, fences = true): ProtectedSpan[] {
   const out: ProtectedSpan[] = [];
-  fencedBlocks(text, out);
+  if (fences) fencedBlocks(text, out);
   if (text.length >= MIN_RUN) { for (const r of base64Runs(text)) out.push({ ...r, kind: "base64" }); }
   for (const rule of RULES) {
     if (rule.need && !rule.need(text)) continue;
@@ -349,6 +353,6 @@ function scanRule(
  * protectedSpans("port 41189").overlaps(5, 10); // true
  * ```
  */
-export function protectedSpans(text: string): SpanSet {
-  return SpanSet.union(protectedRanges(text));
+export function protectedSpans(text: string, fences = true): SpanSet {
+  return SpanSet.union(protectedRanges(text, true, fences));
 }

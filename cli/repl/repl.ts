@@ -580,7 +580,7 @@ export class Repl {
     let turnStart = -1;
     const outcome: { cancelled?: boolean; error?: string } = {};
     try {
-      const { expandFileRefs, FILE_REF_TIP } = await lazy<typeof import("../file_refs.ts")>(
+      const { attachedBlock, expandFileRefs, FILE_REF_TIP } = await lazy<typeof import("../file_refs.ts")>(
         import.meta.url,
         "../file_refs.ts",
       );
@@ -592,7 +592,7 @@ export class Repl {
       }
       let prompt = expanded.text;
       if (this.#attachments.length) {
-        prompt += this.#attachments.map((a) => `\n\n[loaded ${a.label}]\n${a.text}`).join("");
+        prompt += this.#attachments.map((a) => `\n\n[loaded ${a.label}]\n${attachedBlock(a.text)}`).join("");
       }
       try {
         agent = await this.#getAgent();

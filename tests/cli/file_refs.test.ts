@@ -156,7 +156,7 @@ Deno.test("expandFileRefs: a prompt without references is returned as is, tip fa
   assertEquals(r, { text: "write to ops@example.org about @@SMITH", files: [], warnings: [], tip: false });
 });
 
-Deno.test("@file content passes the PHI gate: the attachment fence does not shield it, operator code fences still do", async () => {
+Deno.test("@file content passes the PHI gate: neither the attachment fence nor a fence in the file shields it; operator code fences still do", async () => {
   await using tmp = await tempDir();
   const { home, work } = await workspace(tmp.path);
   await Deno.writeTextFile(
@@ -170,11 +170,12 @@ Deno.test("@file content passes the PHI gate: the attachment fence does not shie
   const r = await expandFileRefs("summarize @notes.txt and @runbook.md", { cwd: work, home });
   const phi = await createPhiEngine({ config: testConfig(home) });
   const out = await phi.tokenizeUserInput(r.text);
-  for (const raw of ["512-44-9087", "jane.doe@example.org", "55120987", "555-0142", "99887766"]) {
+  for (const raw of ["512-44-9087", "jane.doe@example.org", "55120987", "555-0142", "99887766", "44556677"]) {
     assert(!out.text.includes(raw), `raw value in an attachment reached the model: ${raw}`);
   }
-  // A fence inside the attached file protects its code, as read_file's result would.
-  assert(out.text.includes("MRN 44556677 stays as written here"));
+  // A fence inside the attached file is file content, not code the operator typed (issue #14):
+  // its values are tokenized, as they are in read_file's result.
+  assert(out.text.includes("stays as written here"));
   // A fence the operator typed protects its code too.
   const typed = await phi.tokenizeUserInput("run this:\n```\nMRN 12345678\n```\n");
   assert(typed.text.includes("MRN 12345678"));

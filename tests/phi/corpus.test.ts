@@ -87,16 +87,35 @@ Deno.test("generator agreement (not field recall): tier-1/2 free text at least 9
   for (const n of notes.slice(0, 50)) for (const p of n.phi) assert(!leaks(out.text, p.value));
 });
 
+/** The values of the corpus's fenced block, as a tool result tokenizes them (tier, category). */
+const FENCED_VALUES = ["contextual MRN", "contextual DOB", "definite SSN", "definite PHONE"];
+
+/** The lines of `text` outside fenced blocks (fence lines kept). */
+function outsideFences(text: string): string[] {
+  let inside = false;
+  return text.split("\n").filter((l) => {
+    if (l.startsWith("```")) {
+      inside = !inside;
+      return true;
+    }
+    return !inside;
+  });
+}
+
 Deno.test("generator agreement (not field recall): nothing on the never-tokenize corpus is tokenized, as prompt or tool result", async () => {
   await using h = await testEngine("on");
   for (const text of toolOutputCorpus()) {
     const a = await h.engine.sanitizeToolResult(text, "bash_exec");
-    assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
-    assertEquals(a.text, text);
-    // As a prompt the fenced block and everything else are left alone too.
-    const b = await h.engine.tokenizeUserInput(text);
+    // A tool result has no fenced-code exemption (that is for what the operator types): the values
+    // in its fenced block are tokenized, nothing else is.
+    assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category}`), FENCED_VALUES);
+    assertEquals(outsideFences(a.text), outsideFences(text));
+    // As a prompt the fenced block and everything else are left alone (an engine whose table does
+    // not hold the tool result's tokens, which the corpus's literal `[[MRN_1]]` would name).
+    await using p = await testEngine("on");
+    const b = await p.engine.tokenizeUserInput(text);
     assertEquals(b.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
-    assertEquals(h.engine.detokenize(b.text).text, text);
+    assertEquals(p.engine.detokenize(b.text).text, text);
   }
 });
 
@@ -106,7 +125,10 @@ Deno.test("generator agreement (not field recall): the never-tokenize corpus sta
   assert(h.engine.table.size > 500);
   for (const text of toolOutputCorpus(9)) {
     const a = await h.engine.sanitizeToolResult(text, "bash_exec");
-    assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
+    assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category}`), FENCED_VALUES);
+    assertEquals(outsideFences(a.text), outsideFences(text));
+    const b = await h.engine.tokenizeUserInput(text);
+    assertEquals(b.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
   }
 });
 

@@ -1,0 +1,531 @@
+/**
+ * HL7 inside other encodings (issue #14, class 1): segments whose separators and characters arrive
+ * escaped by a carrier, so the field policy (tier 3) cannot see them in the raw text.
+ *
+ * Each line that holds a segment-id candidate is decoded into a plain view, with the map from every
+ * view character back to its source range:
+ *
+ * | Carrier | Read as a segment break | Decoded to one character |
+ * |---|---|---|
+ * | XML / HTML | `&#13;` `&#xD;` `&#x0D;` `&#10;` `&#xA;` (also `&amp;#13;`), `<br>` `<br/>`, any tag, `<![CDATA[` `]]>` | `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#NN;` |
+ * | JSON (any depth), logs | `\r` `\n` `\u000d` `\u000a` behind any run of backslashes (`\\r` one level deeper) | a backslash run (`\\` `\\\\`) as the HL7 escape character, `\"` as `"` |
+ * | written-out controls | `<CR>` `<LF>` `[CR]` `^M` (before a segment id or at the end of the line), `\x0d`, octal `\015`, `␍` `␊`, URL-encoded `%0D` `%0A`, quoted-printable `=0D=0A` | |
+ * | Tcl lists | `{` before a segment id, its `}` | |
+ * | SQL / CSV / JSON strings, Markdown code | the quote (or backtick) before a segment id and its closing quote (same escape form) | a doubled quote (`''`, `""`) inside it |
+ * | log prefixes | `|` before a segment id with a field policy (`thread|IN|PID|1||...`) | |
+ *
+ * A segment starts at a break, at the start of the line, or after white space, `:`, `>`, `=`, `+`,
+ * `,`, `;`, `(`, `[`, `-` when its id is a known segment id (or a Z-segment); it ends at the next
+ * break. Without an `MSH` the default delimiters `|^~\&` apply (a lone PID, NK1, GT1, IN1 or PV1).
+ * The view goes through the HL7 sanitizer's scan (phi/hl7_sanitize.ts); each value found is mapped
+ * back to the source range that encodes it, so the token replaces exactly those characters and the
+ * rest of the carrier stays byte for byte. Tokens (`[[NAME_1]]`) need no escaping in any of these
+ * carriers, so the token is already in the carrier's own encoding.
+ *
+ * Lines the primary scan (a plain HL7 message) covers are left to it unless they hold carrier
+ * escapes.
+ */
+import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
+import { HL7_FIELD_POLICY } from "./hl7_policy.ts";
+import { KNOWN_SEGMENTS } from "./exclusions.ts";
+import { type Candidate, candidate } from "./candidate.ts";
+import { type Span, SpanSet } from "./spans.ts";
+
+/** A segment-id candidate anywhere. */
+const ANCHOR = /[A-Z][A-Z0-9]{2}\|/g;
+/** Carrier escapes around segments (case-insensitive part). */
+const CARRIER_I =
+  /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da]|01[25])|[%=]0[da][A-Z%=]|[\u240d\u240a]/i;
+/** Carrier openers right before a segment id (case-sensitive), and log-prefix pipes. */
+const CARRIER_S =
+  /[{'"`][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)/;
+
+/** Segment ids that may start a segment after a character inside a line. */
+const STRONG = new Set<string>([...KNOWN_SEGMENTS, ...Object.keys(HL7_FIELD_POLICY)]);
+/** Segment ids that may follow a log-prefix `|`: those with a field policy, and headers. */
+const PIPE_START = new Set<string>([...Object.keys(HL7_FIELD_POLICY), "MSH"]);
+
+const SEG_ID = /[A-Z][A-Z0-9]{2}\|/y;
+const ENTITY = /&((?:amp;)*)(?:#(?:[xX]([0-9A-Fa-f]{1,6})|(\d{1,7}))|(amp|lt|gt|quot|apos));/y;
+const BREAK_TAG =
+  /<(?:br\s*\/?|cr|lf)>|<!\[CDATA\[|\]\]>|\[CR\]|\[LF\]|<\/?[A-Za-z][\w:.-]*(?:\s[^<>|]*)?\/?>/iy;
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+const BREAK = "\r";
+
+function isStartChar(c: string): boolean {
+  return c === " " || c === "\t" || c === ":" || c === ">" || c === "=" || c === "+" || c === "," ||
+    c === ";" || c === "(" || c === "[" || c === "-" || c === '"' || c === "'" || c === "{" || c === "`";
+}
+
+/** The segment id of `text` at `i` when a `[A-Z][A-Z0-9]{2}|` starts there. */
+function segIdAt(text: string, i: number, end: number): string | undefined {
+  if (i + 4 > end) return undefined;
+  SEG_ID.lastIndex = i;
+  return SEG_ID.test(text) ? text.slice(i, i + 3) : undefined;
+}
+
+/** True when `id` may start a segment inside a line (after a character, not a break). */
+function strong(id: string): boolean {
+  return STRONG.has(id) || id[0] === "Z";
+}
+
+/**
+ * The decoded view under construction, with its map to the source: entries of either one decoded
+ * character (or a zero-width break) standing for a source range, or a run of characters copied as
+ * they are (view character k is source character `src + k - at`).
+ */
+class View {
+  readonly parts: string[] = [];
+  /** Per entry: view start, source start, source end, and whether it is a copied run. */
+  readonly at: number[] = [];
+  readonly src: number[] = [];
+  readonly srcEnd: number[] = [];
+  readonly copied: boolean[] = [];
+  length = 0;
+  last = BREAK;
+
+  /** One decoded character (or a zero-width break) for source `[s, e)`. */
+  put(ch: string, s: number, e: number): void {
+    this.#entry(ch, s, e, false);
+  }
+
+  /** Source `[s, e)` of `text` copied as it is. */
+  copy(text: string, s: number, e: number): void {
+    this.#entry(text.slice(s, e), s, e, true);
+  }
+
+  #entry(str: string, s: number, e: number, copied: boolean): void {
+    this.parts.push(str);
+    this.at.push(this.length);
+    this.src.push(s);
+    this.srcEnd.push(e);
+    this.copied.push(copied);
+    this.length += str.length;
+    if (str.length) this.last = str[str.length - 1];
+  }
+
+  /** Entry count, to roll back to. */
+  get mark(): number {
+    return this.parts.length;
+  }
+
+  rollback(mark: number): void {
+    if (mark === this.parts.length) return;
+    this.length = this.at[mark];
+    for (const a of [this.parts, this.at, this.src, this.srcEnd, this.copied]) a.length = mark;
+    const p = this.parts[mark - 1];
+    this.last = p ? p[p.length - 1] ?? BREAK : BREAK;
+  }
+
+  /** The last (up to) 16 characters written, for the escape-sequence test. */
+  get tail(): string {
+    let t = "";
+    for (let k = this.parts.length - 1; k >= 0 && t.length < 16; k--) t = this.parts[k] + t;
+    return t.slice(-16);
+  }
+
+  /** The entry holding view character `k`. */
+  #find(k: number): number {
+    const at = this.at;
+    let lo = 0, hi = at.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (at[mid] <= k && (at[mid] < k || this.parts[mid].length > 0)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Source start of view character `k`. */
+  startOf(k: number): number {
+    const i = this.#find(k);
+    return this.copied[i] ? this.src[i] + k - this.at[i] : this.src[i];
+  }
+
+  /** Source end of view character `k`. */
+  endOf(k: number): number {
+    const i = this.#find(k);
+    return this.copied[i] ? this.src[i] + k - this.at[i] + 1 : this.srcEnd[i];
+  }
+}
+
+/** Characters the decoder looks at inside a segment; outside one the start characters too. */
+const SPECIAL_IN = new Uint8Array(128);
+for (const c of "\r\\\"'`&<[]^{}%=") SPECIAL_IN[c.charCodeAt(0)] = 1;
+const SPECIAL_OUT = SPECIAL_IN.slice();
+for (const c of " \t:>=+,;(-|") SPECIAL_OUT[c.charCodeAt(0)] = 1;
+for (let c = 65; c <= 90; c++) SPECIAL_OUT[c] = 1; // a segment id may start here
+
+/** True when the view ends inside an HL7 escape sequence (`\T`, `\X0D`, `\.br`): a `\` closes it. */
+function inEscape(tail: string): boolean {
+  return /\\[A-Z.][A-Za-z0-9.]{0,10}$/.test(tail);
+}
+
+/**
+ * Decodes one source line `[ls, le)` onto the view; returns true when it found a segment start and
+ * whether it decoded anything (a carrier was there).
+ */
+function decodeLine(text: string, ls: number, le: number, v: View): { found: boolean; changed: boolean } {
+  let found = false;
+  let changed = false;
+  let inSeg = false;
+  /** The enclosure the current run of segments opened in: a quote form (`"`, `\"`, `'`) or `{`. */
+  let open: string | undefined;
+  const brk = (s: number, e: number) => {
+    v.put(BREAK, s, e);
+    inSeg = false;
+  };
+  /** A segment may start at `j` (the next view character comes from source `j`). */
+  const startHere = (j: number, afterBreak: boolean): boolean => {
+    if (inSeg) return false;
+    const id = segIdAt(text, j, le);
+    if (id === undefined) return false;
+    // Only known ids start a segment here (`ADT|IN|PID|...`: the thread name is not one).
+    if (!strong(id)) return false;
+    const prev = v.last;
+    if (!afterBreak && prev !== BREAK && !isStartChar(prev)) return false;
+    if (prev !== BREAK) {
+      v.put(BREAK, j, j); // zero-width: the segment starts a line of the view
+      changed = true;
+    }
+    inSeg = true;
+    found = true;
+    return true;
+  };
+  v.put(BREAK, ls, ls);
+  let i = ls;
+  startHere(i, true);
+  while (i < le) {
+    // Ordinary characters are copied in runs.
+    const table = inSeg ? SPECIAL_IN : SPECIAL_OUT;
+    let j = i;
+    while (j < le) {
+      const k = text.charCodeAt(j);
+      if ((k < 128 && table[k] === 1) || k === 0x240d || k === 0x240a) break;
+      j++;
+    }
+    if (j > i) {
+      v.copy(text, i, j);
+      i = j;
+      continue;
+    }
+    const c = text[i];
+    if (c === "\r") {
+      brk(i, i + 1);
+      i++;
+      startHere(i, true);
+      continue;
+    }
+    if (c === "\\") {
+      let j = i;
+      while (j < le && text.charCodeAt(j) === 92) j++;
+      const n = text[j];
+      if ((n === "r" || n === "n") && !inEscape(v.tail)) {
+        brk(i, j + 1);
+        changed = true;
+        i = j + 1;
+        startHere(i, true);
+        continue;
+      }
+      if (
+        (n === "u" && /^u000[dDaA]/.test(text.slice(j, j + 5))) ||
+        /^x0[dDaA](?!\\)/.test(text.slice(j, j + 4)) || /^01[25](?!\d)/.test(text.slice(j, j + 4))
+      ) {
+        // \u000d, \x0d, and the octal \015 (Tcl, C strings).
+        const len = n === "u" ? 5 : 3;
+        brk(i, j + len);
+        changed = true;
+        i = j + len;
+        startHere(i, true);
+        continue;
+      }
+      if (n === '"' || n === "'") {
+        const form = text.slice(i, j + 1);
+        if (open === form) {
+          brk(i, j + 1);
+          open = undefined;
+          changed = true;
+          i = j + 1;
+          continue;
+        }
+        if (!inSeg && segIdAt(text, j + 1, le) !== undefined) {
+          open = form;
+          brk(i, j + 1);
+          changed = true;
+          i = j + 1;
+          startHere(i, true);
+          continue;
+        }
+        v.put(n, i, j + 1);
+        if (j - i > 0) changed = true;
+        i = j + 1;
+        continue;
+      }
+      v.put("\\", i, j);
+      if (j - i > 1) changed = true;
+      i = j;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === "`") {
+      if (open === c) {
+        if (text[i + 1] === c) {
+          v.put(c, i, i + 2);
+          changed = true;
+          i += 2;
+          continue;
+        }
+        brk(i, i + 1);
+        open = undefined;
+        changed = true;
+        i++;
+        continue;
+      }
+      if (!inSeg && segIdAt(text, i + 1, le) !== undefined) {
+        open = c;
+        brk(i, i + 1);
+        changed = true;
+        i++;
+        startHere(i, true);
+        continue;
+      }
+    } else if (c === "&") {
+      ENTITY.lastIndex = i;
+      const m = ENTITY.exec(text);
+      if (m && i + m[0].length <= le) {
+        const e = i + m[0].length;
+        const code = m[2] !== undefined ? parseInt(m[2], 16) : m[3] !== undefined ? Number(m[3]) : -1;
+        changed = true;
+        if (code === 13 || code === 10) {
+          brk(i, e);
+          i = e;
+          startHere(i, true);
+          continue;
+        }
+        const ch = code >= 0 ? String.fromCodePoint(code) : NAMED[m[4].toLowerCase()];
+        if (ch === '"' || ch === "'") {
+          const form = m[0];
+          if (open === form) {
+            brk(i, e);
+            open = undefined;
+            i = e;
+            continue;
+          }
+          if (!inSeg && segIdAt(text, e, le) !== undefined) {
+            open = form;
+            brk(i, e);
+            i = e;
+            startHere(i, true);
+            continue;
+          }
+        }
+        v.put(ch, i, e);
+        i = e;
+        continue;
+      }
+    } else if (c === "<" || c === "[" || c === "]") {
+      BREAK_TAG.lastIndex = i;
+      const m = BREAK_TAG.exec(text);
+      if (m && i + m[0].length <= le) {
+        const e = i + m[0].length;
+        brk(i, e);
+        changed = true;
+        i = e;
+        startHere(i, true);
+        continue;
+      }
+    } else if (c === "\u240d" || c === "\u240a") {
+      // The control pictures ␍ and ␊ (written-out line ends in copied logs).
+      brk(i, i + 1);
+      changed = true;
+      i++;
+      startHere(i, true);
+      continue;
+    } else if ((c === "%" || c === "=") && /^[%=]0[dDaA]/.test(text.slice(i, i + 3))) {
+      // URL-encoded (`%0D`) and quoted-printable (`=0D=0A`) line ends, before a segment or at the end.
+      const after = i + 3;
+      if (
+        after >= le || text[after] === c || segIdAt(text, after, le) !== undefined ||
+        !/[\w]/.test(text[after])
+      ) {
+        brk(i, after);
+        changed = true;
+        i = after;
+        startHere(i, true);
+        continue;
+      }
+    } else if (c === "^" && text[i + 1] === "M") {
+      const after = i + 2;
+      if (
+        after >= le || text[after] === " " || text[after] === "\t" || segIdAt(text, after, le) !== undefined
+      ) {
+        brk(i, after);
+        changed = true;
+        i = after;
+        startHere(i, true);
+        continue;
+      }
+    } else if (c === "{" && !inSeg && segIdAt(text, i + 1, le) !== undefined) {
+      open = "{";
+      brk(i, i + 1);
+      changed = true;
+      i++;
+      startHere(i, true);
+      continue;
+    } else if (c === "}" && open === "{") {
+      brk(i, i + 1);
+      open = undefined;
+      changed = true;
+      i++;
+      continue;
+    } else if (c === "|" && !inSeg) {
+      const id = segIdAt(text, i + 1, le);
+      if (id !== undefined && PIPE_START.has(id)) {
+        brk(i, i + 1);
+        changed = true;
+        i++;
+        startHere(i, true);
+        continue;
+      }
+    }
+    v.put(c, i, i + 1);
+    i++;
+    if (!inSeg && isStartChar(c)) startHere(i, false);
+  }
+  return { found, changed };
+}
+
+/** Segments whose field 1 is a set ID (a number, or empty). */
+const SET_ID_SEGMENTS = new Set([
+  "PID",
+  "NK1",
+  "GT1",
+  "IN1",
+  "PV1",
+  "OBX",
+  "OBR",
+  "NTE",
+  "DG1",
+  "PR1",
+  "AL1",
+  "AIP",
+  "FT1",
+  "TXA",
+]);
+
+/** False for a segment of a set-ID kind whose field 1 is not a number. */
+function plausible(view: string, g: Span): boolean {
+  const id = view.slice(g.start, g.start + 3);
+  if (!SET_ID_SEGMENTS.has(id)) return true;
+  let e = view.indexOf("|", g.start + 4);
+  if (e === -1 || e > g.end) e = g.end;
+  return /^\s*\d{0,4}\s*$/.test(view.slice(g.start + 4, e));
+}
+
+/**
+ * The source lines (`\n`-separated) worth decoding: those holding a segment-id candidate; unless
+ * `all`, only candidates outside the primary scan's segments count (searched gap by gap).
+ */
+function candidateLines(text: string, primary: SpanSet | undefined, all: boolean): Span[] {
+  const out: Span[] = [];
+  const lineOf = (p: number) => {
+    let ls = text.lastIndexOf("\n", p) + 1;
+    if (out.length && out[out.length - 1].end >= ls) ls = out[out.length - 1].end;
+    let le = text.indexOf("\n", p);
+    if (le === -1) le = text.length;
+    if (le > ls) out.push({ start: ls, end: le });
+    return le;
+  };
+  if (all || !primary) {
+    ANCHOR.lastIndex = 0;
+    for (let m = ANCHOR.exec(text); m; m = ANCHOR.exec(text)) ANCHOR.lastIndex = lineOf(m.index);
+    return out;
+  }
+  let done = 0;
+  const gap = (a: number, b: number) => {
+    a = Math.max(a, done);
+    while (a < b) {
+      ANCHOR.lastIndex = a;
+      const m = ANCHOR.exec(text);
+      if (!m || m.index >= b) return;
+      done = lineOf(m.index);
+      a = done;
+    }
+  };
+  let at = 0;
+  for (let i = 0; i < primary.size; i++) {
+    if (primary.starts[i] > at) gap(at, primary.starts[i]);
+    at = Math.max(at, primary.ends[i]);
+  }
+  gap(at, text.length);
+  return out;
+}
+
+/**
+ * The scan of `text` with segments found inside carriers added to the primary scan (the HL7
+ * sanitizer's, when the text is HL7-shaped); undefined when there are none. Positions are in `text`.
+ *
+ * @example
+ * ```ts
+ * import { embeddedScan } from "./embedded_hl7.ts";
+ * const xml = "<m>MSH|^~\\&amp;|A|B|C|D|2024||ADT^A01|1|P|2.5&#13;PID|1||12345678^^^H^MR||DOE^JANE</m>";
+ * embeddedScan(xml)?.structured.map((c) => xml.slice(c.start, c.end)); // ["12345678", "DOE^JANE"]
+ * ```
+ */
+export function embeddedScan(
+  text: string,
+  primary?: Hl7Scan,
+  scanner: (view: string) => Hl7Scan = scanHl7,
+): Hl7Scan | undefined {
+  if (text.indexOf("|") === -1) return undefined;
+  const carriers = CARRIER_I.test(text) || CARRIER_S.test(text);
+  // Only segments with a proper id cover their line (a headless fragment's `then NK1|...` line is
+  // a "segment" of the parser's, with no policy).
+  const proper = primary?.segments.filter((g) => segIdAt(text, g.start, g.end + 1) !== undefined) ?? [];
+  const covered = proper.length ? SpanSet.of(proper) : undefined;
+  const lines = candidateLines(text, covered, carriers);
+  if (lines.length === 0) return undefined;
+  const v = new View();
+  const taken: Span[] = [];
+  for (const l of lines) {
+    const mark = v.mark;
+    const r = decodeLine(text, l.start, l.end, v);
+    const mine = r.found && (r.changed || !covered || !covered.overlaps(l.start, l.end));
+    if (!mine) {
+      v.rollback(mark);
+      continue;
+    }
+    taken.push(l);
+  }
+  if (taken.length === 0) return undefined;
+  const view = v.parts.join("");
+  const inner = scanner(view);
+  const toSpan = (s: number, e: number): Span => ({ start: v.startOf(s), end: v.endOf(e - 1) });
+  // A segment whose set ID (field 1) is not a number is text that only looks like one
+  // (`{PID|MSH|OBX}` in a Tcl list of names): nothing in it is read.
+  const bogus = SpanSet.of(inner.segments.filter((g) => !plausible(view, g)));
+  if (bogus.size > 0) {
+    const ok = (x: Span) => !bogus.overlaps(x.start, x.end);
+    inner.structured = inner.structured.filter(ok);
+    inner.free = inner.free.filter(ok);
+    inner.segments = inner.segments.filter(ok);
+  }
+  const structured: Candidate[] = [];
+  for (const c of inner.structured) {
+    const sp = toSpan(c.start, c.end);
+    structured.push(
+      candidate(sp.start, sp.end, c.value, c.category, c.canonical, c.tier, c.context, c.exact),
+    );
+  }
+  const free = inner.free.filter((f) => f.end > f.start).map((f) => toSpan(f.start, f.end));
+  const segments = inner.segments.filter((f) => f.end > f.start).map((f) => toSpan(f.start, f.end));
+  if (segments.length === 0) return undefined;
+  const mineSet = SpanSet.of(taken);
+  const keep = <T extends Span>(xs: readonly T[]) => xs.filter((x) => !mineSet.overlaps(x.start, x.end));
+  const bySpan = (a: Span, b: Span) => a.start - b.start;
+  return {
+    structured: [...keep(primary?.structured ?? []), ...structured].sort(bySpan),
+    free: [...keep(primary?.free ?? []), ...free].sort(bySpan),
+    segments: [...keep(primary?.segments ?? []), ...segments].sort(bySpan),
+  };
+}
