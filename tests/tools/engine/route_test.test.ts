@@ -1,0 +1,155 @@
+/**
+ * The route-test plan and results, and nc_route_test on this machine: a real engine root written
+ * by the regression fixture (tests/ssh/_regression_env.ts) with its stub hciroutetest (python3) on
+ * PATH, run through the real shell scripts the tool writes. Also: both tools are registered and
+ * behind /nc-regression-env.
+ */
+import { deepStrictEqual as assertEquals, match, ok as assert, throws } from "node:assert/strict";
+import { tempDir } from "../../support/run_assist.ts";
+import { call, contextFor, errorOf } from "../support.ts";
+import { writeRegressionEngine } from "../../ssh/_regression_env.ts";
+import { ncRouteTestTool } from "../../../tools/engine/nc_route_test_tool.ts";
+import { findTool, TOOLS } from "../../../tools/registry.ts";
+import { openEngine } from "../../../tools/engine/engine.ts";
+import { traceChains } from "../../../tools/engine/routetest_run.ts";
+import { batchFiles, bundleScript, planRouteTest } from "../../../tools/engine/routetest_plan.ts";
+import { parseResults, ResultsError } from "../../../tools/engine/routetest_results.ts";
+import { TEMPLATES } from "../../../cli/agent/templates.ts";
+
+const SPEC = { sites: ["adt", "hub"], inboundsPerSite: 2, messages: 5 };
+
+/** Runs `fn` with PATH (stub first) and HOME (the stub's log) set for the children, then restores. */
+async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const old = Object.fromEntries(Object.keys(vars).map((k) => [k, Deno.env.get(k)]));
+  for (const [k, v] of Object.entries(vars)) Deno.env.set(k, v);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(old)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+  }
+}
+
+Deno.test("route-test plan: chains sharing a prefix share its stages; stages cross the site hop", async () => {
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await writeRegressionEngine(root, { ...SPEC, extraRoute: true }, { source: true });
+  const engine = openEngine(root, contextFor(`${tmp.path}/home`, tmp.path));
+  const { loaded } = await engine.loadAll();
+  const plan = planRouteTest({ site: "adt", thread: "in0" }, traceChains(loaded, "adt", "in0").chains);
+  assertEquals(plan.chains.map((c) => c.text), [
+    "in0 -> out_in0",
+    "in0 -> fwd_in0 => hub/from_adt_0 -> hub/emr_adt_0",
+    "in0 -> fwd_in0 => hub/from_adt_0 -> hub/arch_adt_0",
+    "in0 -> audit_in0",
+  ]);
+  assertEquals(Object.keys(plan.stages).sort(), ["adt.in0", "adt.in0/fwd_in0/hub.from_adt_0"]);
+  assertEquals(plan.stages["adt.in0/fwd_in0/hub.from_adt_0"].from, { stage: "adt.in0", dest: "fwd_in0" });
+  assertEquals(plan.chains[1].final, { stage: "adt.in0/fwd_in0/hub.from_adt_0", dest: "emr_adt_0" });
+  assertEquals(plan.chains[0].final, { stage: "adt.in0", dest: "out_in0" });
+  // The bundle recreates every file exactly, messages with CR inside included.
+  const files = batchFiles([{ key: "adt.in0", plan, messages: ["MSH|^~\\&|A\rPID|1||X'Y\r"] }]);
+  const bundle = bundleScript(files);
+  const dir = `${tmp.path}/unpacked`;
+  await Deno.mkdir(dir);
+  const out = await new Deno.Command("sh", { args: [`-c`, `sh -s "$0" < /dev/stdin`, dir], stdin: "piped" })
+    .spawn();
+  const w = out.stdin.getWriter();
+  await w.write(new TextEncoder().encode(bundle));
+  await w.close();
+  assertEquals((await out.status).code, 0);
+  for (const [path, text] of files) assertEquals(await Deno.readTextFile(`${dir}/${path}`), text, path);
+  assertEquals(
+    await Deno.readTextFile(`${dir}/inbounds/adt.in0/messages/0001.hl7`),
+    "MSH|^~\\&|A\rPID|1||X'Y\r\n",
+  );
+});
+
+Deno.test("route-test results: byte-counted frames; torn or unsafe frames are refused", () => {
+  const enc = new TextEncoder();
+  const ok = parseResults(enc.encode("#@ 3 out/a/0001/x.hl7\nabc#@ 0 out/a/0001/rc\n"));
+  assertEquals(ok.map((f) => [f.path, new TextDecoder().decode(f.bytes)]), [["a/0001/x.hl7", "abc"], [
+    "a/0001/rc",
+    "",
+  ]]);
+  throws(() => parseResults(enc.encode("#@ 9 out/a/x\nabc")), ResultsError);
+  throws(() => parseResults(enc.encode("#@ 1 out/a/../../etc/x\nz")), ResultsError);
+  throws(() => parseResults(enc.encode("garbage\n")), ResultsError);
+});
+
+Deno.test("nc_route_test on this machine: outputs per hop and destination, dry run, missing hciroutetest", async () => {
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await writeRegressionEngine(root, SPEC, { source: true });
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const log = `${tmp.path}/routetest.log`;
+  const calls = async () =>
+    (await Deno.readTextFile(log).catch(() => "")).split("\n").filter((l) => l).length;
+  const env = { PATH: `${root}/bin:${Deno.env.get("PATH")}`, HOME: tmp.path, TMPDIR: tmp.path };
+  await withEnv(env, async () => {
+    const dry = await call(ncRouteTestTool, {
+      thread: "in0.adt",
+      hciroot: root,
+      dry_run: true,
+      output: "dry",
+    }, ctx);
+    assert(!dry.isError, dry.text);
+    match(dry.text, /dry run: nothing was run on this machine/);
+    assertEquals(await calls(), 0);
+    match(
+      await Deno.readTextFile(`${tmp.path}/dry/routetest/inbounds/adt.in0/chains/02/commands.sh`),
+      /stage hub from_adt_0 "\$out\/adt\.in0\/fwd_in0\.hl7"/,
+    );
+    match(await Deno.readTextFile(`${tmp.path}/dry/plan.md`), /## Chain 02/);
+
+    const r = await call(ncRouteTestTool, {
+      thread: "in1",
+      site: "adt",
+      hciroot: root,
+      count: 4,
+      output: "run",
+    }, ctx);
+    assert(!r.isError, r.text);
+    // in1 archives as .idx/.msg: the sample came from the file pair.
+    match(r.text, /route test of adt\/in1 on this machine: 3 chains, 4 messages/);
+    match(r.text, /chain 01: 4 to out_in1/);
+    match(r.text, /chain 02: 2 to emr_adt_1; 2 messages routed nowhere on this chain/);
+    // One route test per stage and message: adt/in1 four times, hub/from_adt_1 for the two A01s.
+    assertEquals(await calls(), 6);
+    const msgs = [...Deno.readDirSync(`${tmp.path}/run/outputs/adt.in1`)].map((e) => e.name).sort();
+    assertEquals(msgs, ["0001", "0002", "0003", "0004"]);
+    const out = await Deno.readTextFile(`${tmp.path}/run/outputs/adt.in1/0002/adt.in1/out_in1.hl7`);
+    assert(out.startsWith("MSH|") && out.endsWith("\n") && out.includes("\rPID|"), out);
+    assertEquals([...Deno.readDirSync(tmp.path)].filter((e) => e.name.startsWith("assist-rt.")), []);
+
+    await Deno.remove(`${root}/bin/hciroutetest`);
+    const missing = errorOf(
+      await call(ncRouteTestTool, { thread: "in0.adt", hciroot: root, output: "none" }, ctx),
+    );
+    assertEquals(missing.error, "route_test_failed");
+    assertEquals(
+      missing.message,
+      "route test not run: local: hciroutetest is not on the engine environment's PATH",
+    );
+    assertEquals([...Deno.readDirSync(tmp.path)].filter((e) => e.name.startsWith("assist-rt.")), []);
+
+    const busy = errorOf(
+      await call(ncRouteTestTool, { thread: "in0.adt", hciroot: root, output: "run" }, ctx),
+    );
+    assertEquals(busy.error, "output_not_empty");
+    const unknown = errorOf(await call(ncRouteTestTool, { thread: "nope.adt", hciroot: root }, ctx));
+    assertEquals(unknown.error, "unknown_thread");
+  });
+});
+
+Deno.test("nc_route_test and nc_regression are registered and behind /nc-regression-env", () => {
+  assert(findTool("nc_route_test"));
+  assert(findTool("nc_regression"));
+  const names = new Set(TOOLS.map((t) => t.name));
+  const named: string[] = [...(TEMPLATES["nc-regression-env"].match(/\bnc_\w+|\bhl7_\w+/g) ?? [])];
+  assert(named.includes("nc_regression"));
+  for (const n of named) assert(names.has(n), `${n} is named by the template but not registered`);
+  const params = findTool("nc_regression")!.params.map((p) => p.name);
+  for (const p of ["source_ssh_alias", "target_ssh_alias", "from_phase", "dry_run", "ignore"]) {
+    assert(params.includes(p));
+  }
+});
