@@ -72,9 +72,13 @@ export interface PhaseRecord {
   name: string;
   line: string;
   ms: number;
-  /** Time spent waiting on the hosts (SSH round trips) in this phase. */
+  /** Time spent waiting on the hosts (SSH operations) in this phase, summed over both hosts. */
   sshMs: number;
   sshRoundTrips: number;
+  /** Of sshMs, the hosts' own time running the route tests (as run.sh counts it). */
+  remoteMs: number;
+  /** sshMs by route-test operation (push and pull phases). */
+  byOp?: Record<string, number>;
 }
 
 interface State {
@@ -158,7 +162,7 @@ async function readJson<T>(dir: string, name: string, phase: number): Promise<T>
 }
 
 /** Counts the time and calls of an engine's file reads over SSH (the seam's object is its own). */
-function timeFs(engine: Engine, stats: HostStats): void {
+function timeFs(engine: Engine, stats: () => HostStats): void {
   const fs = engine.fs as unknown as Record<string, unknown>;
   for (const name of ["readText", "readBytes", "readRange", "stat", "list", "exists", "localFile"]) {
     const fn = fs[name] as (...a: unknown[]) => Promise<unknown>;
@@ -167,8 +171,8 @@ function timeFs(engine: Engine, stats: HostStats): void {
       try {
         return await fn(...args);
       } finally {
-        stats.roundTrips++;
-        stats.ms += performance.now() - t0;
+        stats().roundTrips++;
+        stats().ms += performance.now() - t0;
       }
     };
   }
@@ -187,7 +191,7 @@ export class Regression {
   readonly ctx: ToolContext;
   state: State;
   readonly #engines = new Map<Side, Promise<Engine>>();
-  #stats: HostStats = { roundTrips: 0, ms: 0 };
+  #stats: HostStats = { roundTrips: 0, ms: 0, remoteMs: 0 };
 
   constructor(ctx: ToolContext, dir: string, state: State) {
     this.ctx = ctx;
@@ -210,7 +214,7 @@ export class Regression {
         alias: this.alias(side),
         hciroot: side === "source" ? this.params.sourceRoot : this.params.targetRoot,
       }, this.ctx).then((engine) => {
-        timeFs(engine, this.#stats);
+        timeFs(engine, () => this.#stats);
         return engine;
       });
       this.#engines.set(side, e);
@@ -235,7 +239,7 @@ export class Regression {
     const done: PhaseRecord[] = [];
     const last = this.params.dryRun ? 3 : 6;
     for (let phase = from; phase <= last; phase++) {
-      this.#stats = { roundTrips: 0, ms: 0 };
+      this.#stats = { roundTrips: 0, ms: 0, remoteMs: 0 };
       const t0 = performance.now();
       await this.#progress(`phase ${phase} ${PHASES[phase - 1]}: started`);
       const line = await this.#phase(phase);
@@ -246,6 +250,10 @@ export class Regression {
         ms: Math.round(performance.now() - t0),
         sshMs: Math.round(this.#stats.ms),
         sshRoundTrips: this.#stats.roundTrips,
+        remoteMs: this.#stats.remoteMs,
+        byOp: this.#stats.byOp
+          ? Object.fromEntries(Object.entries(this.#stats.byOp).map(([k, v]) => [k, Math.round(v)]))
+          : undefined,
       };
       done.push(rec);
       this.state.phases = [...this.state.phases.filter((p) => p.phase < phase), rec];
@@ -399,35 +407,40 @@ export class Regression {
     const d = await readJson<Discovery>(this.dir, FILES.discovery, 1);
     const samples = await readJson<Samples>(this.dir, FILES.samples, 2);
     const pushed: Partial<Record<Side, Pushed>> = {};
-    const parts: string[] = [];
-    for (const side of SIDES) {
+    // The two hosts are independent: both sides at once.
+    const parts = await Promise.all(SIDES.map(async (side) => {
       const batches = this.#batches(d, samples, side);
       const local = join(this.dir, side, "routetest");
       await Deno.remove(local, { recursive: true }).catch(() => {});
       await writeBatchFolder(batches, local);
       if (this.params.dryRun) {
-        parts.push(
-          `${side} ${this.alias(side)}: dry run, ${batches.length} inbound(s) planned, nothing pushed`,
-        );
-        continue;
+        return `${side} ${this.alias(side)}: dry run, ${batches.length} inbound(s) planned, nothing pushed`;
       }
       if (batches.length === 0) {
         pushed[side] = { host: this.alias(side), problem: `${this.alias(side)}: nothing to test` };
-        parts.push(`${side} ${this.alias(side)}: nothing to test`);
-        continue;
+        return `${side} ${this.alias(side)}: nothing to test`;
       }
       const host = new RemoteRouteTestHost(this.ctx, this.alias(side));
       try {
         pushed[side] = await pushBatches(host, batches);
       } finally {
         await host.close();
-        this.#stats.ms += host.stats.ms;
-        this.#stats.roundTrips += host.stats.roundTrips;
+        this.#add(host.stats);
       }
-      parts.push(pushed[side]!.problem ?? `${side} ${this.alias(side)}: ${batches.length} inbound(s) pushed`);
-    }
+      return pushed[side]!.problem ?? `${side} ${this.alias(side)}: ${batches.length} inbound(s) pushed`;
+    }));
     await writeJson(this.dir, FILES.push, pushed);
     return parts.join("; ");
+  }
+
+  #add(stats: HostStats): void {
+    this.#stats.ms += stats.ms;
+    this.#stats.roundTrips += stats.roundTrips;
+    this.#stats.remoteMs += stats.remoteMs;
+    for (const [op, ms] of Object.entries(stats.byOp ?? {})) {
+      this.#stats.byOp ??= {};
+      this.#stats.byOp[op] = (this.#stats.byOp[op] ?? 0) + ms;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -436,26 +449,23 @@ export class Regression {
   async pull(): Promise<string> {
     const pushed = await readJson<Partial<Record<Side, Pushed>>>(this.dir, FILES.push, 3);
     const result: Partial<Record<Side, { problem?: string; files: number }>> = {};
-    const parts: string[] = [];
-    for (const side of SIDES) {
+    const parts = await Promise.all(SIDES.map(async (side) => {
       const p = pushed[side];
       const localDir = join(this.dir, side);
       await Deno.remove(join(localDir, "outputs"), { recursive: true }).catch(() => {});
       if (!p || !p.scratch) {
         result[side] = { problem: p?.problem ?? `${this.alias(side)}: nothing was pushed`, files: 0 };
-        parts.push(`${side}: ${result[side]!.problem}`);
-        continue;
+        return `${side}: ${result[side]!.problem}`;
       }
       const host = new RemoteRouteTestHost(this.ctx, this.alias(side));
       try {
         result[side] = await pullBatches(host, p, localDir);
       } finally {
         await host.close();
-        this.#stats.ms += host.stats.ms;
-        this.#stats.roundTrips += host.stats.roundTrips;
+        this.#add(host.stats);
       }
-      parts.push(result[side]!.problem ?? `${side} ${this.alias(side)}: ${result[side]!.files} output files`);
-    }
+      return result[side]!.problem ?? `${side} ${this.alias(side)}: ${result[side]!.files} output files`;
+    }));
     await writeJson(this.dir, FILES.pull, result);
     return parts.join("; ");
   }

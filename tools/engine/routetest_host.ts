@@ -18,6 +18,10 @@ export interface HostStats {
   roundTrips: number;
   /** Milliseconds spent waiting on them. */
   ms: number;
+  /** Of those, the time the host itself spent running the route tests (run.sh's own count, whole seconds). */
+  remoteMs: number;
+  /** Milliseconds per operation (`prepare`, `push`, `unpack`, `run`, `fetch`, `cleanup`). */
+  byOp?: Record<string, number>;
 }
 
 export interface Prepared {
@@ -75,7 +79,7 @@ function parsePrepare(text: string, where: string): Prepared {
 
 /** An engine host over SSH. Throws SshError (e.g. `master_closed`) from the first call that needs it. */
 export class RemoteRouteTestHost implements RouteTestHost {
-  readonly stats: HostStats = { roundTrips: 0, ms: 0 };
+  readonly stats: HostStats = { roundTrips: 0, ms: 0, remoteMs: 0 };
   #opened: Promise<{ remote: Remote; hciroot?: string }> | undefined;
 
   constructor(readonly ctx: ToolContext, readonly label: string) {}
@@ -87,14 +91,17 @@ export class RemoteRouteTestHost implements RouteTestHost {
     }));
   }
 
-  async #timed<T>(fn: (r: Remote, hciroot?: string) => Promise<T>): Promise<T> {
+  async #timed<T>(op: string, fn: (r: Remote, hciroot?: string) => Promise<T>): Promise<T> {
     const { remote, hciroot } = await this.#remote();
     const t0 = performance.now();
     try {
       return await fn(remote, hciroot);
     } finally {
+      const ms = performance.now() - t0;
       this.stats.roundTrips++;
-      this.stats.ms += performance.now() - t0;
+      this.stats.ms += ms;
+      this.stats.byOp ??= {};
+      this.stats.byOp[op] = (this.stats.byOp[op] ?? 0) + ms;
     }
   }
 
@@ -103,8 +110,10 @@ export class RemoteRouteTestHost implements RouteTestHost {
   }
 
   async prepare(): Promise<Prepared> {
-    const r = await this.#timed((remote, root) =>
-      remote.exec(this.#engineCommand(PREPARE, root), { timeoutMs: 60_000, signal: this.ctx.signal })
+    const r = await this.#timed(
+      "prepare",
+      (remote, root) =>
+        remote.exec(this.#engineCommand(PREPARE, root), { timeoutMs: 60_000, signal: this.ctx.signal }),
     );
     return parsePrepare(new TextDecoder().decode(r.stdout), this.label);
   }
@@ -113,7 +122,7 @@ export class RemoteRouteTestHost implements RouteTestHost {
     if (!scratchOk(scratch)) throw new Error(`refusing scratch folder ${scratch}`);
     const bytes = new TextEncoder().encode(bundle);
     const path = `${scratch}/bundle.sh`;
-    await this.#timed((remote) =>
+    await this.#timed("push", (remote) =>
       remote.push(
         {
           size: bytes.length,
@@ -125,10 +134,14 @@ export class RemoteRouteTestHost implements RouteTestHost {
         {
           signal: this.ctx.signal,
         },
-      )
-    );
-    const r = await this.#timed((remote) =>
-      remote.exec(`sh ${shQuote(path)} ${shQuote(scratch)}`, { timeoutMs: 300_000, signal: this.ctx.signal })
+      ));
+    const r = await this.#timed(
+      "unpack",
+      (remote) =>
+        remote.exec(`sh ${shQuote(path)} ${shQuote(scratch)}`, {
+          timeoutMs: 300_000,
+          signal: this.ctx.signal,
+        }),
     );
     if (r.code !== 0) {
       throw new SshError(
@@ -139,22 +152,32 @@ export class RemoteRouteTestHost implements RouteTestHost {
   }
 
   async run(scratch: string): Promise<RunOutcome> {
-    const r = await this.#timed((remote, root) =>
-      remote.exec(this.#engineCommand(`sh ${shQuote(`${scratch}/run.sh`)}`, root), {
-        timeoutMs: RUN_TIMEOUT_MS,
-        signal: this.ctx.signal,
-      })
+    const r = await this.#timed(
+      "run",
+      (remote, root) =>
+        remote.exec(this.#engineCommand(`sh ${shQuote(`${scratch}/run.sh`)}`, root), {
+          timeoutMs: RUN_TIMEOUT_MS,
+          signal: this.ctx.signal,
+        }),
     );
+    const done = new TextDecoder().decode(r.stdout).match(/^assist-routetest: done in (\d+) s$/m);
+    if (done) this.stats.remoteMs += Number(done[1]) * 1000;
     return { code: r.code, stderr: tail(new TextDecoder().decode(r.stderr)) };
   }
 
   async fetch(scratch: string, localFile: string): Promise<void> {
-    await this.#timed((remote) => pullToFile(remote, `${scratch}/results.txt`, localFile, this.ctx.signal));
+    await this.#timed(
+      "fetch",
+      (remote) => pullToFile(remote, `${scratch}/results.txt`, localFile, this.ctx.signal),
+    );
   }
 
   async cleanup(scratch: string): Promise<void> {
     if (!scratchOk(scratch)) return;
-    await this.#timed((remote) => remote.exec(`rm -rf ${shQuote(scratch)}`, { timeoutMs: 120_000 }));
+    await this.#timed(
+      "cleanup",
+      (remote) => remote.exec(`rm -rf ${shQuote(scratch)}`, { timeoutMs: 120_000 }),
+    );
   }
 
   async close(): Promise<void> {
@@ -167,7 +190,7 @@ export class RemoteRouteTestHost implements RouteTestHost {
 /** This machine: the engine root given (or HCIROOT) and the PATH of this process. */
 export class LocalRouteTestHost implements RouteTestHost {
   readonly label = "local";
-  readonly stats: HostStats = { roundTrips: 0, ms: 0 };
+  readonly stats: HostStats = { roundTrips: 0, ms: 0, remoteMs: 0 };
 
   constructor(readonly root: string, readonly env: Record<string, string>) {}
 

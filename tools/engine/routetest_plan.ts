@@ -241,6 +241,7 @@ export function runScript(batches: readonly Batch[]): string {
     "top=$(pwd)",
     'if [ -z "${HCIROOT:-}" ]; then echo "assist-routetest: HCIROOT is not set" >&2; exit 4; fi',
     'if ! command -v hciroutetest >/dev/null 2>&1; then echo "assist-routetest: hciroutetest not found on PATH" >&2; exit 3; fi',
+    "t0=$(date +%s)",
   ];
   for (const b of batches) {
     lines.push(
@@ -262,7 +263,7 @@ export function runScript(batches: readonly Batch[]): string {
     '    cat "$f" >> results.txt',
     "  done",
     "fi",
-    'echo "assist-routetest: done"',
+    'echo "assist-routetest: done in $(( $(date +%s) - t0 )) s"',
   );
   return lines.join("\n") + "\n";
 }
