@@ -173,7 +173,7 @@ Deno.test("nc_route_test and nc_regression across two fake engine hosts", async 
       match(r.summary, /\| adt\/in0 \| emr_adt_0 \| DIFFERS \|/);
       match(
         r.summary,
-        /- PV1\.3\.1: \d+ time\(s\); e\.g\. message \d{4}: source "WARD_HUB", target "WARD_CHANGED"/,
+        /- PV1\.3\.1: \d+ time\(s\); e\.g\. sample message \d+:\n {6}source: PV1\|1\|[IO]\|WARD_HUB\^.*\n {6}target: PV1\|1\|[IO]\|WARD_CHANGED\^/,
       );
       assert(!/ALL CLEAR/.test(r.summary));
       match(r.summary, /Chain: `in0 -> fwd_in0 => hub\/from_adt_0 -> hub\/emr_adt_0`/);

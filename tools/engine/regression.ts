@@ -86,7 +86,7 @@ interface State {
   phases: PhaseRecord[];
 }
 
-interface Inbound {
+export interface Inbound {
   key: string;
   site: string;
   thread: string;
@@ -96,7 +96,7 @@ interface Inbound {
   missing?: string;
 }
 
-interface Discovery {
+export interface Discovery {
   sites: { source: string[]; target: string[] };
   inbounds: Inbound[];
   config: string[];
@@ -107,13 +107,19 @@ type Samples = Record<string, { messages: string[]; note?: string }>;
 type Side = "source" | "target";
 const SIDES: readonly Side[] = ["source", "target"];
 
-interface FieldDiff {
+export interface FieldDiff {
   path: string;
   count: number;
+  /**
+   * One example: the sample message's number and, on each side, the whole segment that holds the
+   * path ("" when the side has none). Whole segments, so the PHI gate's HL7 field policy sees the
+   * values in place whenever the model reads the summary (a bare value out of context would pass
+   * the gate as plain text).
+   */
   example: { message: string; source: string; target: string };
 }
 
-interface DestResult {
+export interface DestResult {
   inbound: string;
   chain: string;
   dest: string;
@@ -125,7 +131,7 @@ interface DestResult {
   fields: FieldDiff[];
 }
 
-interface DiffResult {
+export interface DiffResult {
   dests: DestResult[];
   /** Chains or messages that could not be compared, one line each. */
   notCompared: string[];
@@ -562,8 +568,8 @@ export class Regression {
               const changes = diffMessages(parseMessage(la[k]), parseMessage(lb[k]), { ignore });
               for (const c of changes) {
                 differs = true;
-                const left = c.kind === "field" ? c.left : c.side === "left" ? c.raw : "";
-                const right = c.kind === "field" ? c.right : c.side === "right" ? c.raw : "";
+                const left = segmentOf(la[k], c.path);
+                const right = segmentOf(lb[k], c.path);
                 const f = x.fields.find((f) => f.path === c.path);
                 if (f) f.count++;
                 else {x.fields.push({
@@ -658,12 +664,16 @@ function configDifferences(src: LoadedSite[], tgt: LoadedSite[], inbounds: Inbou
   return lines;
 }
 
-function short(v: string, max = 60): string {
-  const s = v.replace(/\r/g, "\\r");
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+/** The segment of a message (CR-separated) that a diff path (`PID.5.1`, `OBX[2].5`) is in, or "". */
+export function segmentOf(message: string, path: string): string {
+  const m = path.match(/^([A-Z0-9]{3})(?:\[(\d+)\])?/);
+  if (!m) return "";
+  const hits = message.split(/\r\n?|\n/).filter((s) => s.startsWith(`${m[1]}|`) || s === m[1]);
+  return hits[(m[2] ? Number(m[2]) : 1) - 1] ?? "";
 }
 
-function summaryText(
+/** The text of regression-summary.md (exported for the tests). */
+export function summaryText(
   p: RegressionParams,
   d: Discovery,
   r: DiffResult,
@@ -710,9 +720,9 @@ function summaryText(
       L.push(`### ${x.inbound} -> ${x.dest}`, "", `Chain: \`${x.chain}\``, "");
       for (const f of x.fields) {
         L.push(
-          `- ${f.path}: ${f.count} time(s); e.g. message ${f.example.message}: source "${
-            short(f.example.source)
-          }", target "${short(f.example.target)}"`,
+          `- ${f.path}: ${f.count} time(s); e.g. sample message ${Number(f.example.message)}:`,
+          `      source: ${f.example.source || "(no such segment)"}`,
+          `      target: ${f.example.target || "(no such segment)"}`,
         );
       }
       L.push("");

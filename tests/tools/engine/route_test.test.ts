@@ -15,6 +15,9 @@ import { traceChains } from "../../../tools/engine/routetest_run.ts";
 import { batchFiles, bundleScript, planRouteTest } from "../../../tools/engine/routetest_plan.ts";
 import { parseResults, ResultsError } from "../../../tools/engine/routetest_results.ts";
 import { TEMPLATES } from "../../../cli/agent/templates.ts";
+import { segmentOf, summaryText } from "../../../tools/engine/regression.ts";
+import { hl7 } from "../../support/smat_writer.ts";
+import { leaks, testEngine } from "../../phi/_support.ts";
 
 const SPEC = { sites: ["adt", "hub"], inboundsPerSite: 2, messages: 5 };
 
@@ -152,4 +155,55 @@ Deno.test("nc_route_test and nc_regression are registered and behind /nc-regress
   for (const p of ["source_ssh_alias", "target_ssh_alias", "from_phase", "dry_run", "ignore"]) {
     assert(params.includes(p));
   }
+});
+
+Deno.test("regression summary: differing values stand in their segments, so the PHI gate tokenizes them", async () => {
+  const source = hl7("ADT^A01", 3, Date.UTC(2026, 10, 20));
+  const pid = segmentOf(source, "PID.5.1");
+  assert(pid.startsWith("PID|"), pid);
+  const family = pid.split("|")[5].split("^")[0];
+  const target = source.replace(`|${family}^`, "|CHANGEDNAME^");
+  assertEquals(segmentOf(target, "PID.5.1").split("|")[5].split("^")[0], "CHANGEDNAME");
+  assertEquals(segmentOf(source, "OBX[2].5"), "");
+  const params = {
+    source: "prod",
+    target: "test",
+    count: 1,
+    ignore: [],
+    maxHops: 20,
+    dryRun: false,
+  };
+  const text = summaryText(
+    params,
+    { sites: { source: ["adt"], target: ["adt"] }, inbounds: [], config: [], problems: [] },
+    {
+      dests: [{
+        inbound: "adt/in0",
+        chain: "in0 -> out_in0",
+        dest: "out_in0",
+        compared: 1,
+        same: 0,
+        differ: 1,
+        onlySource: 0,
+        onlyTarget: 0,
+        fields: [{
+          path: "PID.5.1",
+          count: 1,
+          example: { message: "0001", source: pid, target: segmentOf(target, "PID.5.1") },
+        }],
+      }],
+      notCompared: [],
+      ignored: ["MSH.7", "MSH.10"],
+    },
+    [],
+    "/runs/r1",
+  );
+  match(text, /## Configuration\n\n- source: prod \(sites: adt\)\n- target: test \(sites: adt\)/);
+  match(text, /\| adt\/in0 \| out_in0 \| DIFFERS \| 1 \| 0 \| 1 \| 0 \| 0 \|/);
+  assert(text.includes(family) && text.includes("CHANGEDNAME"), "the file on disk holds the values");
+  await using h = await testEngine("on");
+  const gated = (await h.engine.sanitizeToolResult(text, "nc_regression")).text;
+  assert(!leaks(gated, family), gated);
+  assert(!leaks(gated, "CHANGEDNAME"), gated);
+  match(gated, /- PID\.5\.1: 1 time\(s\); e\.g\. sample message 1:\n {6}source: PID\|1\|\|/);
 });
