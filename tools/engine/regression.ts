@@ -160,7 +160,7 @@ async function readJson<T>(dir: string, name: string, phase: number): Promise<T>
     if (err instanceof Deno.errors.NotFound) {
       throw new EngineInputError(
         "missing_phase",
-        `${join(dir, name)} is missing: run from phase ${phase} (or earlier) first`,
+        `${join(dir, name)} is missing: run from phase ${phase}${phase > 1 ? " (or earlier)" : ""} first`,
       );
     }
     throw err;
@@ -766,9 +766,12 @@ export async function openRegression(
       throw new EngineInputError("bad_input", "source_ssh_alias and target_ssh_alias are required");
     }
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    // A fresh run: nothing of an earlier run in this folder may be read by a later phase.
+    for (const name of [...Object.values(FILES), "source", "target"]) {
+      await Deno.remove(join(dir, name), { recursive: true }).catch(() => {});
+    }
     const state: State = { params, phases: [] };
     await writeJson(dir, FILES.state, state);
-    await Deno.remove(join(dir, FILES.progress)).catch(() => {});
     return new Regression(ctx, dir, state);
   }
   const state = await readJson<State>(dir, FILES.state, 1);

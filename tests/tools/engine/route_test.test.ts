@@ -207,3 +207,33 @@ Deno.test("regression summary: differing values stand in their segments, so the 
   assert(!leaks(gated, "CHANGEDNAME"), gated);
   match(gated, /- PID\.5\.1: 1 time\(s\); e\.g\. sample message 1:\n {6}source: PID\|1\|\|/);
 });
+
+Deno.test("nc_regression: bad input is one clear error before any host is asked", async () => {
+  await using tmp = await tempDir();
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const tool = findTool("nc_regression")!;
+  const err = async (input: Record<string, unknown>) => errorOf(await call(tool, input, ctx));
+  assertEquals(
+    (await err({ source_ssh_alias: "prod" })).message,
+    "give both source_ssh_alias and target_ssh_alias",
+  );
+  assertEquals(
+    (await err({ source_ssh_alias: "prod", target_ssh_alias: "prod" })).message,
+    "source and target are the same alias",
+  );
+  assertEquals(
+    (await err({ source_ssh_alias: "prod", target_ssh_alias: "user@host" })).message,
+    '"user@host" is not an SSH alias (ssh_status lists them)',
+  );
+  match(
+    (await err({ source_ssh_alias: "a", target_ssh_alias: "b", ignore: ["PID.x"] })).message,
+    /^--ignore PID\.x: /,
+  );
+  assertEquals(
+    (await err({ from_phase: 5 })).message,
+    "--from-phase needs --output <run folder> of the earlier run",
+  );
+  const missing = await err({ from_phase: 5, output: "nowhere" });
+  assertEquals(missing.error, "missing_phase");
+  match(missing.message, /nowhere\/state\.json is missing: run from phase 1 first$/);
+});

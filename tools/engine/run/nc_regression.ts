@@ -6,6 +6,23 @@ import { EngineInputError } from "../errors.ts";
 import { openRegression, type RegressionParams } from "../regression.ts";
 import { regressionScope } from "./_start.ts";
 import { stamp } from "./nc_route_test.ts";
+import { Hl7PathError, parsePath } from "../../../hl7/mod.ts";
+
+/** The operator's ignore paths, each checked now (a bad one would otherwise fail in phase 5). */
+function ignorePaths(input: ToolInput): string[] {
+  const paths = ((input.ignore as string[] | undefined) ?? []).map((p) => p.trim()).filter((p) => p !== "");
+  for (const p of paths) {
+    try {
+      parsePath(p);
+    } catch (err) {
+      if (err instanceof Hl7PathError) {
+        throw new EngineInputError("bad_input", `--ignore ${p}: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+  return paths;
+}
 
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -35,7 +52,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         thread: scope.thread,
         count: (input.count as number | undefined) ?? 10,
         daysBack: input.days_back as number | undefined,
-        ignore: (input.ignore as string[] | undefined) ?? [],
+        ignore: ignorePaths(input),
         maxHops: (input.max_hops as number | undefined) ?? 20,
         dryRun: Boolean(input.dry_run),
       };
