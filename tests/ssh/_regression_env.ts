@@ -5,7 +5,7 @@
  * the same spec as the NetConfig), picks routes by TRXID (MSH-9 as `ADT_A01`), applies each xlate
  * route's Xlate fixture (`set PV1.3.1 WARD1` lines), stamps MSH-7 and MSH-10 anew as an engine does,
  * and prints `<dest>: '<message>'` per routed message. So a changed Xlate on one host changes that
- * host's outputs for exactly the destinations behind it. Every call is logged to `$HOME/routetest.log`.
+ * host's outputs for exactly the destinations behind it. Every call is logged to `$HCIROOT/routetest.log`.
  *
  * Layout of a spec with sites [a, b] and two inbounds per site:
  * - site a: `in0`, `in1` (servers, SMAT INFILE: `.smatdb` for even, `.idx`/`.msg` for odd), each
@@ -43,7 +43,7 @@ export const STUB_HCIROUTETEST = `#!/usr/bin/env python3
 # Stub of the engine's route test (research/cloverleaf.md 4.5): hciroutetest [flags] THREAD FILE.
 import os, sys, time, random
 args = sys.argv[1:]
-with open(os.path.join(os.environ.get("HOME", "/tmp"), "routetest.log"), "a") as log:
+with open(os.path.join(os.environ["HCIROOT"], "routetest.log"), "a") as log:
     log.write(" ".join(args) + "\\n")
 if len(args) < 2:
     sys.stderr.write("usage: hciroutetest [-a] [-L] [-d] [-f nl] thread file\\n"); sys.exit(2)

@@ -29,7 +29,7 @@ async function writeEngine(
 
 /** Lines of the host's route-test log (every hciroutetest call). */
 async function calls(sshd: Sshd): Promise<number> {
-  const text = await Deno.readTextFile(`${sshd.home}/routetest.log`).catch(() => "");
+  const text = await Deno.readTextFile(`${sshd.hciroot}/routetest.log`).catch(() => "");
   return text.split("\n").filter((l) => l !== "").length;
 }
 

@@ -187,7 +187,7 @@ export class RemoteRouteTestHost implements RouteTestHost {
   }
 }
 
-/** This machine: the engine root given (or HCIROOT) and the PATH of this process. */
+/** This machine: the engine root given (or HCIROOT), its bin and sbin first on the PATH of this process. */
 export class LocalRouteTestHost implements RouteTestHost {
   readonly label = "local";
   readonly stats: HostStats = { roundTrips: 0, ms: 0, remoteMs: 0 };
@@ -204,7 +204,12 @@ export class LocalRouteTestHost implements RouteTestHost {
       args: ["-c", script],
       cwd,
       clearEnv: true,
-      env: { ...this.env, HCIROOT: this.root },
+      // The engine's commands are in its root's bin and sbin, as the pinned-root wrap puts them.
+      env: {
+        ...this.env,
+        HCIROOT: this.root,
+        PATH: `${this.root}/bin:${this.root}/sbin:${this.env.PATH ?? "/usr/bin:/bin"}`,
+      },
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

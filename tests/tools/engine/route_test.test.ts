@@ -1,7 +1,7 @@
 /**
  * The route-test plan and results, and nc_route_test on this machine: a real engine root written
- * by the regression fixture (tests/ssh/_regression_env.ts) with its stub hciroutetest (python3) on
- * PATH, run through the real shell scripts the tool writes. Also: both tools are registered and
+ * by the regression fixture (tests/ssh/_regression_env.ts) with its stub hciroutetest (python3) in
+ * the root's bin (which a local route test puts first on PATH), run through the real shell scripts the tool writes. Also: both tools are registered and
  * behind /nc-regression-env.
  */
 import { deepStrictEqual as assertEquals, match, ok as assert, throws } from "node:assert/strict";
@@ -21,15 +21,12 @@ import { leaks, testEngine } from "../../phi/_support.ts";
 
 const SPEC = { sites: ["adt", "hub"], inboundsPerSite: 2, messages: 5 };
 
-/** Runs `fn` with PATH (stub first) and HOME (the stub's log) set for the children, then restores. */
-async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  const old = Object.fromEntries(Object.keys(vars).map((k) => [k, Deno.env.get(k)]));
-  for (const [k, v] of Object.entries(vars)) Deno.env.set(k, v);
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(old)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
-  }
+/** Scratch folders of route tests in this process's temporary folder. */
+function scratch(): Set<string> {
+  const dir = Deno.env.get("TMPDIR") || "/tmp";
+  return new Set(
+    [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("assist-rt.")).map((e) => e.name),
+  );
 }
 
 Deno.test("route-test plan: chains sharing a prefix share its stages; stages cross the site hop", async () => {
@@ -84,11 +81,12 @@ Deno.test("nc_route_test on this machine: outputs per hop and destination, dry r
   const root = `${tmp.path}/hci`;
   await writeRegressionEngine(root, SPEC, { source: true });
   const ctx = contextFor(`${tmp.path}/home`, tmp.path);
-  const log = `${tmp.path}/routetest.log`;
+  const log = `${root}/routetest.log`;
+  const before = scratch();
+  const noneLeft = () => assertEquals([...scratch()].filter((n) => !before.has(n)), []);
   const calls = async () =>
     (await Deno.readTextFile(log).catch(() => "")).split("\n").filter((l) => l).length;
-  const env = { PATH: `${root}/bin:${Deno.env.get("PATH")}`, HOME: tmp.path, TMPDIR: tmp.path };
-  await withEnv(env, async () => {
+  {
     const dry = await call(ncRouteTestTool, {
       thread: "in0.adt",
       hciroot: root,
@@ -122,7 +120,7 @@ Deno.test("nc_route_test on this machine: outputs per hop and destination, dry r
     assertEquals(msgs, ["0001", "0002", "0003", "0004"]);
     const out = await Deno.readTextFile(`${tmp.path}/run/outputs/adt.in1/0002/adt.in1/out_in1.hl7`);
     assert(out.startsWith("MSH|") && out.endsWith("\n") && out.includes("\rPID|"), out);
-    assertEquals([...Deno.readDirSync(tmp.path)].filter((e) => e.name.startsWith("assist-rt.")), []);
+    noneLeft();
 
     await Deno.remove(`${root}/bin/hciroutetest`);
     const missing = errorOf(
@@ -133,7 +131,7 @@ Deno.test("nc_route_test on this machine: outputs per hop and destination, dry r
       missing.message,
       "route test not run: local: hciroutetest is not on the engine environment's PATH",
     );
-    assertEquals([...Deno.readDirSync(tmp.path)].filter((e) => e.name.startsWith("assist-rt.")), []);
+    noneLeft();
 
     const busy = errorOf(
       await call(ncRouteTestTool, { thread: "in0.adt", hciroot: root, output: "run" }, ctx),
@@ -141,7 +139,7 @@ Deno.test("nc_route_test on this machine: outputs per hop and destination, dry r
     assertEquals(busy.error, "output_not_empty");
     const unknown = errorOf(await call(ncRouteTestTool, { thread: "nope.adt", hciroot: root }, ctx));
     assertEquals(unknown.error, "unknown_thread");
-  });
+  }
 });
 
 Deno.test("nc_route_test and nc_regression are registered and behind /nc-regression-env", () => {
