@@ -244,10 +244,20 @@ export function runScript(batches: readonly Batch[]): string {
     "t0=$(date +%s)",
   ];
   for (const b of batches) {
+    const dir = `$top/inbounds/${b.key}`;
     lines.push(
-      `for m in "$top/inbounds/${b.key}/messages/"*.hl7; do`,
+      // A pushed bundle carries the messages as one file: one a line, split here with shell
+      // builtins only (no process per message).
+      `if [ -f "${dir}/messages.nl" ]; then`,
+      `  mkdir -p "${dir}/messages"; i=0`,
+      `  while IFS= read -r line || [ -n "$line" ]; do`,
+      "    i=$((i + 1)); n=$((10000 + i)); n=${n#1}",
+      `    printf '%s\\n' "$line" > "${dir}/messages/$n.hl7"`,
+      `  done < "${dir}/messages.nl"`,
+      "fi",
+      `for m in "${dir}/messages/"*.hl7; do`,
       '  [ -f "$m" ] || continue',
-      '  n=$(basename "$m" .hl7)',
+      "  n=${m##*/}; n=${n%.hl7}",
     );
     for (const c of b.plan.chains) {
       if (c.stages.length === 0) continue;
@@ -268,13 +278,18 @@ export function runScript(batches: readonly Batch[]): string {
   return lines.join("\n") + "\n";
 }
 
-/** Every file of a route-test folder (relative path → text), for the bundle and for dry runs. */
-export function batchFiles(batches: readonly Batch[]): Map<string, string> {
+/**
+ * Every file of a route-test folder (relative path → text): one file per message for the local copy
+ * (what commands.sh takes), or with `packed` each inbound's messages as one `messages.nl` that run.sh
+ * splits on the host (a bundle with a few files unpacks without a process per message).
+ */
+export function batchFiles(batches: readonly Batch[], packed = false): Map<string, string> {
   const files = new Map<string, string>();
   files.set("split.awk", SPLIT_AWK);
   files.set("run.sh", runScript(batches));
   for (const b of batches) {
-    b.messages.forEach((m, i) => files.set(`inbounds/${b.key}/messages/${messageName(i)}`, nlLine(m)));
+    if (packed) files.set(`inbounds/${b.key}/messages.nl`, b.messages.map(nlLine).join(""));
+    else b.messages.forEach((m, i) => files.set(`inbounds/${b.key}/messages/${messageName(i)}`, nlLine(m)));
     for (const c of b.plan.chains) {
       files.set(`inbounds/${b.key}/chains/${c.id}/commands.sh`, chainScript(b.plan, c));
     }

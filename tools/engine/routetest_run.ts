@@ -112,7 +112,7 @@ export async function pushBatches(host: RouteTestHost, batches: readonly Batch[]
         problem: `${host.label}: hciroutetest is not on the engine environment's PATH`,
       };
     }
-    await host.upload(scratch, bundleScript(batchFiles(batches)));
+    await host.upload(scratch, bundleScript(batchFiles(batches, true)));
     return { host: host.label, scratch };
   } catch (err) {
     if (scratch) await host.cleanup(scratch).catch(() => {});
