@@ -170,7 +170,8 @@ Deno.test("nc_route_test and nc_regression across two fake engine hosts", async 
       assertEquals(differing, ["adt/in0 -> emr_adt_0"]);
       const emr = d.dests.find((x) => x.dest === "emr_adt_0")!;
       assertEquals(emr.fields.map((f) => f.path), ["PV1.3.1"]);
-      match(r.summary, /\| adt\/in0 \| emr_adt_0 \| DIFFERS \|/);
+      match(r.summary, /\| adt\/in0 \| hub\/emr_adt_0 \| DIFFERS \|/);
+      match(r.summary, /### adt\/in0 -> hub\/emr_adt_0\n/);
       match(
         r.summary,
         /- PV1\.3\.1: \d+ time\(s\); e\.g\. sample message \d+:\n {6}source: PV1\|1\|[IO]\|WARD_HUB\^.*\n {6}target: PV1\|1\|[IO]\|WARD_CHANGED\^/,

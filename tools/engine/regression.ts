@@ -123,6 +123,8 @@ export interface DestResult {
   inbound: string;
   chain: string;
   dest: string;
+  /** The destination's site (the route test's that routes to it). */
+  site: string;
   compared: number;
   same: number;
   differ: number;
@@ -526,6 +528,7 @@ export class Regression {
               inbound: label,
               chain: sc.text,
               dest: name,
+              site: i.source!.stages[sc.final!.stage]?.site ?? i.site,
               compared: 0,
               same: 0,
               differ: 0,
@@ -672,6 +675,11 @@ export function segmentOf(message: string, path: string): string {
   return hits[(m[2] ? Number(m[2]) : 1) - 1] ?? "";
 }
 
+/** A destination as the summary names it: `site/name` when outside the inbound's site. */
+function destLabel(x: DestResult): string {
+  return x.site && !x.inbound.startsWith(`${x.site}/`) ? `${x.site}/${x.dest}` : x.dest;
+}
+
 /** The text of regression-summary.md (exported for the tests). */
 export function summaryText(
   p: RegressionParams,
@@ -708,7 +716,9 @@ export function summaryText(
     for (const x of r.dests) {
       const verdict = x.differ ? "DIFFERS" : "same";
       L.push(
-        `| ${x.inbound} | ${x.dest} | ${verdict} | ${x.compared} | ${x.same} | ${x.differ} | ${x.onlySource} | ${x.onlyTarget} |`,
+        `| ${x.inbound} | ${
+          destLabel(x)
+        } | ${verdict} | ${x.compared} | ${x.same} | ${x.differ} | ${x.onlySource} | ${x.onlyTarget} |`,
       );
     }
   } else L.push("No destination was compared.");
@@ -717,7 +727,7 @@ export function summaryText(
   if (differing.length) {
     L.push("", "## Differing fields", "");
     for (const x of differing) {
-      L.push(`### ${x.inbound} -> ${x.dest}`, "", `Chain: \`${x.chain}\``, "");
+      L.push(`### ${x.inbound} -> ${destLabel(x)}`, "", `Chain: \`${x.chain}\``, "");
       for (const f of x.fields) {
         L.push(
           `- ${f.path}: ${f.count} time(s); e.g. sample message ${Number(f.example.message)}:`,

@@ -179,6 +179,7 @@ Deno.test("regression summary: differing values stand in their segments, so the 
         inbound: "adt/in0",
         chain: "in0 -> out_in0",
         dest: "out_in0",
+        site: "adt",
         compared: 1,
         same: 0,
         differ: 1,
