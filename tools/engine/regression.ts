@@ -37,6 +37,7 @@ import {
   pushBatches,
   type Pushed,
   sampleThread,
+  siteDirs,
   traceChains,
   writeBatchFolder,
 } from "./routetest_run.ts";
@@ -336,7 +337,11 @@ export class Regression {
       }
       for (const s of starts) {
         const inbound: Inbound = { key: inboundKey(s.site, s.thread), ...s };
-        inbound.source = planRouteTest(s, traceChains(src, s.site, s.thread, this.params.maxHops).chains);
+        inbound.source = planRouteTest(
+          s,
+          traceChains(src, s.site, s.thread, this.params.maxHops).chains,
+          siteDirs(src),
+        );
         const tSite = tgt?.find((l) => l.site.name === s.site);
         const tThread = tSite?.nc.protocol(s.thread);
         if (tgt && !tSite) inbound.missing = `site ${s.site} is missing on the target ${this.params.target}`;
@@ -346,6 +351,7 @@ export class Regression {
           inbound.target = planRouteTest(
             { site: s.site, thread: tThread.name },
             traceChains(tgt, s.site, tThread.name, this.params.maxHops).chains,
+            siteDirs(tgt),
           );
         }
         d.inbounds.push(inbound);

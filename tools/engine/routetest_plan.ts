@@ -28,6 +28,8 @@ export interface Stage {
   entry: string;
   /** Where the input comes from: the sampled message, or an earlier stage's output for a destination. */
   from: { stage: string; dest: string } | "message";
+  /** The site's folder on the host, when it is not `$HCIROOT/<site>` (server.ini may place it anywhere). */
+  siteDir?: string;
 }
 
 export interface ChainPlan {
@@ -81,13 +83,21 @@ function safe(name: string, what: string): string {
 export function planRouteTest(
   start: { site: string; thread: string },
   chains: readonly Chain[],
+  siteDirs: Readonly<Record<string, string>> = {},
 ): RouteTestPlan {
   const stages: Record<string, Stage> = {};
   const out: ChainPlan[] = [];
   const stageFor = (node: PathNode, feed: { stage: string; dest: string } | undefined): string => {
     const own = `${safe(node.site, "site")}.${safe(node.name, "thread")}`;
     const key = feed ? `${feed.stage}/${feed.dest}/${own}` : own;
-    stages[key] ??= { key, site: node.site, entry: node.name, from: feed ?? "message" };
+    const dir = siteDirs[node.site];
+    stages[key] ??= {
+      key,
+      site: node.site,
+      entry: node.name,
+      from: feed ?? "message",
+      ...(dir ? { siteDir: dir } : {}),
+    };
     return key;
   };
   chains.forEach((c, i) => {
@@ -185,11 +195,11 @@ export function chainScript(plan: RouteTestPlan, chain: ChainPlan): string {
     "case $out in /*) ;; *) out=$(pwd)/$out ;; esac",
     ': "${HCIROOT:?HCIROOT is not set: run in the engine environment}"',
     "",
-    "stage() { # SITE THREAD INPUT DIR",
+    "stage() { # SITE THREAD INPUT DIR [SITEDIR]",
     '  [ -f "$4/routetest.rc" ] && return 0',
     '  mkdir -p "$4"',
     '  if [ ! -s "$3" ]; then echo "no input: the previous stage routed nothing here" > "$4/routetest.skipped"; echo skip > "$4/routetest.rc"; return 0; fi',
-    "  ( HCISITE=$1; HCISITEDIR=$HCIROOT/$1; export HCISITE HCISITEDIR",
+    "  ( HCISITE=$1; HCISITEDIR=${5:-$HCIROOT/$1}; export HCISITE HCISITEDIR",
     '    cd "$HCISITEDIR" && hciroutetest -a -L -d -f nl "$2" "$3" ) > "$4/routetest.stdout" 2> "$4/routetest.stderr"',
     '  echo $? > "$4/routetest.rc"',
     '  awk -v dir="$4" -f "$here/../../../../split.awk" "$4/routetest.stdout"',
@@ -203,7 +213,7 @@ export function chainScript(plan: RouteTestPlan, chain: ChainPlan): string {
       `# ${s.site}: ${
         routeTestCommand(s, s.from === "message" ? "<message file>" : `<output for ${s.from.dest}>`)
       }`,
-      `stage ${s.site} ${s.entry} ${input} "$out/${key}"`,
+      `stage ${s.site} ${s.entry} ${input} "$out/${key}"${s.siteDir ? ` ${shWord(s.siteDir)}` : ""}`,
     );
   }
   if (chain.note) lines.push(`# Note: ${chain.note}`);
@@ -321,6 +331,11 @@ export function bundleScript(files: Map<string, string>): string {
     out.push(`cat > '${path}' <<'${delim}'`, text.endsWith("\n") ? text.slice(0, -1) : text, delim);
   }
   return out.join("\n") + "\n";
+}
+
+/** A path as one shell word (single-quoted). */
+function shWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A folder-safe inbound key. */

@@ -74,6 +74,11 @@ export function traceChains(
   return graph.trace({ site, name: thread, kind: "thread" }, { maxHops, limit: 200 });
 }
 
+/** Each loaded site's folder on its host, for the route tests' site environment. */
+export function siteDirs(loaded: LoadedSite[]): Record<string, string> {
+  return Object.fromEntries(loaded.map((l) => [l.site.name, l.site.dir]));
+}
+
 /** The entry threads of a site (threads with routes that nothing in the root feeds). */
 export function inboundThreads(loaded: LoadedSite[], site: string): string[] {
   return new RouteGraph(loaded).entryThreads(site).nodes.map((n) => n.name);

@@ -100,6 +100,11 @@ Deno.test("nc_route_test on this machine: outputs per hop and destination, dry r
       await Deno.readTextFile(`${tmp.path}/dry/routetest/inbounds/adt.in0/chains/02/commands.sh`),
       /stage hub from_adt_0 "\$out\/adt\.in0\/fwd_in0\.hl7"/,
     );
+    // Each stage runs in its site's folder as the engine root lists it (server.ini may put it anywhere).
+    assert(
+      (await Deno.readTextFile(`${tmp.path}/dry/routetest/inbounds/adt.in0/chains/02/commands.sh`))
+        .includes(`"$out/adt.in0/fwd_in0/hub.from_adt_0" '${root}/hub'`),
+    );
     match(await Deno.readTextFile(`${tmp.path}/dry/plan.md`), /## Chain 02/);
 
     const r = await call(ncRouteTestTool, {

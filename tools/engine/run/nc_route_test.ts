@@ -8,7 +8,14 @@ import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { type Batch, inboundKey, messageName, PlanError, planRouteTest } from "../routetest_plan.ts";
 import { LocalRouteTestHost, RemoteRouteTestHost, type RouteTestHost } from "../routetest_host.ts";
-import { pullBatches, pushBatches, sampleThread, traceChains, writeBatchFolder } from "../routetest_run.ts";
+import {
+  pullBatches,
+  pushBatches,
+  sampleThread,
+  siteDirs,
+  traceChains,
+  writeBatchFolder,
+} from "../routetest_run.ts";
 import { chainOutcome } from "../routetest_results.ts";
 import { requireThread } from "./_lookup.ts";
 import { startThread } from "./_start.ts";
@@ -44,7 +51,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (!ls) throw new EngineInputError("no_netconfig", `site ${site.name} has no readable NetConfig`);
     const thread = requireThread(ls.nc, start.thread, site.name);
     const { chains, truncated } = traceChains(loaded, site.name, thread.name, input.max_hops as number);
-    const plan = planRouteTest({ site: site.name, thread: thread.name }, chains);
+    const plan = planRouteTest({ site: site.name, thread: thread.name }, chains, siteDirs(loaded));
     const sample = await sampleThread(
       engine,
       ls,
