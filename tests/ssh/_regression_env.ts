@@ -16,7 +16,6 @@
  *   no `fwd_`).
  */
 import {
-  destinationRecord as _destinationRecord,
   processRecord,
   protocolRecord,
   type RouteSpec,

@@ -52,6 +52,14 @@ export interface RouteTestHost {
 
 /** Scratch folders are made with this prefix; cleanup removes nothing else. */
 const SCRATCH_PREFIX = "assist-rt.";
+
+/** A host step that could not be done (no scratch folder, the bundle did not unpack, no shell). */
+export class HostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HostError";
+  }
+}
 const RUN_TIMEOUT_MS = 60 * 60_000;
 
 function scratchOk(path: string): boolean {
@@ -69,7 +77,7 @@ const PREPARE = `d=$(mktemp -d "\${TMPDIR:-/tmp}/${SCRATCH_PREFIX}XXXXXX") || ex
 
 function parsePrepare(text: string, where: string): Prepared {
   const m = text.match(/^SCRATCH=(\/\S*)$/m);
-  if (!m || !scratchOk(m[1])) throw new Error(`no scratch folder could be made on ${where}`);
+  if (!m || !scratchOk(m[1])) throw new HostError(`no scratch folder could be made on ${where}`);
   return {
     scratch: m[1],
     hasRouteTest: /^ROUTETEST=1$/m.test(text),
@@ -119,7 +127,7 @@ export class RemoteRouteTestHost implements RouteTestHost {
   }
 
   async upload(scratch: string, bundle: string): Promise<void> {
-    if (!scratchOk(scratch)) throw new Error(`refusing scratch folder ${scratch}`);
+    if (!scratchOk(scratch)) throw new HostError(`refusing scratch folder ${scratch}`);
     const bytes = new TextEncoder().encode(bundle);
     const path = `${scratch}/bundle.sh`;
     await this.#timed("push", (remote) =>
@@ -196,7 +204,7 @@ export class LocalRouteTestHost implements RouteTestHost {
 
   async #sh(script: string, cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
     if (Deno.build.os === "windows") {
-      throw new Error(
+      throw new HostError(
         "route tests on this machine need a POSIX shell; run them on the engine host with --alias",
       );
     }
@@ -226,7 +234,7 @@ export class LocalRouteTestHost implements RouteTestHost {
   async upload(scratch: string, bundle: string): Promise<void> {
     await Deno.writeTextFile(`${scratch}/bundle.sh`, bundle, { mode: 0o600 });
     const r = await this.#sh(`sh ${shQuote(`${scratch}/bundle.sh`)} ${shQuote(scratch)}`);
-    if (r.code !== 0) throw new Error(`unpacking the route tests failed: ${tail(r.stderr)}`);
+    if (r.code !== 0) throw new HostError(`unpacking the route tests failed: ${tail(r.stderr)}`);
   }
 
   async run(scratch: string): Promise<RunOutcome> {
@@ -246,15 +254,13 @@ export class LocalRouteTestHost implements RouteTestHost {
   async close(): Promise<void> {}
 }
 
-/** The one-line reason for a failed host step: the SSH layer's words, or the error's. */
+/**
+ * The one-line reason for a failed host step (the SSH layer's words, a HostError, a local file
+ * error); anything else is a bug and is thrown again.
+ */
 export function hostFailure(err: unknown): string {
-  if (err instanceof SshError) return err.message;
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** Whether an error is one the run reports as a line (SSH, files) rather than a bug. */
-export function isHostError(err: unknown): boolean {
-  return err instanceof SshError || err instanceof Deno.errors.NotFound ||
-    err instanceof Deno.errors.PermissionDenied ||
-    err instanceof Error && /scratch|unpacking|POSIX shell/.test(err.message);
+  if (err instanceof SshError || err instanceof HostError) return err.message;
+  if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied) return err.message;
+  if (err instanceof Error && err.name === "ResultsError") return err.message;
+  throw err;
 }

@@ -14,7 +14,12 @@ export interface ResultFile {
   bytes: Uint8Array;
 }
 
-export class ResultsError extends Error {}
+export class ResultsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ResultsError";
+  }
+}
 
 /** The files framed in a results.txt. Throws ResultsError on a torn or unsafe frame. */
 export function parseResults(bytes: Uint8Array): ResultFile[] {

@@ -79,11 +79,6 @@ export function siteDirs(loaded: LoadedSite[]): Record<string, string> {
   return Object.fromEntries(loaded.map((l) => [l.site.name, l.site.dir]));
 }
 
-/** The entry threads of a site (threads with routes that nothing in the root feeds). */
-export function inboundThreads(loaded: LoadedSite[], site: string): string[] {
-  return new RouteGraph(loaded).entryThreads(site).nodes.map((n) => n.name);
-}
-
 /** Writes a batch set into a local folder (what is pushed; the operator's copy of commands.sh). */
 export async function writeBatchFolder(batches: readonly Batch[], dir: string): Promise<void> {
   for (const [path, text] of batchFiles(batches)) {
