@@ -28,6 +28,8 @@ import { ncDiffInterfaceTool } from "./engine/nc_diff_interface_tool.ts";
 import { ncRefsTool } from "./engine/nc_refs_tool.ts";
 import { ncDocsTool } from "./engine/nc_docs_tool.ts";
 import { ncMsgsTool } from "./engine/nc_msgs_tool.ts";
+import { ncRouteTestTool } from "./engine/nc_route_test_tool.ts";
+import { ncRegressionTool } from "./engine/nc_regression_tool.ts";
 import { hl7FieldTool } from "./hl7/hl7_field_tool.ts";
 import { hl7DiffTool } from "./hl7/hl7_diff_tool.ts";
 import { hl7ShowTool } from "./hl7/hl7_show_tool.ts";
@@ -55,6 +57,8 @@ export const TOOLS: readonly ToolDef[] = [
   ncRefsTool,
   ncDocsTool,
   ncMsgsTool,
+  ncRouteTestTool,
+  ncRegressionTool,
   hl7FieldTool,
   hl7DiffTool,
   hl7ShowTool,
