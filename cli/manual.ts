@@ -1,7 +1,9 @@
 /**
  * Manual tools mode: `assist tools list`, `assist tools <name> [args]`, `assist tools <name> --help`.
  * Runs the registry's tools with no model API; output goes to stdout, a failed tool's one-line
- * message to stderr. Exit codes: 0 ok, 1 the tool failed or refused, 2 usage, 130 interrupted.
+ * message to stderr. Exit codes: 0 ok, 1 the tool failed or refused (or, with --exit-code, the diff tools found
+ * differences), 2 usage (bad arguments, or input naming nothing: a site, thread or path), 130
+ * interrupted.
  */
 import { lazy } from "../core/lazy.ts";
 import { AssistError, describeError, EXIT } from "../core/errors.ts";
@@ -93,10 +95,10 @@ export async function runTools(args: string[]): Promise<number> {
     if (abort.signal.aborted) return EXIT.interrupted;
     if (result.isError) {
       writeErr(`${errPrefix()} ${def.name}: ${errorMessage(result)}\n`);
-      return EXIT.failure;
+      return result.usage ? EXIT.usage : EXIT.failure;
     }
     writeOut(result.text.endsWith("\n") || result.text === "" ? result.text : `${result.text}\n`);
-    return EXIT.ok;
+    return result.exitCode ?? EXIT.ok;
   } finally {
     if (listening) Deno.removeSignalListener("SIGINT", onInt);
   }

@@ -46,6 +46,13 @@ export interface ToolResult {
   text: string;
   /** The tool refused or failed; `text` is then a JSON object `{"error": <kind>, "message": ...}`. */
   isError?: boolean;
+  /** With isError: the input itself was wrong (a usage error; the command line exits 2). */
+  usage?: boolean;
+  /**
+   * Manual mode's exit status for a result that is no error (`--exit-code` of the diff tools: 1 when
+   * the sides differ, as `git diff --exit-code`). Absent: 0.
+   */
+  exitCode?: number;
 }
 
 export interface ToolDef {
@@ -61,6 +68,30 @@ export interface ToolDef {
 }
 
 /**
+ * The error kinds that mean the input was wrong (a bad argument, a name that names nothing): the
+ * command line exits 2 for them (usage), as for any other usage error; every other kind exits 1.
+ */
+export const USAGE_ERROR_KINDS: ReadonlySet<string> = new Set([
+  "usage",
+  "bad_input",
+  "bad_path",
+  "bad_range",
+  "bad_pattern",
+  "bad_date",
+  "bad_since",
+  "bad_until",
+  "no_engine_root",
+  "not_engine_root",
+  "no_site",
+  "unknown_site",
+  "unknown_thread",
+  "ambiguous_thread",
+  "conflicting_site",
+  "no_such_key",
+  "same_sides",
+]);
+
+/**
  * A structured error result the model must surface (spec, "Tool-level refusals").
  *
  * @example
@@ -74,7 +105,9 @@ export function toolError(
   message: string,
   extra: Record<string, unknown> = {},
 ): ToolResult {
-  return { isError: true, text: JSON.stringify({ error: kind, message, ...extra }) };
+  const result: ToolResult = { isError: true, text: JSON.stringify({ error: kind, message, ...extra }) };
+  if (USAGE_ERROR_KINDS.has(kind)) result.usage = true;
+  return result;
 }
 
 /** Reads back the message of a structured error result (for manual mode's one-line error). */

@@ -77,10 +77,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     const namesDiffer = left.entry.name.toLowerCase() !== right.entry.name.toLowerCase();
     const cosmetic = input.cosmetic as boolean;
+    const status: { exitCode?: number } = {};
     const changes = diffConfig(left.entry.config, right.entry.config, {
       cosmetic,
       ignore: namesDiffer ? new Set(["SYMNAME"]) : undefined,
     });
+    if (input.exit_code === true && changes.length > 0) status.exitCode = 1;
     if (input.format === "json") {
       return {
         text: JSON.stringify(
@@ -95,6 +97,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           null,
           2,
         ),
+        ...status,
       };
     }
     const showWhere = left.where !== right.where;
@@ -115,7 +118,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       }` +
         `${ignored ? `; ${ignored}` : ""}]`,
     );
-    return { text: lines.join("\n") };
+    return { text: lines.join("\n"), ...status };
   } catch (err) {
     return failure(err);
   }

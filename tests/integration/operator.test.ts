@@ -1,0 +1,92 @@
+/**
+ * What a new operator meets at the command line (issue 17): exit codes, help after every form, one
+ * way to name a thread, dates, local paths. The program runs as shipped (tests/support/run_assist.ts)
+ * on the format-true fixture engine root.
+ */
+import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
+import { runAssist, tempDir } from "../support/run_assist.ts";
+import { writeFixtureRoot } from "../support/fixture_root.ts";
+
+/** One fixture root shared by the tests of this file (read only). */
+let fixture: Promise<string> | undefined;
+function root(): Promise<string> {
+  return fixture ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "assist-operator-" });
+    globalThis.addEventListener("unload", () => {
+      try {
+        Deno.removeSync(dir, { recursive: true });
+      } catch { /* already gone */ }
+    });
+    await writeFixtureRoot(`${dir}/hci`);
+    return `${dir}/hci`;
+  })();
+}
+
+function oneLine(text: string): boolean {
+  return text.trimEnd().split("\n").length === 1;
+}
+
+Deno.test("usage errors of the tools exit 2 with one line: unknown thread, which site, bad path, range", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const thread = await runAssist(["tools", "nc_show", "adt", "no_such_thread"], { env });
+  assertEquals(thread.code, 2, thread.stderr);
+  assert(oneLine(thread.stderr));
+  match(thread.stderr, /no thread, destination or process "no_such_thread" in site adt/);
+
+  const site = await runAssist(["tools", "nc_threads"], { env });
+  assertEquals(site.code, 2, site.stderr);
+  match(site.stderr, /which site\?/);
+
+  const msg = `${tmp.path}/a.hl7`;
+  await Deno.writeTextFile(msg, "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123\r");
+  const path = await runAssist(["tools", "hl7_field", msg, "PID.x"], { env });
+  assertEquals(path.code, 2, path.stderr);
+  assert(oneLine(path.stderr));
+
+  const range = await runAssist(["tools", "read_file", msg, "--start-line", "50"], { env });
+  assertEquals(range.code, 2, range.stderr);
+  match(range.stderr, /fewer than 50 lines/);
+
+  // A tool that ran and failed on something other than its input still exits 1.
+  const missing = await runAssist(["tools", "read_file", `${tmp.path}/nothing.txt`], { env });
+  assertEquals(missing.code, 1, missing.stderr);
+});
+
+Deno.test("hl7_diff and nc_diff_interface --exit-code: 1 when the sides differ, 0 when not", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const a = `${tmp.path}/a.hl7`, b = `${tmp.path}/b.hl7`;
+  await Deno.writeTextFile(a, "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123||SMITH\r");
+  await Deno.writeTextFile(b, "MSH|^~\\&|A|B|C|D|20240102||ADT^A01|2|P|2.5\rPID|1||123||SMYTH\r");
+  const differ = await runAssist(["tools", "hl7_diff", a, b, "--exit-code"], { env });
+  assertEquals(differ.code, 1, differ.stderr);
+  match(differ.stdout, /PID\.5 +SMITH -> SMYTH/);
+  assertEquals(differ.stderr, "");
+  const same = await runAssist(["tools", "hl7_diff", a, a, "--exit-code"], { env });
+  assertEquals(same.code, 0, same.stderr);
+  // Without the flag a difference is no failure.
+  assertEquals((await runAssist(["tools", "hl7_diff", a, b], { env })).code, 0);
+
+  const nc = await runAssist(
+    [
+      "tools",
+      "nc_diff_interface",
+      "adt_in.adt",
+      "--to-netconfig",
+      `${hci}/adt/version/NetConfig/1.1/NetConfig`,
+      "--exit-code",
+    ],
+    { env },
+  );
+  assertEquals(nc.code, 1, nc.stderr);
+  match(nc.stdout, /\[nc_diff_interface: \d+ difference/);
+  const ncSame = await runAssist(
+    ["tools", "nc_diff_interface", "adt_in.adt", "--to-netconfig", `${hci}/adt/NetConfig`, "--exit-code"],
+    { env },
+  );
+  assertEquals(ncSame.code, 0, ncSame.stderr);
+  match(ncSame.stdout, /no differences/);
+});
