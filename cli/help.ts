@@ -44,3 +44,19 @@ export function helpText(): string {
     "are never readable by the model's file tools.",
   ].join("\n");
 }
+
+/** The text of `assist -p --help`: the headless form and its options. */
+export function headlessHelpText(): string {
+  return [
+    "usage: assist -p <prompt> [--json] [--model <id>]",
+    "",
+    "Headless: one agent turn, the answer on stdout; notices and tool-call lines on stderr. The",
+    "options come in any order (`assist --json -p <prompt>` is the same run).",
+    "",
+    "  -p, --print <prompt>  the prompt; - reads it from standard input; @file attaches a file",
+    "  --json                print one JSON transcript instead of the answer",
+    "  --model <id>          the model for this run (default $ASSIST_MODEL)",
+    "",
+    "exit codes: 0 answered, 1 the model call or a refusal failed, 2 usage, 130 interrupted",
+  ].join("\n");
+}

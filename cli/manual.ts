@@ -48,6 +48,10 @@ async function readAllStdin(): Promise<string> {
 
 export async function runTools(args: string[]): Promise<number> {
   const [name, ...rest] = args;
+  if (name === "list" && rest.length > 0 && rest.every((a) => a === "--help" || a === "-h")) {
+    writeOut("usage: assist tools list\n  every helper tool with its one-line summary\n");
+    return EXIT.ok;
+  }
   if (name === undefined || name === "list") {
     if (rest.length > 0) return usageFailure(`tools list takes no arguments (got "${rest[0]}")`);
     writeOut(toolsListText() + "\n");

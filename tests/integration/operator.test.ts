@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { runAssist, tempDir } from "../support/run_assist.ts";
 import { writeFixtureRoot } from "../support/fixture_root.ts";
+import { FakeModelApi } from "../support/fake_model_api.ts";
 
 /** One fixture root shared by the tests of this file (read only). */
 let fixture: Promise<string> | undefined;
@@ -89,4 +90,49 @@ Deno.test("hl7_diff and nc_diff_interface --exit-code: 1 when the sides differ, 
   );
   assertEquals(ncSame.code, 0, ncSame.stderr);
   match(ncSame.stdout, /no differences/);
+});
+
+Deno.test("--help after every group, operation and form: usage on stdout, exit 0", async () => {
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path };
+  const cases: Array<[string[], RegExp]> = [
+    [["ssh", "add", "--help"], /^usage: assist ssh add <alias> <user@host\[:port\]>\n/],
+    [["ssh", "add", "eng1", "--help"], /^usage: assist ssh add /],
+    [["auth", "--help"], /^usage: assist auth <op> \[args\]\n/],
+    [["auth", "status", "--help"], /^usage: assist auth status\n/],
+    [["phi-sidecar", "--help"], /^usage: assist phi-sidecar /],
+    [["phi-sidecar", "ensure", "--help"], /^usage: assist phi-sidecar /],
+    [["tools", "list", "--help"], /^usage: assist tools list\n/],
+    [["tools", "--help"], /^usage: assist tools list\n/],
+    [["tools", "nc_show", "adt", "--help"], /^usage: assist tools nc_show /],
+    [["--resume", "--help"], /^assist \S+: operator assistant/],
+  ];
+  for (const [args, want] of cases) {
+    const r = await runAssist(args, { env });
+    assertEquals(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+    match(r.stdout, want, args.join(" "));
+    assertEquals(r.stderr, "", args.join(" "));
+  }
+});
+
+Deno.test("-p: --help is help and sends nothing; its options come in any order", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  const env = { HOME: tmp.path, ASSIST_API_KEY: "sk-ant-test-key", ASSIST_MODEL_API_URL: fake.url };
+  for (const args of [["-p", "--help"], ["--json", "-p", "--help"], ["-p", "why?", "--help"]]) {
+    const r = await runAssist(args, { env, cwd: tmp.path });
+    assertEquals(r.code, 0, r.stderr);
+    match(r.stdout, /^usage: assist -p <prompt> \[--json\] \[--model <id>\]\n/);
+  }
+  assertEquals(fake.messageRequests.length, 0, "a help request reached the model API");
+
+  fake.replies.push({ text: "first" });
+  const before = await runAssist(["--json", "-p", "hello"], { env, cwd: tmp.path });
+  assertEquals(before.code, 0, before.stderr);
+  assert(JSON.parse(before.stdout), "--json before -p gives the JSON transcript");
+  fake.replies.push({ text: "second" });
+  const after = await runAssist(["-p", "hello", "--json"], { env, cwd: tmp.path });
+  assertEquals(after.code, 0, after.stderr);
+  assertEquals(Object.keys(JSON.parse(after.stdout)).sort(), Object.keys(JSON.parse(before.stdout)).sort());
+  assertEquals(fake.messageRequests.length, 2);
 });
