@@ -136,3 +136,68 @@ Deno.test("-p: --help is help and sends nothing; its options come in any order",
   assertEquals(Object.keys(JSON.parse(after.stdout)).sort(), Object.keys(JSON.parse(before.stdout)).sort());
   assertEquals(fake.messageRequests.length, 2);
 });
+
+Deno.test("one way to name a thread: site thread, thread.site and thread alone agree in every tool", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const forms = (site: string, thread: string) => [[site, thread], [`${thread}.${site}`], [thread]];
+  const cases: Array<[string, string, string, string[]]> = [
+    ["nc_show", "adt", "adt_in", ["PROTOCOL.PORT"]],
+    ["nc_routes", "lab", "lab_in", []],
+    ["nc_paths", "adt", "adt_in", []],
+    ["nc_revisions", "lab", "lab_in", ["--limit", "3"]],
+    ["nc_docs", "adt", "adt_in", []],
+    ["nc_msgs", "adt", "adt_in", ["--limit", "2"]],
+    ["nc_diff_interface", "adt", "adt_in", ["--to-netconfig", `${hci}/adt/version/NetConfig/1.1/NetConfig`]],
+  ];
+  for (const [tool, site, thread, extra] of cases) {
+    const outs: string[] = [];
+    for (const words of forms(site, thread)) {
+      const r = await runAssist(["tools", tool, ...words, ...extra], { env });
+      assertEquals(r.code, 0, `${tool} ${words.join(" ")}: ${r.stderr}`);
+      outs.push(r.stdout);
+    }
+    assertEquals(outs[1], outs[0], `${tool}: thread.site differs from site thread`);
+    assertEquals(outs[2], outs[0], `${tool}: thread alone differs from site thread`);
+  }
+  // nc_paths --to takes the same forms.
+  const to = await Promise.all(
+    ["lab lab_sys_out", "lab_sys_out.lab", "lab_sys_out"].map((t) =>
+      runAssist(["tools", "nc_paths", "adt", "adt_in", "--to", t], { env })
+    ),
+  );
+  for (const r of to) assertEquals([r.code, r.stdout], [0, to[0].stdout]);
+  match(to[0].stdout, /reaching lab\/lab_sys_out/);
+});
+
+Deno.test("a thread in two sites: the candidates are named (exit 2); HCISITE or a site decides", async () => {
+  await using tmp = await tempDir();
+  const hci = `${tmp.path}/hci`;
+  await writeFixtureRoot(hci);
+  // A copy of site adt as site adt2: every adt thread is now in two sites.
+  await Deno.mkdir(`${hci}/adt2`);
+  await Deno.copyFile(`${hci}/adt/NetConfig`, `${hci}/adt2/NetConfig`);
+  const ini = await Deno.readTextFile(`${hci}/server/server.ini`);
+  await Deno.writeTextFile(`${hci}/server/server.ini`, ini.trimEnd() + `;${hci}/adt2\n`);
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  for (const tool of ["nc_show", "nc_routes", "nc_docs", "nc_revisions"]) {
+    const r = await runAssist(["tools", tool, "adt_in"], { env });
+    assertEquals(r.code, 2, `${tool}: ${r.stderr}`);
+    match(r.stderr, /"adt_in" is in sites adt, adt2: name one \(adt_in\.adt or adt adt_in\)\n$/);
+  }
+  const home = await runAssist(["tools", "nc_show", "adt_in"], { env: { ...env, HCISITE: "adt2" } });
+  assertEquals(home.code, 0, home.stderr);
+  match(home.stdout, /^protocol adt_in \(site adt2, /);
+  const named = await runAssist(["tools", "nc_show", "adt_in.adt"], { env: { ...env, HCISITE: "adt2" } });
+  match(named.stdout, /^protocol adt_in \(site adt, /);
+  // A thread only one site has is found there whatever HCISITE says.
+  const lab = await runAssist(["tools", "nc_show", "lab_in"], { env: { ...env, HCISITE: "adt2" } });
+  match(lab.stdout, /^protocol lab_in \(site lab, /);
+  const neither = await runAssist(["tools", "nc_routes", "adtt_in"], { env });
+  assertEquals(neither.code, 2);
+  match(
+    neither.stderr,
+    /no site or thread "adtt_in" under .* \(sites: adt, lab, hub, pharm, adt2\); did you mean .*adt_in/,
+  );
+});

@@ -110,6 +110,11 @@ export class Engine {
     })();
   }
 
+  /** `$HCISITE` as this engine sees it (the remote login's on an SSH alias), or undefined. */
+  defaultSiteName(): string | undefined {
+    return clean(this.#env("HCISITE"));
+  }
+
   /**
    * A site by name (exact, then case-insensitive); without a name, `$HCISITE`, else the only site.
    */

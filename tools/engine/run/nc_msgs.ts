@@ -23,7 +23,7 @@ import {
   threadSmatFiles,
 } from "../smat/mod.ts";
 import { renderTable } from "../table.ts";
-import { requireThread } from "./_lookup.ts";
+import { resolveThread } from "../thread_ref.ts";
 
 function filterOf(input: ToolInput): MessageFilter {
   const f: MessageFilter = {};
@@ -68,11 +68,15 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     } else {
       const engine = await engineFor(input, ctx);
       fs = engine.fs;
-      const { site, nc } = await engine.load(input.site as string | undefined);
+      const { site, entry } = await resolveThread(
+        engine,
+        input.site as string | undefined,
+        input.thread as string | undefined,
+      );
       siteName = site.name;
       siteDir = site.dir;
-      if (input.thread) {
-        const thread = requireThread(nc, input.thread as string, site.name);
+      if (entry) {
+        const thread = entry;
         const r = await threadSmatFiles(
           fs,
           site,

@@ -1,13 +1,13 @@
 /** nc_revisions (spec): a thread's or a whole NetConfig's revision timeline, or the diffs between them. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { type Engine, engineFor, failure } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { type NetConfig, NetConfigError, parseNetConfig } from "../netconfig/mod.ts";
 import { type Change, changeLine, diffConfig } from "../diff.ts";
 import { listSnapshots, sinceKey, type Snapshot } from "../revisions.ts";
 import type { Site } from "../sites.ts";
 import { renderTable } from "../table.ts";
-import { threadAndSite } from "./_lookup.ts";
+import { resolveThread } from "../thread_ref.ts";
 
 interface Event {
   snap: Snapshot;
@@ -138,35 +138,19 @@ function systemEvents(snaps: Snapshot[]): Event[] {
   return events;
 }
 
-async function findThreadSite(engine: Engine, thread: string): Promise<Site> {
-  const { loaded } = await engine.loadAll();
-  const hits = loaded.filter((s) => s.nc.protocol(thread));
-  if (hits.length === 1) return hits[0].site;
-  if (hits.length === 0) {
-    throw new EngineInputError(
-      "unknown_thread",
-      `no site has a thread "${thread}" (name a site: ${thread}.<site>)`,
-      {
-        thread,
-      },
-    );
-  }
-  throw new EngineInputError(
-    "ambiguous_thread",
-    `thread "${thread}" is in sites ${hits.map((h) => h.site.name).join(", ")}: name one (${thread}.<site>)`,
-    { thread, sites: hits.map((h) => h.site.name) },
-  );
-}
-
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
     const system = input.system as boolean;
-    const spec = input.thread as string | undefined;
-    if (!system && !spec) {
-      throw new EngineInputError("usage", "name a thread (<thread>[.<site>]) or pass --system");
+    const siteArg = input.site as string | undefined;
+    const threadArg = input.thread as string | undefined;
+    if (!system && !threadArg && !siteArg) {
+      throw new EngineInputError(
+        "usage",
+        "name a thread (<site> <thread>, <thread>.<site> or <thread>) or pass --system",
+      );
     }
-    if (system && spec) throw new EngineInputError("usage", "give a thread or --system, not both");
+    if (system && threadArg) throw new EngineInputError("usage", "give a thread or --system, not both");
     let since: string | undefined;
     if (input.since !== undefined) {
       since = sinceKey(input.since as string);
@@ -179,12 +163,20 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
 
     let sites: Site[];
     let thread: string | undefined;
-    if (spec) {
-      const ts = threadAndSite(spec, input.site as string | undefined);
-      thread = ts.thread;
-      sites = [ts.site ? await engine.site(ts.site) : await findThreadSite(engine, ts.thread)];
-    } else if (input.site) {
-      sites = [await engine.site(input.site as string)];
+    if (threadArg || (siteArg && !system)) {
+      const ref = await resolveThread(engine, siteArg, threadArg);
+      if (ref.entry) {
+        if (system) throw new EngineInputError("usage", "give a thread or --system, not both");
+        thread = ref.entry.name;
+      } else if (!system) {
+        throw new EngineInputError(
+          "usage",
+          `name a thread of site ${ref.site.name} (nc_revisions ${ref.site.name} <thread>) or pass --system`,
+        );
+      }
+      sites = [ref.site];
+    } else if (siteArg) {
+      sites = [await engine.site(siteArg)];
     } else {
       sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
     }

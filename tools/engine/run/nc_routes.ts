@@ -3,7 +3,7 @@ import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { type NcEntry, type NetConfig, routesOf, type TpsProc } from "../netconfig/mod.ts";
 import { renderTable, type TableFormat } from "../table.ts";
-import { requireThread } from "./_lookup.ts";
+import { resolveThread } from "../thread_ref.ts";
 
 function procList(ps: TpsProc[]): string {
   return ps.map((p) => (p.enabled ? p.name : `${p.name}(disabled)`)).join(" ");
@@ -20,11 +20,14 @@ function destShown(nc: NetConfig, name: string): string {
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const { site, nc } = await engine.load(input.site as string | undefined);
+    const ref = await resolveThread(
+      engine,
+      input.site as string | undefined,
+      input.thread as string | undefined,
+    );
+    const { site, nc } = ref;
     const format = input.format as TableFormat;
-    const threads: NcEntry[] = input.thread
-      ? [requireThread(nc, input.thread as string, site.name)]
-      : nc.protocols;
+    const threads: NcEntry[] = ref.entry ? [ref.entry] : nc.protocols;
     const withReplies = input.replies as boolean;
     const rows: string[][] = [];
     const json: unknown[] = [];
@@ -85,7 +88,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       format,
     );
     if (format === "tsv") return { text: table };
-    const scope = input.thread ? `thread ${threads[0].name}` : `site ${site.name}`;
+    const scope = ref.entry ? `thread ${threads[0].name}` : `site ${site.name}`;
     return {
       text: `${rows.length ? table + "\n\n" : ""}[nc_routes: ${count} route${
         count === 1 ? "" : "s"

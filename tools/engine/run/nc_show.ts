@@ -4,14 +4,28 @@ import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { valueToJSON } from "../netconfig/mod.ts";
 import { renderTree, toTcl } from "../netconfig/render.ts";
-import { requireEntry } from "./_lookup.ts";
+import { namesSite, resolveThread } from "../thread_ref.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const { site, nc } = await engine.load(input.site as string | undefined);
-    const entry = requireEntry(nc, input.thread as string, site.name);
-    const path = (input.path as string | undefined)?.trim();
+    let siteArg = input.site as string | undefined;
+    let threadArg = input.thread as string | undefined;
+    let pathArg = input.path as string | undefined;
+    // By hand `nc_show adt_in.adt PROTOCOL.PORT` (or `adt_in PROTOCOL.PORT`): the positionals shift.
+    if (siteArg && threadArg && pathArg === undefined && !(await namesSite(engine, siteArg))) {
+      [siteArg, threadArg, pathArg] = [undefined, siteArg, threadArg];
+    }
+    const ref = await resolveThread(engine, siteArg, threadArg, "entry");
+    const { site, nc } = ref;
+    if (!ref.entry) {
+      throw new EngineInputError(
+        "usage",
+        `name a thread of site ${site.name} (nc_show ${site.name} <thread>)`,
+      );
+    }
+    const entry = ref.entry;
+    const path = pathArg?.trim();
     const format = input.format as string;
     const where = `${entry.type} ${entry.name} (site ${site.name}, NetConfig line ${entry.line})`;
     if (!path) {
