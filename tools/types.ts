@@ -79,6 +79,7 @@ export const USAGE_ERROR_KINDS: ReadonlySet<string> = new Set([
   "bad_pattern",
   "bad_date",
   "bad_since",
+  "bad_time",
   "bad_until",
   "no_engine_root",
   "not_engine_root",

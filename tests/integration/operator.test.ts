@@ -201,3 +201,48 @@ Deno.test("a thread in two sites: the candidates are named (exit 2); HCISITE or 
     /no site or thread "adtt_in" under .* \(sites: adt, lab, hub, pharm, adt2\); did you mean .*adt_in/,
   );
 });
+
+Deno.test("dates: impossible ones exit 2; --since/--until take the same forms; local zone or --utc", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci, TZ: "America/Chicago" };
+  for (
+    const args of [
+      ["nc_msgs", "adt", "adt_in", "--since", "2024-13-45"],
+      ["nc_msgs", "adt", "adt_in", "--until", "2024-02-30"],
+      ["nc_revisions", "lab_in", "--since", "2024-13-45"],
+      ["nc_revisions", "lab_in", "--until", "2024-10-07T25:00"],
+    ]
+  ) {
+    const r = await runAssist(["tools", ...args], { env });
+    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    match(r.stderr, /: expected a date \(2024-11-20\), a date and time .*an age \(90m, 36h, 7d\)\n$/);
+    assert(oneLine(r.stderr));
+  }
+  // The same forms in both tools: a date, a date-time with a zone, an age.
+  for (const since of ["2024-11-20", "2024-11-20T08:05-06:00", "36500d", "876000h", "52560000m"]) {
+    for (const tool of [["nc_msgs", "adt", "adt_in"], ["nc_revisions", "lab_in"]]) {
+      const r = await runAssist(["tools", ...tool, "--since", since], { env });
+      assertEquals(r.code, 0, `${tool[0]} --since ${since}: ${r.stderr}`);
+    }
+  }
+  // Messages are at 2024-11-20T08:00Z and later: Chicago shows them at 02:00-06:00.
+  const local = await runAssist(["tools", "nc_msgs", "adt", "adt_in", "--limit", "1"], { env });
+  match(local.stdout, /\n2024-11-20T02:11:00-06:00 /);
+  const utc = await runAssist(["tools", "nc_msgs", "adt", "adt_in", "--limit", "1", "--utc"], { env });
+  match(utc.stdout, /\n2024-11-20T08:11:00Z /);
+  // --until a bare date in local time: the whole day, Chicago's.
+  const until = await runAssist(["tools", "nc_msgs", "adt", "adt_in", "--until", "2024-11-19"], { env });
+  assertEquals(until.code, 0, until.stderr);
+  match(until.stdout, /\[nc_msgs: 0 messages .*until 2024-11-19T23:59:59-06:00/);
+  const rev = await runAssist(["tools", "nc_revisions", "lab_in", "--limit", "1"], { env });
+  match(rev.stdout, /\n2024-10-28T09:10:00-05:00 /);
+  const revUtc = await runAssist(["tools", "nc_revisions", "lab_in", "--limit", "1", "--utc"], { env });
+  match(revUtc.stdout, /\n2024-10-28T14:10:00Z /);
+  const window = await runAssist(
+    ["tools", "nc_revisions", "lab_in", "--since", "2024-10-07", "--until", "2024-10-07"],
+    { env },
+  );
+  match(window.stdout, /version 1\.3 /);
+  assert(!window.stdout.includes("version 1.10"), window.stdout);
+});

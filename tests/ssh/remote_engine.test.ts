@@ -104,7 +104,7 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
       assertEquals(given.stdout, "SITE\tRELEASE\tNETCONFIG\tDESCRIPTION\tPATH\n");
       await sshd.setProfile("sudo-gated");
       const gated = await run(["tools", "list_sites", "e1"]);
-      assertEquals(gated.code, 1);
+      assertEquals(gated.code, 2);
       assertEquals(
         gated.stderr,
         "assist: list_sites: no engine root on e1: its login shell sets no HCIROOT; pass --hciroot <path> or pin " +

@@ -49,8 +49,21 @@ export const ncRevisionsTool: ToolDef = {
     {
       name: "since",
       type: "string",
-      description: "only snapshots saved on or after this date (2024-10-01)",
-      metavar: "DATE",
+      description: "only snapshots saved at or after this time: 2024-10-01, 2024-10-01T08:00 (local time " +
+        "unless a zone is given), or an age such as 90m, 36h, 7d",
+      metavar: "TIME",
+    },
+    {
+      name: "until",
+      type: "string",
+      description: "only snapshots saved at or before this time (as --since)",
+      metavar: "TIME",
+    },
+    {
+      name: "utc",
+      type: "boolean",
+      description: "show times in UTC rather than the local zone",
+      default: false,
     },
     HCIROOT_PARAM,
     aliasParam(),

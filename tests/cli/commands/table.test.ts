@@ -269,7 +269,9 @@ Deno.test("/<command> --help shows its usage and runs nothing; a raw tail keeps 
   await runSlash("/ssh-add --help", ctx);
   await runSlash("/ssh-add eng1 -h", ctx);
   assertEquals(io.outs.length, 2);
-  for (const out of io.outs) match(out, /^usage: \/ssh-add <alias> <user@host\[:port\]>\n {2}register a host$/);
+  for (const out of io.outs) {
+    match(out, /^usage: \/ssh-add <alias> <user@host\[:port\]>\n {2}register a host$/);
+  }
   assertEquals(io.warns, []);
   // Nothing was registered.
   assertEquals(await Deno.stat(`${tmp.path}/.ssh-hosts.tsv`).then(() => true, () => false), false);

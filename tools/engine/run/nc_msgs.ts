@@ -24,6 +24,7 @@ import {
 } from "../smat/mod.ts";
 import { renderTable } from "../table.ts";
 import { resolveThread } from "../thread_ref.ts";
+import { TIME_FORMS } from "../../../core/time.ts";
 
 function filterOf(input: ToolInput): MessageFilter {
   const f: MessageFilter = {};
@@ -34,7 +35,7 @@ function filterOf(input: ToolInput): MessageFilter {
     if (t === undefined) {
       throw new EngineInputError(
         "bad_time",
-        `--${key} ${v}: expected a date (2024-11-20), a date and time (2024-11-20T08:05, UTC unless a zone is given), epoch seconds or an age (30m, 2h, 7d)`,
+        `--${key} ${v}: expected ${TIME_FORMS}`,
       );
     }
     f[key] = t;
@@ -50,6 +51,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   try {
     const filter = filterOf(input);
     const limit = input.limit as number;
+    const utc = input.utc === true;
     let files: SmatFile[];
     let fs;
     let siteName: string | undefined;
@@ -145,7 +147,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             scope,
             files: files.map((f) => f.path),
             messages: shown.map((m) => ({
-              time: isoTime(m.time),
+              time: isoTime(m.time, utc),
               mid: m.mid,
               file: m.file,
               source: m.source,
@@ -165,7 +167,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (output === "raw") {
       for (const m of shown) {
         lines.push(
-          `=== ${isoTime(m.time)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${m.dest || "-"}  ` +
+          `=== ${isoTime(m.time, utc)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${
+            m.dest || "-"
+          }  ` +
             `(${m.context || m.type || "?"}, ${new TextEncoder().encode(m.content).length} bytes)`,
           m.content.replace(/\r\n?/g, "\n").replace(/\n+$/, ""),
           "",
@@ -177,7 +181,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         const msgType = h ? getValue(h, "MSH.9") ?? "" : "";
         const control = h ? getValue(h, "MSH.10") ?? "" : "";
         return [
-          isoTime(m.time),
+          isoTime(m.time, utc),
           m.mid,
           rel(m.file),
           m.context || m.type || "-",
@@ -198,8 +202,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     const conds = [
-      filter.since !== undefined ? `since ${isoTime(filter.since)}` : "",
-      filter.until !== undefined ? `until ${isoTime(filter.until)}` : "",
+      filter.since !== undefined ? `since ${isoTime(filter.since, utc)}` : "",
+      filter.until !== undefined ? `until ${isoTime(filter.until, utc)}` : "",
       filter.text ? `text "${filter.text}"${filter.ignoreCase ? " (any case)" : ""}` : "",
       ...(filter.hl7 ?? []).map((c) => `${c.path}${c.op}${c.value}`),
     ].filter((x) => x !== "");

@@ -1,4 +1,5 @@
 /** nc_revisions (spec): a thread's or a whole NetConfig's revision timeline, or the diffs between them. */
+import { formatTime, TIME_FORMS } from "../../../core/time.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
@@ -151,13 +152,18 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     if (system && threadArg) throw new EngineInputError("usage", "give a thread or --system, not both");
-    let since: string | undefined;
-    if (input.since !== undefined) {
-      since = sinceKey(input.since as string);
-      if (since === undefined) {
-        throw new EngineInputError("bad_since", `--since ${input.since}: expected a date such as 2024-10-01`);
-      }
-    }
+    const bound = (key: "since" | "until") => {
+      const v = input[key] as string | undefined;
+      if (v === undefined) return undefined;
+      const k = sinceKey(v, key === "until");
+      if (k === undefined) throw new EngineInputError("bad_time", `--${key} ${v}: expected ${TIME_FORMS}`);
+      return k;
+    };
+    const since = bound("since");
+    const until = bound("until");
+    const utc = input.utc === true;
+    const when = (key: string) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(key) ? formatTime(Date.parse(key), { utc }) : key || "?";
     const limit = input.limit as number;
     const format = input.format as "timeline" | "diff";
 
@@ -197,7 +203,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     events.sort((a, b) => (a.snap.sortKey < b.snap.sortKey ? 1 : a.snap.sortKey > b.snap.sortKey ? -1 : 0));
-    if (since) events = events.filter((e) => e.snap.sortKey >= since!);
+    if (since) events = events.filter((e) => e.snap.sortKey >= since);
+    if (until) events = events.filter((e) => e.snap.sortKey <= until);
     const total = events.length;
     events = events.slice(0, limit);
     const scope = thread
@@ -212,7 +219,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             ["WHEN", "WHO", "SITE", "SNAPSHOT", "CHANGE"],
             events.map((
               e,
-            ) => [e.snap.sortKey || "?", who(e.snap), e.snap.site, snapshotLabel(e.snap), e.change]),
+            ) => [when(e.snap.sortKey), who(e.snap), e.snap.site, snapshotLabel(e.snap), e.change]),
             "text",
           ),
           "",
@@ -221,11 +228,13 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     } else {
       for (const e of events) {
         const head = `=== ${e.snap.site}: ${snapshotLabel(e.snap)} (${who(e.snap)}, ${
-          e.snap.when ?? e.snap.sortKey
+          e.snap.when ?? when(e.snap.sortKey)
         })`;
         lines.push(
           e.prev
-            ? `${head}\n    vs ${snapshotLabel(e.prev)} (${who(e.prev)}, ${e.prev.when ?? e.prev.sortKey})`
+            ? `${head}\n    vs ${snapshotLabel(e.prev)} (${who(e.prev)}, ${
+              e.prev.when ?? when(e.prev.sortKey)
+            })`
             : head,
         );
         if (e.sections.length === 0) lines.push(e.change);
@@ -239,7 +248,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const shown = total > events.length ? `${events.length} of ${total}` : `${total}`;
     lines.push(
       `[nc_revisions: ${shown} change${total === 1 ? "" : "s"} to ${scope}, newest first, ` +
-        `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${since ? ` since ${since}` : ""}]`,
+        `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${since ? ` since ${when(since)}` : ""}${until ? ` until ${when(until)}` : ""}]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };
