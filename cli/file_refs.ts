@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { expandTilde, userHome } from "../core/tilde.ts";
 import { ATTACHED_FENCE_TAG } from "../phi/exclusions.ts";
 import { posix, win32 } from "node:path";
 import { PathGuard } from "../tools/files/protect.ts";
@@ -142,25 +143,8 @@ export function decodeText(bytes: Uint8Array): { text: string; legacy: boolean }
   }
 }
 
-function userHomeFromEnv(): string | undefined {
-  for (const name of ["HOME", "USERPROFILE"]) {
-    try {
-      const v = Deno.env.get(name);
-      if (v) return v;
-    } catch { /* not permitted */ }
-  }
-  return undefined;
-}
-
-/** `~` and `~/x` (also `~\x` on Windows) against the operator's home folder. */
-export function expandTilde(path: string, userHome: string | undefined, windows: boolean): string {
-  if (!userHome) return path;
-  if (path === "~") return userHome;
-  if (path.startsWith("~/") || (windows && path.startsWith("~\\"))) {
-    return userHome.replace(/[\\/]+$/, "") + (windows ? "\\" : "/") + path.slice(2);
-  }
-  return path;
-}
+const userHomeFromEnv = userHome;
+export { expandTilde };
 
 type Outcome =
   | { kind: "file"; real: string; content: string; bytes: number; truncated: boolean; legacy: boolean }

@@ -246,3 +246,62 @@ Deno.test("dates: impossible ones exit 2; --since/--until take the same forms; l
   match(window.stdout, /version 1\.3 /);
   assert(!window.stdout.includes("version 1.10"), window.stdout);
 });
+
+Deno.test("local paths expand ~ in every tool; a folder that is no engine root says so", async () => {
+  await using tmp = await tempDir();
+  const hci = `${tmp.path}/hci`;
+  await writeFixtureRoot(hci);
+  const env = { HOME: tmp.path };
+  await Deno.writeTextFile(
+    `${tmp.path}/a.hl7`,
+    "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123||SMITH^JO\r",
+  );
+  const cases: Array<[string[], RegExp]> = [
+    [["read_file", "~/a.hl7"], /PID\|1\|\|123/],
+    [["hl7_field", "~/a.hl7", "PID.5"], /^PID\.5\nSMITH\^JO\n$/],
+    [["hl7_show", "~/a.hl7"], /SMITH/],
+    [["list_dir", "~"], /a\.hl7/],
+    [["list_sites", "--hciroot", "~/hci"], /\[list_sites: 4 sites from /],
+    [["nc_threads", "adt", "--hciroot=~/hci"], /adt_in/],
+    [["nc_msgs", "--file", "~/hci/adt/exec/processes/adt_proc/adt_in.smatdb", "--limit", "1"], /adt_in/],
+    [
+      ["nc_diff_interface", "adt_in.adt", "--hciroot", "~/hci", "--to-netconfig", "~/hci/adt/NetConfig"],
+      /no differences/,
+    ],
+  ];
+  for (const [args, want] of cases) {
+    const r = await runAssist(["tools", ...args], { env, cwd: `${tmp.path}/hci/lab` });
+    assertEquals(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+    match(r.stdout, want, args.join(" "));
+  }
+  await Deno.mkdir(`${tmp.path}/other/sub`, { recursive: true });
+  const other = await runAssist(["tools", "list_sites", "--hciroot", `${tmp.path}/other`], { env });
+  assertEquals(other.code, 2);
+  match(
+    other.stderr,
+    /other is no engine root: it has no server\/server\.ini and no site folder with a NetConfig\n$/,
+  );
+  const site = await runAssist(["tools", "nc_threads", "--hciroot", `${hci}/adt`], { env });
+  assertEquals(site.code, 2);
+  match(
+    site.stderr,
+    /hci\/adt is no engine root: .* it is a site folder: its engine root is probably the folder above\n$/,
+  );
+});
+
+Deno.test("hl7_field: SEG.N positionals are paths, with --text or messages piped in", async () => {
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path };
+  const msg = "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123||SMITH^JO\r";
+  const piped = await runAssist(["tools", "hl7_field", "PID.5", "MSH.9"], { env, stdin: msg, cwd: tmp.path });
+  assertEquals([piped.code, piped.stdout], [0, "PID.5\tMSH.9\nSMITH^JO\tADT^A01\n"], piped.stderr);
+  const text = await runAssist(["tools", "hl7_field", "PID.5", "MSH.9", "--text", msg], {
+    env,
+    cwd: tmp.path,
+  });
+  assertEquals([text.code, text.stdout], [0, "PID.5\tMSH.9\nSMITH^JO\tADT^A01\n"], text.stderr);
+  // A file that happens to be named like a path is still the file.
+  await Deno.writeTextFile(`${tmp.path}/PID.5`, msg.replace("SMITH", "JONES"));
+  const named = await runAssist(["tools", "hl7_field", "PID.5", "PID.5"], { env, cwd: tmp.path });
+  assertEquals(named.stdout, "PID.5\nJONES^JO\n");
+});

@@ -100,8 +100,9 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
 
     await t.step("the root: --hciroot wins; a sudo-gated profile needs the pin", async () => {
       const given = await run(["tools", "list_sites", "e1", "--hciroot", `${root}/adt`, "--format", "tsv"]);
-      assertEquals(given.code, 0, given.all);
-      assertEquals(given.stdout, "SITE\tRELEASE\tNETCONFIG\tDESCRIPTION\tPATH\n");
+      // A site folder given as the root: no engine root, and the operator is told so.
+      assertEquals(given.code, 2, given.all);
+      match(given.stderr, /adt is no engine root: .*it is a site folder/);
       await sshd.setProfile("sudo-gated");
       const gated = await run(["tools", "list_sites", "e1"]);
       assertEquals(gated.code, 2);

@@ -133,7 +133,11 @@ Deno.test("EngineFs (local): protected places under $ASSIST_HOME are refused, ho
   // Listing leaves the protected entry out; a site walk therefore never sees it.
   assertEquals(await fs.list(`${tmp.path}/root`), []);
   const engine = openEngine(`${tmp.path}/root`, ctx);
-  assertEquals((await engine.sites()).sites, []);
+  // With the one site left out, the folder is no engine root.
+  await rejects(
+    engine.sites(),
+    (e: unknown) => e instanceof EngineInputError && e.kind === "not_engine_root",
+  );
   const r = failure(new EngineFsError("protected_path", "refused", "/x"));
   assertEquals([r.isError, JSON.parse(r.text).error], [true, "protected_path"]);
   // Plain files read, ranges read, a missing file is undefined for stat and not_found for reads.

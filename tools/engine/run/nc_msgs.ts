@@ -1,4 +1,5 @@
 /** nc_msgs: list and search messages in SMAT archives (.smatdb and .idx/.msg), newest first. */
+import { expandTilde } from "../../../core/tilde.ts";
 import { posix, win32 } from "node:path";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
@@ -60,7 +61,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (input.file) {
       fs = localEngineFs(ctx);
       const lib = Deno.build.os === "windows" ? win32 : posix;
-      const path = lib.resolve(ctx.cwd, input.file as string);
+      const path = lib.resolve(ctx.cwd, expandTilde(input.file as string));
       const f = await namedSmatFile(fs, path);
       if (!f) {
         return toolError("not_found", `no SMAT archive at ${input.file} (.smatdb, .idx/.msg)`, { path });

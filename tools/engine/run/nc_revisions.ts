@@ -248,7 +248,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const shown = total > events.length ? `${events.length} of ${total}` : `${total}`;
     lines.push(
       `[nc_revisions: ${shown} change${total === 1 ? "" : "s"} to ${scope}, newest first, ` +
-        `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${since ? ` since ${when(since)}` : ""}${until ? ` until ${when(until)}` : ""}]`,
+        `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${
+          since ? ` since ${when(since)}` : ""
+        }${until ? ` until ${when(until)}` : ""}]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };
