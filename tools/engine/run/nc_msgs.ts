@@ -14,6 +14,7 @@ import {
   namedSmatFile,
   parseCondition,
   parseTime,
+  readSampleTsv,
   readSmatDb,
   readSmatFiles,
   siteSmatFiles,
@@ -116,6 +117,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     for (const [order, f] of files.entries()) {
       const r = f.format === "smatdb"
         ? await readSmatDb(fs, f.path, filter, limit, siteName)
+        : f.format === "tsv"
+        ? await readSampleTsv(fs, f.path, filter, limit)
         : await readSmatFiles(fs, f.path, filter, limit);
       if (r.skipped) {
         if (files.length === 1) {
