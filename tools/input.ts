@@ -62,7 +62,9 @@ export async function readInputFile(path: string, ctx: ToolContext): Promise<Inp
   }
   try {
     const read = await smat.readSmatDb(fs, path, {}, Number.MAX_SAFE_INTEGER);
-    if (read.skipped) return { ok: false, result: toolError("smat_unreadable", read.skipped.message, { path }) };
+    if (read.skipped) {
+      return { ok: false, result: toolError("smat_unreadable", read.skipped.message, { path }) };
+    }
     return archiveText(path, read.messages, "SMAT archive");
   } catch (err) {
     if (err instanceof smat.SmatQueryError) {

@@ -5,6 +5,7 @@
  * the caller decides how to show it.
  */
 import type { Config } from "../core/config.ts";
+import { operatorText } from "../core/errors.ts";
 
 export type ParamType = "string" | "integer" | "boolean" | "string[]";
 
@@ -106,7 +107,8 @@ export function toolError(
   message: string,
   extra: Record<string, unknown> = {},
 ): ToolResult {
-  const result: ToolResult = { isError: true, text: JSON.stringify({ error: kind, message, ...extra }) };
+  const text = JSON.stringify({ error: kind, message: operatorText(message), ...extra });
+  const result: ToolResult = { isError: true, text };
   if (USAGE_ERROR_KINDS.has(kind)) result.usage = true;
   return result;
 }

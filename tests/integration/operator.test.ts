@@ -305,3 +305,57 @@ Deno.test("hl7_field: SEG.N positionals are paths, with --text or messages piped
   const named = await runAssist(["tools", "hl7_field", "PID.5", "PID.5"], { env, cwd: tmp.path });
   assertEquals(named.stdout, "PID.5\nJONES^JO\n");
 });
+
+Deno.test("messages that mislead: a damaged .smatdb is not called encrypted; NetConfig bytes escaped", async () => {
+  await using tmp = await tempDir();
+  const hci = `${tmp.path}/hci`;
+  await writeFixtureRoot(hci);
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const proc = `${hci}/adt/exec/processes/adt_proc`;
+  // Cut short: the SQLite header gone, a few bytes of text.
+  await Deno.writeTextFile(`${tmp.path}/cut.smatdb`, "MSH|^~\\&|half a message");
+  const cut = await runAssist(["tools", "nc_msgs", "--file", `${tmp.path}/cut.smatdb`], { env });
+  assertEquals(cut.code, 1);
+  match(cut.stderr, /cut\.smatdb is not a SQLite database \(damaged, cut short, or another kind of file\)/);
+  assert(!/encrypt/i.test(cut.stderr), cut.stderr);
+  // Zeros, a whole number of pages: still no encrypted archive.
+  await Deno.writeFile(`${tmp.path}/zeros.smatdb`, new Uint8Array(4096));
+  const zeros = await runAssist(["tools", "nc_msgs", "--file", `${tmp.path}/zeros.smatdb`], { env });
+  assert(!/encrypt/i.test(zeros.stderr), zeros.stderr);
+  // The fixture's encrypted archive is still called that.
+  const enc = await runAssist(["tools", "nc_msgs", "hub", "hub_from_adt"], { env });
+  match(enc.stderr, /is an encrypted SMAT database/);
+  // A plain archive is read as before.
+  assertEquals((await runAssist(["tools", "nc_msgs", "--file", `${proc}/adt_in.smatdb`], { env })).code, 0);
+
+  await Deno.mkdir(`${tmp.path}/bin/s`, { recursive: true });
+  await Deno.writeFile(
+    `${tmp.path}/bin/s/NetConfig`,
+    new TextEncoder().encode(
+      "prologue\n    type:\tnet\nend_prologue\nprotocol x {\n    { PROCESSNAME {p}\x1b[2J\x07 }\n}\n",
+    ),
+  );
+  const bad = await runAssist(["tools", "nc_threads", "s", "--hciroot", `${tmp.path}/bin`], { env });
+  assertEquals(bad.code, 1);
+  // deno-lint-ignore no-control-regex -- the check: no raw control byte reached the terminal
+  assert(!/[\x00-\x08\x0b-\x1f\x7f]/.test(bad.stderr), JSON.stringify(bad.stderr));
+  match(bad.stderr, /followed by "\\x1b\[2J\\x07" instead of space/);
+});
+
+Deno.test("phi-sidecar ensure names the interpreter it runs before it runs it", async () => {
+  await using tmp = await tempDir();
+  await Deno.mkdir(`${tmp.path}/bin`);
+  // A stand-in interpreter that fails at once: the build is not what is tested here.
+  await Deno.writeTextFile(`${tmp.path}/bin/python3`, "#!/bin/sh\necho 'no index' >&2\nexit 3\n", {
+    mode: 0o755,
+  });
+  const r = await runAssist(["phi-sidecar", "ensure"], {
+    env: { HOME: tmp.path, PATH: `${tmp.path}/bin:/usr/bin:/bin` },
+  });
+  assertEquals(r.code, 1, r.stderr);
+  match(
+    r.stdout,
+    new RegExp(`^interpreter: python3 \\(${tmp.path}/bin/python3\\); venv: ${tmp.path}/\\.assist/phi-venv\n`),
+  );
+  match(r.stdout, /ensure failed \(exit 3\)/);
+});
