@@ -48,7 +48,9 @@ async function writeThrough(path: string, tmp: string, bytes: Uint8Array, mode: 
   // there must not redirect the write. `createNew` then fails if anything reappears in between.
   try {
     const stale = await Deno.lstat(tmp);
-    if (stale.isDirectory) throw new Error(`cannot write ${path}: a folder is in the way of its temporary copy`);
+    if (stale.isDirectory) {
+      throw new Error(`cannot write ${path}: a folder is in the way of its temporary copy`);
+    }
     await Deno.remove(tmp);
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;

@@ -359,3 +359,62 @@ Deno.test("phi-sidecar ensure names the interpreter it runs before it runs it", 
   );
   match(r.stdout, /ensure failed \(exit 3\)/);
 });
+
+Deno.test("engine tool output an operator reads right the first time", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const t = async (...args: string[]) => {
+    const r = await runAssist(["tools", ...args], { env, cwd: tmp.path });
+    assertEquals(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+    return r.stdout;
+  };
+  // nc_routes: the route's state and its detail's state, labelled; a disabled route reads disabled.
+  const routes = await t("nc_routes", "adt");
+  match(routes, /^THREAD +FOR +TRXID +ROUTE_STATE +DETAIL +DETAIL_STATE +TYPE +DEST /);
+  match(routes, /\nadt_in +data +ADT_A03 +off +1 +on \(route off\) +raw /);
+  match(
+    routes,
+    /\[nc_routes: 4 routes in site adt; 1 disabled \(ROUTE_STATE off: none of its details runs\)\]/,
+  );
+  // nc_paths: the TRXID of each chain, and --trxid keeps those.
+  const all = await t("nc_paths", "adt", "adt_in");
+  match(all, /^SITE +THREAD +TRXID +HOPS +PATH\n/);
+  const a08 = await t("nc_paths", "adt", "adt_in", "--trxid", "adt_a08");
+  const rows = a08.split("\n\n")[0].split("\n").slice(1);
+  assert(rows.length > 0 && rows.every((r) => /^adt +adt_in +ADT_A08 /.test(r)), a08);
+  assert(rows.length < all.split("\n\n")[0].split("\n").length - 1);
+  match(a08, /chains? with TRXID adt_a08 from adt\/adt_in\]/);
+  // nc_docs: a thread fed only through a disabled route says so.
+  match(await t("nc_docs", "adt", "legacy_out"), /Fed by: +adt_in \(disabled\)\n/);
+  // nc_show: the keys at the level asked.
+  const key = await runAssist(["tools", "nc_show", "adt", "adt_in", "PROTOCOL.NOPE"], { env });
+  assertEquals(key.code, 2);
+  match(key.stderr, /adt_in has no PROTOCOL\.NOPE \(keys of PROTOCOL: HOST ISSERVER .*PORT/);
+  const elem = await runAssist(["tools", "nc_show", "adt", "adt_in", "DATAXLATE.9"], { env });
+  match(elem.stderr, /has no DATAXLATE\.9 \(DATAXLATE has 3 elements, 1 to 3\)/);
+  // nc_revisions: revisions that change nothing (only the prologue) are not counted.
+  const rev = await t("nc_revisions", "--system", "--site", "lab");
+  assert(!rev.includes("no change"), rev);
+  match(
+    rev,
+    /\[nc_revisions: 4 changes to the NetConfig of lab, .* 6 saved without a change to any record, not counted\]/,
+  );
+  // nc_msgs: says when more matched than were shown, and not when all were.
+  match(await t("nc_msgs", "adt", "adt_in", "--limit", "3"), /; more matched: the newest 3 shown \(--limit/);
+  assert(!(await t("nc_msgs", "adt", "adt_in", "--limit", "12")).includes("more matched"));
+});
+
+Deno.test("hl7_show: values in one column whatever the length of the field names", async () => {
+  await using tmp = await tempDir();
+  await Deno.writeTextFile(
+    `${tmp.path}/l.hl7`,
+    "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123||SMITH^JO^Q^JR||19600101|M||||||||||||||||||||||DL123^CA\r",
+  );
+  const r = await runAssist(["tools", "hl7_show", `${tmp.path}/l.hl7`], { env: { HOME: tmp.path } });
+  assertEquals(r.code, 0, r.stderr);
+  const rows = r.stdout.split("\n").filter((l) => /^ {2,}[A-Z]{3}\.\d/.test(l));
+  const starts = new Set(rows.map((l) => l.length - l.replace(/^ +\S+ +.*? {2,}(?=\S+$)/, "").length));
+  assertEquals(starts.size, 1, r.stdout);
+  match(r.stdout, /PID\.5\.3 +Second and Further Given Names or… +Q\n/);
+});

@@ -27,7 +27,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     const { loaded } = await engine.loadAll();
     if (!loaded.some((l) => l.site.name === site.name)) loaded.push({ site, nc });
-    const feeders = new RouteGraph(loaded).feeders();
+    // Disabled routes are listed too, marked: a thread fed only by a disabled route says so.
+    const feeders = new RouteGraph(loaded, { includeDisabled: true }).feeders();
     const targets = routeTargets(nc);
     const docs = threads.map((t) =>
       docThread(t, targets, feeders.get(`${site.name}\0${t.name.toLowerCase()}`) ?? [])

@@ -115,11 +115,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const all: Array<SmatMessage & { order: number }> = [];
     let read = 0;
     for (const [order, f] of files.entries()) {
+      // One more than shown: whether more matched than the limit lets through is then known.
       const r = f.format === "smatdb"
-        ? await readSmatDb(fs, f.path, filter, limit, siteName)
+        ? await readSmatDb(fs, f.path, filter, limit + 1, siteName)
         : f.format === "tsv"
-        ? await readSampleTsv(fs, f.path, filter, limit)
-        : await readSmatFiles(fs, f.path, filter, limit);
+        ? await readSampleTsv(fs, f.path, filter, limit + 1)
+        : await readSmatFiles(fs, f.path, filter, limit + 1);
       if (r.skipped) {
         if (files.length === 1) {
           return toolError(
@@ -216,7 +217,11 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         `${conds.length ? `, matching ${conds.join(", ")}` : ""}; ${read} archive${
           read === 1 ? "" : "s"
         } read` +
-        `${all.length > shown.length || shown.length === limit ? `; limit ${limit}` : ""}]`,
+        `${
+          all.length > shown.length
+            ? `; more matched: the newest ${limit} shown (--limit, at most 1000, or narrow with --since or --text)`
+            : ""
+        }]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };

@@ -56,7 +56,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         }));
       target = hit;
     }
-    const chains: Chain[] = [];
+    let chains: Chain[] = [];
     let truncated = false;
     for (const s of starts) {
       const r = graph.trace(s, {
@@ -69,6 +69,15 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         break;
       }
     }
+    // --trxid: the chains whose first route carries that TRXID (a pattern with * and ?).
+    const trxid = (input.trxid as string | undefined)?.trim() || undefined;
+    if (trxid !== undefined) {
+      const re = new RegExp(
+        `^${trxid.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`,
+        "i",
+      );
+      chains = chains.filter((c) => entryTrxids(c).some((t) => re.test(t)));
+    }
     if (format === "json") {
       return {
         text: JSON.stringify(
@@ -76,6 +85,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             chains: chains.map((c) => ({
               site: c.start.site,
               thread: c.start.name,
+              trxids: entryTrxids(c),
               hops: c.steps.length,
               path: chainText(c),
               steps: c.steps.map((s) => ({
@@ -97,14 +107,21 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       };
     }
     const table = renderTable(
-      ["SITE", "THREAD", "HOPS", "PATH"],
-      chains.map((c) => [c.start.site, c.start.name, String(c.steps.length), chainText(c)]),
+      ["SITE", "THREAD", "TRXID", "HOPS", "PATH"],
+      chains.map((c) => [
+        c.start.site,
+        c.start.name,
+        entryTrxids(c).join(",") || "-",
+        String(c.steps.length),
+        chainText(c),
+      ]),
       format,
     );
     if (format === "tsv") return { text: table };
     const lines: string[] = [];
     if (chains.length) lines.push(table, "");
-    const toText = target ? ` reaching ${target.site}/${target.name}` : "";
+    const toText = (target ? ` reaching ${target.site}/${target.name}` : "") +
+      (trxid !== undefined ? ` with TRXID ${trxid}` : "");
     lines.push(`[nc_paths: ${chains.length} chain${chains.length === 1 ? "" : "s"}${toText} from ${scope}]`);
     if (truncated) {
       lines.push(`[nc_paths: stopped at ${input.limit} chains; narrow with a thread, --to or --max-hops]`);
@@ -114,4 +131,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   } catch (err) {
     return failure(err);
   }
+}
+
+/** The TRXIDs of a chain's first route: the message types that enter it. */
+function entryTrxids(c: Chain): string[] {
+  return c.steps.find((s) => s.via === "route")?.trxids ?? [];
 }

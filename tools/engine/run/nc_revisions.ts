@@ -80,7 +80,12 @@ function threadEvents(snaps: Snapshot[], thread: string): Event[] {
   return events;
 }
 
-function systemEvents(snaps: Snapshot[]): Event[] {
+/**
+ * The changes to a whole NetConfig, snapshot by snapshot. A snapshot that changes no record (saved
+ * again as it was, or only moved in the IDE: COORDS) is no revision: it is counted in `unchanged`,
+ * not listed.
+ */
+function systemEvents(snaps: Snapshot[], unchanged: { n: number }): Event[] {
   const events: Event[] = [];
   let prevNc: NetConfig | undefined;
   let prev: Snapshot | undefined;
@@ -131,7 +136,8 @@ function systemEvents(snaps: Snapshot[]): Event[] {
         removed.length ? `removed ${removed.join(", ")}` : "",
         changed.length ? `changed ${changed.join(", ")}` : "",
       ].filter((p) => p !== "");
-      events.push({ snap: s, prev, change: parts.join("; ") || "no change to any record", sections });
+      if (parts.length === 0) unchanged.n++;
+      else events.push({ snap: s, prev, change: parts.join("; "), sections });
     }
     prevNc = nc;
     prev = s;
@@ -187,6 +193,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
     }
 
+    const unchanged = { n: 0 };
     let events: Event[] = [];
     const notes: string[] = [];
     let snapCount = 0;
@@ -194,7 +201,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       const { snapshots, notes: n } = await listSnapshots(engine.fs, site);
       snapCount += snapshots.length;
       notes.push(...n.map((x) => `${site.name}: ${x}`));
-      events.push(...(thread ? threadEvents(snapshots, thread) : systemEvents(snapshots)));
+      events.push(...(thread ? threadEvents(snapshots, thread) : systemEvents(snapshots, unchanged)));
     }
     if (thread && events.length === 0) {
       throw new EngineInputError(
@@ -250,7 +257,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       `[nc_revisions: ${shown} change${total === 1 ? "" : "s"} to ${scope}, newest first, ` +
         `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${
           since ? ` since ${when(since)}` : ""
-        }${until ? ` until ${when(until)}` : ""}]`,
+        }${until ? ` until ${when(until)}` : ""}${
+          unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""
+        }]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };

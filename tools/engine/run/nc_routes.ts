@@ -32,9 +32,11 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const rows: string[][] = [];
     const json: unknown[] = [];
     let count = 0;
+    let disabled = 0;
     for (const t of threads) {
       for (const r of routesOf(t, withReplies)) {
         count++;
+        if (!r.enabled) disabled++;
         if (r.details.length === 0) {
           rows.push([t.name, r.kind, r.trxid, r.enabled ? "on" : "off", "-", "-", "-", "-", "-", "-"]);
         }
@@ -50,11 +52,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             r.trxid + (r.wildcard ? " (wildcard)" : ""),
             r.enabled ? "on" : "off",
             String(d.index),
+            // A detail of a disabled route carries nothing, whatever its own switch says.
+            d.enabled ? (r.enabled ? "on" : "on (route off)") : "off",
             d.type || "?",
             d.dests.map((x) => destShown(nc, x)).join(" ") || "-",
             d.xlate ?? d.xslt ?? "-",
             procs || "-",
-            d.enabled ? "on" : "off",
           ]);
         }
         json.push({
@@ -83,7 +86,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     if (format === "json") return { text: JSON.stringify({ site: site.name, routes: json }, null, 2) };
     const table = renderTable(
-      ["THREAD", "FOR", "TRXID", "ROUTE", "DETAIL", "TYPE", "DEST", "XLATE", "PROCS", "ENABLED"],
+      ["THREAD", "FOR", "TRXID", "ROUTE_STATE", "DETAIL", "DETAIL_STATE", "TYPE", "DEST", "XLATE", "PROCS"],
       rows,
       format,
     );
@@ -92,7 +95,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     return {
       text: `${rows.length ? table + "\n\n" : ""}[nc_routes: ${count} route${
         count === 1 ? "" : "s"
-      } in ${scope}]`,
+      } in ${scope}${disabled ? `; ${disabled} disabled (ROUTE_STATE off: none of its details runs)` : ""}]`,
     };
   } catch (err) {
     return failure(err);
