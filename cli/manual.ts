@@ -93,6 +93,7 @@ export async function runTools(args: string[]): Promise<number> {
     caller: "manual",
     signal: abort.signal,
     readStdin: readAllStdin,
+    terminal: Deno.stdout.isTerminal(),
   };
   try {
     const result = await def.run(input, ctx);

@@ -40,6 +40,11 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Manual mode only: the whole of standard input, for tools that accept `-`. */
   readStdin?: () => Promise<string>;
+  /**
+   * Manual mode: the result goes to a terminal (not a pipe or a file), so a tool may lay it out for
+   * the eye (read_file puts HL7 segments on lines of their own); absent: exact output.
+   */
+  terminal?: boolean;
 }
 
 export interface ToolResult {

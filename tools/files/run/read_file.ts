@@ -21,7 +21,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     return fsError(path, err);
   }
   try {
-    return await readRange(file, path, start, end);
+    return hl7Lines(await readRange(file, path, start, end), ctx);
   } catch (err) {
     return fsError(path, err);
   } finally {
@@ -39,4 +39,23 @@ async function readRange(file: Deno.FsFile, path: string, start: number, end: nu
   }
   const text = new TextDecoder().decode(r.bytes);
   return { text: r.truncated ? text + truncationFooter(r, "read_file", "start_line") : text };
+}
+
+/**
+ * HL7 whose segments end in a bare CR (as the standard has them): on a terminal each CR returns to
+ * the start of the same line, so every segment overwrote the last. For a terminal the segments are
+ * put on lines of their own (display only); anyone else (the model, a pipe) gets the exact bytes,
+ * and the model a note that the terminators are CRs.
+ */
+function hl7Lines(result: ToolResult, ctx: ToolContext): ToolResult {
+  if (result.isError) return result;
+  const text = result.text;
+  // deno-lint-ignore no-control-regex -- MLLP's start block (0x0B) may lead the file
+  if (!/^(\uFEFF|\x0b)?(MSH|FHS|BHS)\|/.test(text) || !/\r(?!\n)/.test(text)) return result;
+  if (ctx.terminal) return { text: text.replace(/\r(?!\n)/g, "\n") };
+  if (ctx.caller !== "model") return result;
+  return {
+    text: text + (text.endsWith("\n") ? "" : "\n") +
+      "[read_file: HL7 segments here end in CR (\\r), not newlines; the text above is the file's exact bytes]",
+  };
 }
