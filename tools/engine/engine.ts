@@ -140,7 +140,7 @@ export class Engine {
       if (list.sites.length === 1) return list.sites[0];
       throw new EngineInputError(
         "no_site",
-        `which site? pass --site (sites: ${names.join(", ") || "none found"})`,
+        `which site? name one (sites: ${names.join(", ") || "none found"}), or set HCISITE`,
         { sites: names },
       );
     }

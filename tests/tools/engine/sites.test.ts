@@ -103,7 +103,7 @@ Deno.test("Engine: root from the argument or HCIROOT, site by name, HCISITE or t
     await Deno.writeTextFile(`${tmp.path}/${s}/NetConfig`, NC);
   }
   const engine = openEngine(undefined, ctx, undefined, env({ HCIROOT: tmp.path }));
-  await rejects(engine.site(), /which site\? pass --site \(sites: one, two\)/);
+  await rejects(engine.site(), /which site\? name one \(sites: one, two\), or set HCISITE/);
   assertEquals((await engine.site("TWO")).name, "two");
   assertEquals((await new Engine(engine.fs, tmp.path, env({ HCISITE: "one" })).site()).name, "one");
   await rejects(engine.site("three"), /no site "three" under .* \(sites: one, two\)/);
