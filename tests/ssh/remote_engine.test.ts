@@ -82,7 +82,9 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
     await t.step("an archive pulled for the SQLite reader is reused while unchanged", async () => {
       const dir = `${env.TMPDIR}/assist-pulls`;
       const copies = () =>
-        [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("e1.adt_in.smatdb.")).map((e) => e.name);
+        [...Deno.readDirSync(dir)].filter((e) => /^e1\.adt_in\.[0-9a-f]{16}\.smatdb$/.test(e.name)).map((e) =>
+          e.name
+        );
       assertEquals(copies().length, 1);
       const path = `${dir}/${copies()[0]}`;
       const before = await Deno.stat(path);
