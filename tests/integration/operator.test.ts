@@ -418,3 +418,16 @@ Deno.test("hl7_show: values in one column whatever the length of the field names
   assertEquals(starts.size, 1, r.stdout);
   match(r.stdout, /PID\.5\.3 +Second and Further Given Names or… +Q\n/);
 });
+
+Deno.test("nc_refs: a name nothing uses gets the closest names of the sites' files", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const typo = await runAssist(["tools", "nc_refs", "sex_code"], { env });
+  assertEquals(typo.code, 0, typo.stderr);
+  match(typo.stdout, /\[nc_refs: 0 uses of sex_code .*\]\n\[nc_refs: did you mean sex_codes\? /);
+  const file = await runAssist(["tools", "nc_refs", "adt_a01_to_lab.xl"], { env });
+  match(file.stdout, /did you mean adt_a01_to_lab\.xlt\?/);
+  const used = await runAssist(["tools", "nc_refs", "sex_codes"], { env });
+  assert(!used.stdout.includes("did you mean"), used.stdout);
+});
