@@ -134,7 +134,15 @@ Deno.test("-p: --help is help and sends nothing; its options come in any order",
   const after = await runAssist(["-p", "hello", "--json"], { env, cwd: tmp.path });
   assertEquals(after.code, 0, after.stderr);
   assertEquals(Object.keys(JSON.parse(after.stdout)).sort(), Object.keys(JSON.parse(before.stdout)).sort());
-  assertEquals(fake.messageRequests.length, 2);
+  fake.replies.push({ text: "third" });
+  const between = await runAssist(["-p", "--json", "hello"], { env, cwd: tmp.path });
+  assertEquals(between.code, 0, between.stderr);
+  assert(JSON.parse(between.stdout), "--json between -p and its prompt gives the JSON transcript");
+  assertEquals(fake.messageRequests.length, 3);
+  assert(fake.messageRequests[2].body.includes('"hello"'), "the prompt after --json was sent");
+  const twice = await runAssist(["-p", "a", "b"], { env, cwd: tmp.path });
+  assertEquals(twice.code, 2);
+  assertEquals(fake.messageRequests.length, 3);
 });
 
 Deno.test("one way to name a thread: site thread, thread.site and thread alone agree in every tool", async () => {
