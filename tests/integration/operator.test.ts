@@ -48,7 +48,16 @@ Deno.test("usage errors of the tools exit 2 with one line: unknown thread, which
 
   const range = await runAssist(["tools", "read_file", msg, "--start-line", "50"], { env });
   assertEquals(range.code, 2, range.stderr);
-  match(range.stderr, /fewer than 50 lines/);
+  match(
+    range.stderr,
+    /fewer than 50 lines \(its HL7 segments end in CR, not newlines, so it is one line; hl7_show/,
+  );
+  await Deno.writeTextFile(`${tmp.path}/n.txt`, "one\ntwo\n");
+  const plain = await runAssist(["tools", "read_file", `${tmp.path}/n.txt`, "--start-line", "5"], { env });
+  assertEquals([plain.code, plain.stderr], [
+    2,
+    `assist: read_file: ${tmp.path}/n.txt has fewer than 5 lines\n`,
+  ]);
 
   // A tool that ran and failed on something other than its input still exits 1.
   const missing = await runAssist(["tools", "read_file", `${tmp.path}/nothing.txt`], { env });

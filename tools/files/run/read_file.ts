@@ -35,7 +35,17 @@ async function readRange(file: Deno.FsFile, path: string, start: number, end: nu
     return toolError("binary_file", `${path} is a binary file (${r.total} bytes); not shown`, { path });
   }
   if (start > 1 && r.lastShownLine === 0 && !r.truncated) {
-    return toolError("bad_range", `${path} has fewer than ${start} lines`, { path });
+    // HL7 with CR terminators is one line to a line count: say so, and what reads it by segment.
+    await file.seek(0, Deno.SeekMode.Start);
+    const head = new Uint8Array(4096);
+    const n = (await file.read(head)) ?? 0;
+    const text = new TextDecoder().decode(head.subarray(0, n));
+    // deno-lint-ignore no-control-regex -- MLLP's start block (0x0B) may lead the file
+    const hl7 = /^(\uFEFF|\x0b)?(MSH|FHS|BHS)\|/.test(text) && /\r(?!\n)/.test(text) && !text.includes("\n");
+    const why = hl7
+      ? " (its HL7 segments end in CR, not newlines, so it is one line; hl7_show reads it segment by segment)"
+      : "";
+    return toolError("bad_range", `${path} has fewer than ${start} lines${why}`, { path });
   }
   const text = new TextDecoder().decode(r.bytes);
   return { text: r.truncated ? text + truncationFooter(r, "read_file", "start_line") : text };
