@@ -13,7 +13,8 @@ async function main(args: string[]): Promise<number> {
     console.log(`assist ${VERSION}`);
     return 0;
   }
-  if (first === "--help" || first === "-h" || first === "help") {
+  const asksHelp = args.some((a) => a === "--help" || a === "-h");
+  if (first === "--help" || first === "-h" || first === "help" || (first === "--resume" && asksHelp)) {
     const { helpText } = await lazy<typeof import("./cli/help.ts")>(import.meta.url, "./cli/help.ts");
     console.log(helpText());
     return 0;
@@ -22,7 +23,16 @@ async function main(args: string[]): Promise<number> {
     const { runTools } = await lazy<typeof import("./cli/manual.ts")>(import.meta.url, "./cli/manual.ts");
     return await runTools(args.slice(1));
   }
-  if (first === "-p" || first === "--print") {
+  // Headless: `-p` anywhere among its own options (`assist --json -p x` as `assist -p x --json`).
+  const headless = first === "-p" || first === "--print" ||
+    ((first === "--json" || first === "--model") && args.some((a) => a === "-p" || a === "--print"));
+  if (headless && asksHelp) {
+    // `assist -p --help` is a question about -p, never a prompt sent (and billed) to the model.
+    const { headlessHelpText } = await lazy<typeof import("./cli/help.ts")>(import.meta.url, "./cli/help.ts");
+    console.log(headlessHelpText());
+    return 0;
+  }
+  if (headless) {
     const { runHeadless } = await lazy<typeof import("./cli/headless.ts")>(
       import.meta.url,
       "./cli/headless.ts",

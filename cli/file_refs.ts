@@ -21,6 +21,7 @@
  * @module
  */
 import { decodeBytes } from "../hl7/charset.ts";
+import { expandTilde, userHome } from "../core/tilde.ts";
 import { ATTACHED_FENCE_TAG } from "../phi/exclusions.ts";
 import { posix, win32 } from "node:path";
 import { PathGuard } from "../tools/files/protect.ts";
@@ -163,25 +164,8 @@ export function decodeText(bytes: Uint8Array): { text: string; notes: readonly s
   return { text: d.text.charCodeAt(0) === 0xfeff ? d.text.slice(1) : d.text, notes: d.notes };
 }
 
-function userHomeFromEnv(): string | undefined {
-  for (const name of ["HOME", "USERPROFILE"]) {
-    try {
-      const v = Deno.env.get(name);
-      if (v) return v;
-    } catch { /* not permitted */ }
-  }
-  return undefined;
-}
-
-/** `~` and `~/x` (also `~\x` on Windows) against the operator's home folder. */
-export function expandTilde(path: string, userHome: string | undefined, windows: boolean): string {
-  if (!userHome) return path;
-  if (path === "~") return userHome;
-  if (path.startsWith("~/") || (windows && path.startsWith("~\\"))) {
-    return userHome.replace(/[\\/]+$/, "") + (windows ? "\\" : "/") + path.slice(2);
-  }
-  return path;
-}
+const userHomeFromEnv = userHome;
+export { expandTilde };
 
 type Outcome =
   | {

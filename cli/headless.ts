@@ -25,25 +25,36 @@ export interface HeadlessArgs {
   model?: string;
 }
 
-/** Parses `-p <prompt> [--json] [--model <id>]` (the prompt may also be `-` for stdin). */
+/**
+ * Parses `-p <prompt> [--json] [--model <id>]` in any order (`--json -p <prompt>`, `-p --json
+ * <prompt>`); the prompt may also be `-` for stdin.
+ */
 export function parseHeadlessArgs(args: string[]): HeadlessArgs {
   let prompt: string | undefined;
   let json = false;
   let model: string | undefined;
+  let print = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "-p" || a === "--print") {
-      prompt = args[++i];
-      if (prompt === undefined) {
-        throw new AssistError("-p needs a prompt (or - for standard input)", { level: "usage" });
+      if (print) throw new AssistError("-p given twice", { level: "usage" });
+      print = true;
+      // The prompt follows -p, unless one of -p's own options comes first (`-p --json <prompt>`).
+      const next = args[i + 1];
+      if (next !== undefined && next !== "--json" && next !== "--model") {
+        prompt = next;
+        i++;
       }
     } else if (a === "--json") json = true;
     else if (a === "--model") {
       model = args[++i];
       if (!model) throw new AssistError("--model needs a model id", { level: "usage" });
-    } else throw new AssistError(`unknown option for -p: ${a} (see \`assist --help\`)`, { level: "usage" });
+    } else if (print && prompt === undefined && (a === "-" || !a.startsWith("-"))) prompt = a;
+    else throw new AssistError(`unknown option for -p: ${a} (see \`assist -p --help\`)`, { level: "usage" });
   }
-  if (prompt === undefined) throw new AssistError("-p needs a prompt", { level: "usage" });
+  if (prompt === undefined) {
+    throw new AssistError("-p needs a prompt (or - for standard input)", { level: "usage" });
+  }
   return { prompt, json, model };
 }
 

@@ -38,11 +38,29 @@ export function helpText(): string {
     "",
     "exit codes:",
     "  0    success",
-    "  1    a tool failed or refused (its one-line reason is on stderr), or an unexpected error",
-    "  2    usage: unknown command or tool, bad arguments, a bad ASSIST_* value",
+    "  1    a tool failed or refused (its one-line reason is on stderr), an unexpected error, or",
+    "       with --exit-code, hl7_diff or nc_diff_interface found differences",
+    "  2    usage: unknown command or tool, bad arguments, a bad ASSIST_* value, or a tool input that",
+    "       names nothing (an unknown site, thread or field path, a line range past the end)",
     "  130  interrupted (Ctrl-C)",
     "",
     "Files live under $ASSIST_HOME (default ~/.assist): log/, sanitize/, sessions/ and the secret files",
     "are never readable by the model's file tools.",
+  ].join("\n");
+}
+
+/** The text of `assist -p --help`: the headless form and its options. */
+export function headlessHelpText(): string {
+  return [
+    "usage: assist -p <prompt> [--json] [--model <id>]",
+    "",
+    "Headless: one agent turn, the answer on stdout; notices and tool-call lines on stderr. The",
+    "options come in any order (`assist --json -p <prompt>` is the same run).",
+    "",
+    "  -p, --print <prompt>  the prompt; - reads it from standard input; @file attaches a file",
+    "  --json                print one JSON transcript instead of the answer",
+    "  --model <id>          the model for this run (default $ASSIST_MODEL)",
+    "",
+    "exit codes: 0 answered, 1 the model call or a refusal failed, 2 usage, 130 interrupted",
   ].join("\n");
 }

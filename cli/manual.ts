@@ -1,7 +1,9 @@
 /**
  * Manual tools mode: `assist tools list`, `assist tools <name> [args]`, `assist tools <name> --help`.
  * Runs the registry's tools with no model API; output goes to stdout, a failed tool's one-line
- * message to stderr. Exit codes: 0 ok, 1 the tool failed or refused, 2 usage, 130 interrupted.
+ * message to stderr. Exit codes: 0 ok, 1 the tool failed or refused (or, with --exit-code, the diff tools found
+ * differences), 2 usage (bad arguments, or input naming nothing: a site, thread or path), 130
+ * interrupted.
  */
 import { lazy } from "../core/lazy.ts";
 import { AssistError, describeError, EXIT } from "../core/errors.ts";
@@ -47,6 +49,10 @@ async function readAllStdin(): Promise<Uint8Array> {
 
 export async function runTools(args: string[]): Promise<number> {
   const [name, ...rest] = args;
+  if (name === "list" && rest.length > 0 && rest.every((a) => a === "--help" || a === "-h")) {
+    writeOut("usage: assist tools list\n  every helper tool with its one-line summary\n");
+    return EXIT.ok;
+  }
   if (name === undefined || name === "list") {
     if (rest.length > 0) return usageFailure(`tools list takes no arguments (got "${rest[0]}")`);
     writeOut(toolsListText() + "\n");
@@ -88,17 +94,18 @@ export async function runTools(args: string[]): Promise<number> {
     caller: "manual",
     signal: abort.signal,
     readStdin: readAllStdin,
+    terminal: Deno.stdout.isTerminal(),
   };
   try {
     const result = await def.run(input, ctx);
     if (abort.signal.aborted) return EXIT.interrupted;
     if (result.isError) {
       writeErr(`${errPrefix()} ${def.name}: ${errorMessage(result)}\n`);
-      return EXIT.failure;
+      return result.usage ? EXIT.usage : EXIT.failure;
     }
     writeOut(result.text.endsWith("\n") || result.text === "" ? result.text : `${result.text}\n`);
     for (const n of result.notes ?? []) writeErr(`${errPrefix()} ${def.name}: note: ${n}\n`);
-    return EXIT.ok;
+    return result.exitCode ?? EXIT.ok;
   } finally {
     if (listening) Deno.removeSignalListener("SIGINT", onInt);
   }

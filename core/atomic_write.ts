@@ -34,11 +34,23 @@ export async function atomicWrite(
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   options.validate?.(bytes);
   const tmp = `${path}${options.tmpSuffix ?? ".new"}`;
+  try {
+    await writeThrough(path, tmp, bytes, mode);
+  } catch (err) {
+    // The operator named the file, not its sidecar: a failure names the file.
+    if (err instanceof Error) err.message = err.message.split(tmp).join(path);
+    throw err;
+  }
+}
+
+async function writeThrough(path: string, tmp: string, bytes: Uint8Array, mode: number): Promise<void> {
   // A stale `.new` (a crash, or something planted) is removed, never written through: a symlink
   // there must not redirect the write. `createNew` then fails if anything reappears in between.
   try {
     const stale = await Deno.lstat(tmp);
-    if (stale.isDirectory) throw new Error(`${tmp} is a folder`);
+    if (stale.isDirectory) {
+      throw new Error(`cannot write ${path}: a folder is in the way of its temporary copy`);
+    }
     await Deno.remove(tmp);
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;

@@ -42,7 +42,46 @@ export class AssistError extends Error {
 
 /** Collapses CRs and newlines so that an error is always one line on the terminal. */
 export function oneLine(text: string): string {
-  return text.replace(/\r/g, "").replace(/\s*\n\s*/g, " ").trim();
+  return operatorText(text.replace(/\r/g, "").replace(/\s*\n\s*/g, " ").trim());
+}
+
+// deno-lint-ignore no-control-regex -- the point: control characters are what is escaped
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/**
+ * A message as the operator may see it: control characters (a binary byte in a NetConfig, an
+ * escape sequence) escaped as `\xNN` rather than sent to the terminal, and Deno's own advice for a
+ * permission it lacks ("run again with the --allow-read flag", which no operator of the program
+ * can act on) replaced by what happened.
+ *
+ * @example
+ * ```ts
+ * operatorText('Requires read access to "/x", run again with the --allow-read flag');
+ * // 'not permitted to read "/x" (outside what the program may touch)'
+ * operatorText("bad \x1b[31m"); // "bad \\x1b[31m"
+ * ```
+ */
+export function operatorText(text: string): string {
+  return text
+    .replace(/^NotCapable: /, "")
+    .replace(
+      /Requires (\w+) access to ([^,]+), (?:run again with the --allow-[\w-]+ flag|specify the required permissions[^.]*)/g,
+      (_, what: string, target: string) =>
+        `not permitted to ${permissionVerb(what)} ${target} (outside what the program may touch)`,
+    )
+    .replace(/,? ?run again with (?:the )?--allow-[\w-]+(?: flag)?/g, "")
+    .replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+function permissionVerb(what: string): string {
+  return ({
+    read: "read",
+    write: "write",
+    net: "connect to",
+    env: "read the variable",
+    run: "run",
+    sys: "query",
+  } as Record<string, string>)[what] ?? `use (${what})`;
 }
 
 /**

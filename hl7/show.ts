@@ -51,7 +51,7 @@ const BATCH: Record<string, [string, string[]]> = {
   FTS: ["File Trailer", ["File Batch Count", "File Trailer Comment"]],
 };
 
-/** Widest name column; a longer name pushes its value right. */
+/** Widest name column; a longer name is shortened with "…" so the values stay in one column. */
 const NAME_WIDTH = 34;
 
 interface Row {
@@ -104,14 +104,17 @@ function segmentBlock(segment: Segment, options: ShowOptions): Block {
 function layout(blocks: readonly Block[]): string {
   const all = blocks.flatMap((b) => b.rows);
   const pw = Math.max(0, ...all.map((r) => 2 * r.depth + r.path.length));
-  // Long standard names ("Second and Further Given Names or Initials Thereof") overflow the column.
+  // Long standard names ("Second and Further Given Names or Initials Thereof") are shortened to
+  // the column, so every value starts in the same place.
   const nw = Math.min(NAME_WIDTH, Math.max(0, ...all.map((r) => r.name.length)));
+  const fit = (name: string) =>
+    name.length <= nw ? name.padEnd(nw) : `${name.slice(0, nw - 1).trimEnd()}…`.padEnd(nw);
   const lines: string[] = [];
   for (const block of blocks) {
     lines.push(block.heading);
     for (const r of block.rows) {
       const left = ("  ".repeat(r.depth) + r.path).padEnd(pw);
-      const line = nw === 0 ? `${left}  ${r.value}` : `${left}  ${r.name.padEnd(nw)}  ${r.value}`;
+      const line = nw === 0 ? `${left}  ${r.value}` : `${left}  ${fit(r.name)}  ${r.value}`;
       lines.push(r.value === "" ? line.trimEnd() : line);
     }
   }

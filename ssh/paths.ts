@@ -119,9 +119,11 @@ export async function pullCachePath(
   remotePath: string,
   os: string = Deno.build.os,
 ): Promise<string> {
-  return `${dir}${os === "windows" ? "\\" : "/"}${alias}.${safeBasename(remotePath)}.${await shortHash(
-    remotePath,
-  )}`;
+  // The extension stays last (`e1.adt_in.<hash>.smatdb`), so what reads the copy knows its kind.
+  const base = safeBasename(remotePath);
+  const dot = base.lastIndexOf(".");
+  const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ""];
+  return `${dir}${os === "windows" ? "\\" : "/"}${alias}.${stem}.${await shortHash(remotePath)}${ext}`;
 }
 
 /**

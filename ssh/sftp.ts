@@ -269,6 +269,11 @@ export class SftpOps {
     const tmp = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.assist-part-${
       crypto.getRandomValues(new Uint8Array(4)).toHex()
     }`;
+    // An error names the target the operator gave, never the temporary name beside it.
+    const named = (err: unknown) =>
+      err instanceof SshError && err.message.includes(tmp)
+        ? new SshError(err.kind, err.message.split(tmp).join(path), { ...err.extra, path }, err)
+        : err;
     const { sftp, handle } = await this.#open(tmp, "w", options.mode ?? 0o644).catch((err) => {
       if (err instanceof SshError && err.kind === "not_found") {
         throw new SshError("not_found", `no such folder on ${this.#alias} for ${path}`, {
@@ -276,7 +281,7 @@ export class SftpOps {
           path,
         });
       }
-      throw err;
+      throw named(err);
     });
     let bytes = 0;
     let handleOpen = true;
@@ -334,7 +339,7 @@ export class SftpOps {
           { alias: this.#alias, path, bytes, size: source.size },
         );
       }
-      throw err;
+      throw named(err);
     }
   }
 

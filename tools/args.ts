@@ -219,7 +219,7 @@ export function toolHelp(def: ToolDef): string {
   }
   if (def.examples?.length) {
     lines.push("", "examples:");
-    for (const ex of def.examples) lines.push(`  assist tools ${def.name} ${ex}`);
+    for (const ex of def.examples) lines.push(`  assist tools ${def.name} ${ex}`.trimEnd());
   }
   return lines.join("\n");
 }

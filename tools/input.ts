@@ -56,19 +56,55 @@ export async function readInput(source: InputSource, ctx: ToolContext): Promise<
   return readInputFile(source.file, ctx);
 }
 
-/** A file the model or operator named, read through the one guarded door of the file tools. */
+/**
+ * A file the model or operator named, read through the one guarded door of the file tools. A SMAT
+ * archive (a .smatdb by its content, whatever its name) or the sampled TSV of ssh_pull_smat gives
+ * its messages, oldest first, one after the other.
+ */
 export async function readInputFile(path: string, ctx: ToolContext): Promise<InputText> {
   const { readCheckedText } = await lazy<typeof import("./files/guard.ts")>(
     import.meta.url,
     "./files/guard.ts",
   );
   const r = await readCheckedText(path, ctx);
-  if (!r.ok) return r;
-  return {
-    ok: true,
-    text: r.text,
-    label: path,
-    decoded: r.decoded,
-    notes: r.decoded.notes.map((n) => `${path}: ${n}`),
-  };
+  if (r.ok) {
+    if (!r.text.replace(/^\uFEFF/, "").startsWith("mid\ttime_in\ttime_iso\tcontent_base64")) {
+      return {
+        ok: true,
+        text: r.text,
+        label: path,
+        decoded: r.decoded,
+        notes: r.decoded.notes.map((n) => `${path}: ${n}`),
+      };
+    }
+    const smat = await lazy<typeof import("./engine/smat/mod.ts")>(import.meta.url, "./engine/smat/mod.ts");
+    return archiveText(path, smat.parseSampleTsv(r.text, path, {}, Number.MAX_SAFE_INTEGER), "sampled TSV");
+  }
+  if (!r.result.text.includes('"error":"binary_file"')) return r;
+  const smat = await lazy<typeof import("./engine/smat/mod.ts")>(import.meta.url, "./engine/smat/mod.ts");
+  const { localEngineFs } = await lazy<typeof import("./engine/engine_fs.ts")>(
+    import.meta.url,
+    "./engine/engine_fs.ts",
+  );
+  const fs = localEngineFs(ctx);
+  if (!smat.isPlainSqlite(await fs.readRange(path, 0, 16).catch(() => new Uint8Array()))) {
+    if (!/\.smatdb$/i.test(path)) return r;
+  }
+  try {
+    const read = await smat.readSmatDb(fs, path, {}, Number.MAX_SAFE_INTEGER);
+    if (read.skipped) {
+      return { ok: false, result: toolError("smat_unreadable", read.skipped.message, { path }) };
+    }
+    return archiveText(path, read.messages, "SMAT archive");
+  } catch (err) {
+    if (err instanceof smat.SmatQueryError) {
+      return { ok: false, result: toolError(err.kind, err.message, { path }) };
+    }
+    throw err;
+  }
+}
+
+function archiveText(path: string, newestFirst: Array<{ content: string }>, what: string): InputText {
+  const text = newestFirst.toReversed().map((m) => m.content.replace(/[\r\n]+$/, "")).join("\r\n");
+  return { ok: true, text, label: `${path} (${what}, ${newestFirst.length} messages)`, notes: [] };
 }

@@ -5,6 +5,7 @@
  * the caller decides how to show it.
  */
 import type { Config } from "../core/config.ts";
+import { operatorText } from "../core/errors.ts";
 
 export type ParamType = "string" | "integer" | "boolean" | "string[]";
 
@@ -42,6 +43,11 @@ export interface ToolContext {
    * hl7/charset.ts like a file's (tools/input.ts); a string is taken as is.
    */
   readStdin?: () => Promise<string | Uint8Array>;
+  /**
+   * Manual mode: the result goes to a terminal (not a pipe or a file), so a tool may lay it out for
+   * the eye (read_file puts HL7 segments on lines of their own); absent: exact output.
+   */
+  terminal?: boolean;
 }
 
 export interface ToolResult {
@@ -55,6 +61,13 @@ export interface ToolResult {
    * for the model they follow `text` as `[note: ...]` lines (withNotes).
    */
   notes?: string[];
+  /** With isError: the input itself was wrong (a usage error; the command line exits 2). */
+  usage?: boolean;
+  /**
+   * Manual mode's exit status for a result that is no error (`--exit-code` of the diff tools: 1 when
+   * the sides differ, as `git diff --exit-code`). Absent: 0.
+   */
+  exitCode?: number;
 }
 
 /**
@@ -84,6 +97,31 @@ export interface ToolDef {
 }
 
 /**
+ * The error kinds that mean the input was wrong (a bad argument, a name that names nothing): the
+ * command line exits 2 for them (usage), as for any other usage error; every other kind exits 1.
+ */
+export const USAGE_ERROR_KINDS: ReadonlySet<string> = new Set([
+  "usage",
+  "bad_input",
+  "bad_path",
+  "bad_range",
+  "bad_pattern",
+  "bad_date",
+  "bad_since",
+  "bad_time",
+  "bad_until",
+  "no_engine_root",
+  "not_engine_root",
+  "no_site",
+  "unknown_site",
+  "unknown_thread",
+  "ambiguous_thread",
+  "conflicting_site",
+  "no_such_key",
+  "same_sides",
+]);
+
+/**
  * A structured error result the model must surface (spec, "Tool-level refusals").
  *
  * @example
@@ -97,7 +135,10 @@ export function toolError(
   message: string,
   extra: Record<string, unknown> = {},
 ): ToolResult {
-  return { isError: true, text: JSON.stringify({ error: kind, message, ...extra }) };
+  const text = JSON.stringify({ error: kind, message: operatorText(message), ...extra });
+  const result: ToolResult = { isError: true, text };
+  if (USAGE_ERROR_KINDS.has(kind)) result.usage = true;
+  return result;
 }
 
 /** Reads back the message of a structured error result (for manual mode's one-line error). */

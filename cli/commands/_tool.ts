@@ -20,7 +20,7 @@ export async function runTool(
   const result = await def.run(parsed, { config: ctx.config, cwd: Deno.cwd(), caller: "repl" });
   if (result.isError) {
     ctx.io.warn(`${def.name}: ${errorMessage(result)}`);
-    return EXIT.failure;
+    return result.usage ? EXIT.usage : EXIT.failure;
   }
   ctx.io.out(result.text);
   for (const n of result.notes ?? []) ctx.io.warn(`${def.name}: ${n}`);

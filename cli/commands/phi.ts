@@ -66,9 +66,39 @@ export const PHI_COMMANDS: readonly Command[] = [
         throw new AssistError(`usage: ${hint("phi-sidecar", [SIDECAR])} (got "${a[0]}")`, { level: "usage" });
       }
       await home(ctx);
+      if (a[0] === "ensure") {
+        // Building the venv takes minutes: say first which interpreter builds it, and where.
+        const found = onPath("python3");
+        ctx.io.out(
+          `interpreter: python3 (${found ?? "not found on PATH"}); venv: ${ctx.config.phiVenv}`,
+        );
+      }
       const r = await runSidecarCommand(a[0], { config: ctx.config, hint });
       ctx.io.out(r.text);
       return r.ok ? EXIT.ok : EXIT.failure;
     },
   },
 ];
+
+/** The file `name` runs as from PATH (with PATHEXT on Windows), or undefined. */
+function onPath(name: string): string | undefined {
+  const windows = Deno.build.os === "windows";
+  const env = (n: string) => {
+    try {
+      return Deno.env.get(n);
+    } catch {
+      return undefined;
+    }
+  };
+  const exts = windows ? (env("PATHEXT") ?? ".EXE;.CMD;.BAT").split(";") : [""];
+  for (const dir of (env("PATH") ?? "").split(windows ? ";" : ":")) {
+    if (dir === "") continue;
+    for (const ext of exts) {
+      const path = `${dir.replace(/[\\/]+$/, "")}${windows ? "\\" : "/"}${name}${ext}`;
+      try {
+        if (Deno.statSync(path).isFile) return path;
+      } catch { /* not here */ }
+    }
+  }
+  return undefined;
+}

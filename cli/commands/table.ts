@@ -82,6 +82,8 @@ export function usageLine(cmd: Command, front: Front): string {
   return `usage: ${cmd.args ? `${head} ${cmd.args}` : head}`;
 }
 
+const isHelp = (a: string) => a === "--help" || a === "-h";
+
 // ---- the REPL side ----------------------------------------------------------------------------------
 
 /**
@@ -146,6 +148,11 @@ export async function runSlash(line: string, ctx: CommandContext): Promise<void>
     return;
   }
   const args = replArgs(cmd, tail);
+  // A raw tail is the operator's own text (`/ssh eng1 hcicmd --help`): only a leading --help is ours.
+  if (cmd.rawTail ? isHelp(args[0] ?? "") : args.some(isHelp)) {
+    ctx.io.out(`${usageLine(cmd, "repl")}\n  ${cmd.summary}`);
+    return;
+  }
   if (args.length < cmd.minArgs || args.length > cmd.maxArgs) {
     ctx.io.warn(usageLine(cmd, "repl"));
     return;
@@ -226,8 +233,6 @@ export function cliHelpLines(): string[] {
   }
   return lines;
 }
-
-const isHelp = (a: string) => a === "--help" || a === "-h";
 
 /**
  * The command line: `assist ssh ...`, `assist auth ...`, `assist phi-sidecar ...` (argv starts with

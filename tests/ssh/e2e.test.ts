@@ -141,7 +141,7 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
         const r = await tool("ssh_pull", "e1", "$HCIROOT/server/server.ini");
         assertEquals(r.code, 0, r.all);
         const [local, note] = r.stdout.trimEnd().split("\n");
-        match(local, new RegExp(`^${env.TMPDIR}/assist-pulls/e1\\.server\\.ini\\.[0-9a-f]{16}$`));
+        match(local, new RegExp(`^${env.TMPDIR}/assist-pulls/e1\\.server\\.[0-9a-f]{16}\\.ini$`));
         const expected = await Deno.readTextFile(`${root}/server/server.ini`);
         assertEquals(await Deno.readTextFile(local), expected);
         assertEquals(

@@ -202,7 +202,12 @@ Deno.test("temp folder and pull cache names", async () => {
   const p1 = await pullCachePath("/tmp/assist-pulls", "eng1", "/hci/server/server.ini", "linux");
   const p2 = await pullCachePath("/tmp/assist-pulls", "eng1", "/hci/server/server.ini", "linux");
   const p3 = await pullCachePath("/tmp/assist-pulls", "eng1", "/hci2/server/server.ini", "linux");
-  assert(/^\/tmp\/assist-pulls\/eng1\.server\.ini\.[0-9a-f]{16}$/.test(p1), p1);
+  // The extension stays last, so a pulled copy is recognised by its name too.
+  assert(/^\/tmp\/assist-pulls\/eng1\.server\.[0-9a-f]{16}\.ini$/.test(p1), p1);
+  const db = await pullCachePath("/tmp/assist-pulls", "eng1", "/hci/adt/adt_in.smatdb", "linux");
+  assert(/^\/tmp\/assist-pulls\/eng1\.adt_in\.[0-9a-f]{16}\.smatdb$/.test(db), db);
+  const bare = await pullCachePath("/tmp/assist-pulls", "eng1", "/hci/adt/NetConfig", "linux");
+  assert(/^\/tmp\/assist-pulls\/eng1\.NetConfig\.[0-9a-f]{16}$/.test(bare), bare);
   assertEquals(p1, p2);
   assert(p1 !== p3);
 });

@@ -82,7 +82,9 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
     await t.step("an archive pulled for the SQLite reader is reused while unchanged", async () => {
       const dir = `${env.TMPDIR}/assist-pulls`;
       const copies = () =>
-        [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("e1.adt_in.smatdb.")).map((e) => e.name);
+        [...Deno.readDirSync(dir)].filter((e) => /^e1\.adt_in\.[0-9a-f]{16}\.smatdb$/.test(e.name)).map((e) =>
+          e.name
+        );
       assertEquals(copies().length, 1);
       const path = `${dir}/${copies()[0]}`;
       const before = await Deno.stat(path);
@@ -100,11 +102,12 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
 
     await t.step("the root: --hciroot wins; a sudo-gated profile needs the pin", async () => {
       const given = await run(["tools", "list_sites", "e1", "--hciroot", `${root}/adt`, "--format", "tsv"]);
-      assertEquals(given.code, 0, given.all);
-      assertEquals(given.stdout, "SITE\tRELEASE\tNETCONFIG\tDESCRIPTION\tPATH\n");
+      // A site folder given as the root: no engine root, and the operator is told so.
+      assertEquals(given.code, 2, given.all);
+      match(given.stderr, /adt is no engine root: .*it is a site folder/);
       await sshd.setProfile("sudo-gated");
       const gated = await run(["tools", "list_sites", "e1"]);
-      assertEquals(gated.code, 1);
+      assertEquals(gated.code, 2);
       assertEquals(
         gated.stderr,
         "assist: list_sites: no engine root on e1: its login shell sets no HCIROOT; pass --hciroot <path> or pin " +

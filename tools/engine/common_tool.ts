@@ -32,7 +32,8 @@ export function siteParam(positional = true): ParamSpec {
   return {
     name: "site",
     type: "string",
-    description: "site name (default $HCISITE, or the only site)",
+    description: "site name (default $HCISITE, or the only site); a thread alone is found in the one site " +
+      "that has it",
     positional,
   };
 }
@@ -40,7 +41,7 @@ export function siteParam(positional = true): ParamSpec {
 export const THREAD_PARAM: ParamSpec = {
   name: "thread",
   type: "string",
-  description: "thread (protocol) name; case-insensitive",
+  description: "thread (protocol) name, or <thread>.<site>; case-insensitive",
   positional: true,
 };
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { expandTilde } from "../../core/tilde.ts";
 import { lazy } from "../../core/lazy.ts";
 import { type EnvReader, readEnv } from "../../core/env.ts";
 import { posix, win32 } from "node:path";
@@ -32,7 +33,7 @@ export function engineRoot(
     throw new EngineInputError("no_engine_root", "no engine root: pass --hciroot <path> or set HCIROOT");
   }
   const lib = Deno.build.os === "windows" ? win32 : posix;
-  return lib.resolve(ctx.cwd, given);
+  return lib.resolve(ctx.cwd, expandTilde(given));
 }
 
 interface CacheEntry {
@@ -106,8 +107,26 @@ export class Engine {
           hciroot: this.root,
         });
       }
-      return listSites(this.fs, this.root);
+      const list = await listSites(this.fs, this.root);
+      if (list.sites.length === 0 && list.source === "walk") {
+        // No server.ini environs and no site folder: the operator pointed at some other folder.
+        const own = await this.fs.stat(this.fs.join(this.root, "NetConfig"));
+        const hint = own && !own.isDirectory
+          ? `; it holds a NetConfig, so it is a site folder: its engine root is probably the folder above`
+          : "";
+        throw new EngineInputError(
+          "not_engine_root",
+          `${this.root} is no engine root: it has no server/server.ini and no site folder with a NetConfig${hint}`,
+          { hciroot: this.root },
+        );
+      }
+      return list;
     })();
+  }
+
+  /** `$HCISITE` as this engine sees it (the remote login's on an SSH alias), or undefined. */
+  defaultSiteName(): string | undefined {
+    return clean(this.#env("HCISITE"));
   }
 
   /**
@@ -121,7 +140,7 @@ export class Engine {
       if (list.sites.length === 1) return list.sites[0];
       throw new EngineInputError(
         "no_site",
-        `which site? pass --site (sites: ${names.join(", ") || "none found"})`,
+        `which site? name one (sites: ${names.join(", ") || "none found"}), or set HCISITE`,
         { sites: names },
       );
     }

@@ -62,12 +62,19 @@ export const ncDiffInterfaceTool: ToolDef = {
     },
     { name: "cosmetic", type: "boolean", description: "include COORDS, BITMAP", default: false },
     { name: "format", type: "string", description: "output format", enum: ["text", "json"], default: "text" },
+    {
+      name: "exit_code",
+      type: "boolean",
+      description: "by hand: exit 1 when the sides differ, 0 when they do not, as git diff --exit-code",
+      default: false,
+    },
   ],
   examples: [
     "adt_in.adt --to-hciroot /hci/test/integrator",
     "lab_in lab_from_hub --site lab",
     "adt_in --site adt --to-netconfig /tmp/NetConfig.bak",
     "adt_in.adt --alias test --to-alias prod",
+    "adt_in.adt --to-hciroot /hci/test/integrator --exit-code",
   ],
   async run(input, ctx) {
     const { run } = await lazy<typeof import("./run/nc_diff_interface.ts")>(

@@ -10,7 +10,8 @@ export const ncMsgsTool: ToolDef = {
     "smat_msgs) and the older .idx/.msg pairs. Choose them by site and thread (its SAVEMSGS files in " +
     "exec/processes/<process>/; --direction in|out|both; --history adds SmatHistory copies), by site " +
     "alone (every archive of the site), or by --file. Filter by time (--since, --until: a date, a " +
-    "date and time in UTC, or an age such as 2h), by text (case-sensitive unless --ignore-case) and by " +
+    "date and time in local time unless a zone is given, or an age such as 90m, 36h, 7d; times are " +
+    "shown in the local zone with its offset, --utc for UTC), by text (case-sensitive unless --ignore-case) and by " +
     "HL7 field (--hl7 PID.3.1=12345, != or ~ for contains; repeat for AND). --output summary (one " +
     "line per message: time, MID, file, context, source, destination, MSH-9, MSH-10, size), raw (the " +
     "messages, one segment per line) or json. An encrypted .smatdb (SQLCipher) is recognised and " +
@@ -32,8 +33,25 @@ export const ncMsgsTool: ToolDef = {
       default: "both",
     },
     { name: "history", type: "boolean", description: "also read the SmatHistory copies", default: false },
-    { name: "since", type: "string", description: "messages at or after this time", metavar: "TIME" },
-    { name: "until", type: "string", description: "messages at or before this time", metavar: "TIME" },
+    {
+      name: "since",
+      type: "string",
+      description: "messages at or after this time: 2024-11-20, 2024-11-20T08:05 (local time unless a zone " +
+        "is given), or an age such as 90m, 36h, 7d",
+      metavar: "TIME",
+    },
+    {
+      name: "until",
+      type: "string",
+      description: "messages at or before this time (as --since)",
+      metavar: "TIME",
+    },
+    {
+      name: "utc",
+      type: "boolean",
+      description: "show times in UTC rather than the local zone",
+      default: false,
+    },
     { name: "text", type: "string", description: "messages containing this text" },
     { name: "ignore_case", type: "boolean", description: "match --text in any case", default: false },
     {

@@ -5,10 +5,10 @@ import { aliasParam, formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from 
 
 export const ncPathsTool: ToolDef = {
   name: "nc_paths",
-  summary: "Route chains from a thread across sites (columns SITE THREAD HOPS PATH)",
+  summary: "Route chains from a thread across sites (columns SITE THREAD TRXID HOPS PATH)",
   description: "Trace where messages entering a thread can go: every route chain, depth-first in " +
-    "NetConfig order, one row each with the columns SITE, THREAD (where the chain starts), HOPS and " +
-    "PATH. In PATH `->` is a route, `=>` a cross-site hop, `~>` a disabled route (with " +
+    "NetConfig order, one row each with the columns SITE, THREAD (where the chain starts), TRXID (of its " +
+    "first route; --trxid keeps only those, * and ? allowed), HOPS and PATH. In PATH `->` is a route, `=>` a cross-site hop, `~>` a disabled route (with " +
     "--include-disabled); nodes of other sites are written site/thread. Cross-site hops: an " +
     "inter-site destination record's PORT to the thread with that ICLSERVERPORT (else a listening " +
     "thread on that port in another site), and a TCP client thread on this host to the thread " +
@@ -24,6 +24,12 @@ export const ncPathsTool: ToolDef = {
       type: "string",
       description: "only chains reaching this thread (<thread>[.<site>])",
       metavar: "THREAD",
+    },
+    {
+      name: "trxid",
+      type: "string",
+      description: "only chains whose first route has this TRXID (ADT_A01, ADT_A0*)",
+      metavar: "TRXID",
     },
     {
       name: "max_hops",

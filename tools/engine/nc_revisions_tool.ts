@@ -1,7 +1,7 @@
 /** nc_revisions (spec): NetConfig revision timeline or diff, for a thread or the whole file. */
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
-import { aliasParam, HCIROOT_PARAM } from "./common_tool.ts";
+import { aliasParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
 export const ncRevisionsTool: ToolDef = {
   name: "nc_revisions",
@@ -15,11 +15,14 @@ export const ncRevisionsTool: ToolDef = {
     "changed) of --site, or of every site.",
   params: [
     {
+      ...siteParam(),
+      description: "site (default $HCISITE; a thread alone is found in the site that has it)",
+    },
+    {
       name: "thread",
       type: "string",
-      description: "<thread>[.<site>]; without a site, the one site that has the thread",
+      description: "thread name, or <thread>.<site>",
       positional: true,
-      metavar: "THREAD[.SITE]",
     },
     {
       name: "system",
@@ -27,7 +30,6 @@ export const ncRevisionsTool: ToolDef = {
       description: "the whole NetConfig rather than one thread",
       default: false,
     },
-    { name: "site", type: "string", description: "site (for --system, or instead of .<site>)" },
     {
       name: "format",
       type: "string",
@@ -47,8 +49,21 @@ export const ncRevisionsTool: ToolDef = {
     {
       name: "since",
       type: "string",
-      description: "only snapshots saved on or after this date (2024-10-01)",
-      metavar: "DATE",
+      description: "only snapshots saved at or after this time: 2024-10-01, 2024-10-01T08:00 (local time " +
+        "unless a zone is given), or an age such as 90m, 36h, 7d",
+      metavar: "TIME",
+    },
+    {
+      name: "until",
+      type: "string",
+      description: "only snapshots saved at or before this time (as --since)",
+      metavar: "TIME",
+    },
+    {
+      name: "utc",
+      type: "boolean",
+      description: "show times in UTC rather than the local zone",
+      default: false,
     },
     HCIROOT_PARAM,
     aliasParam(),

@@ -5,12 +5,13 @@ import { aliasParam, formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from 
 
 export const ncRoutesTool: ToolDef = {
   name: "nc_routes",
-  summary: "Routes of a thread or site: TRXID, detail type, destinations, xlate, procs, enabled",
+  summary: "Routes of a thread or site: TRXID, route and detail state, type, destinations, xlate, procs",
   description: "List the routes (DATAXLATE) of one thread, or of every thread of a site, one row per " +
-    "route detail: the TRXID (wildcard marked), whether the route is enabled, the detail's number and " +
+    "route detail: the TRXID (wildcard marked), ROUTE_STATE (on/off: the route as a whole), the detail's number, " +
+    "DETAIL_STATE (its own switch; `on (route off)` when the route is off, so it carries nothing), its " +
     "type (raw, xlate, xslt, generate), its destinations (an inter-site destination shown as " +
     "name@HOST:PORT, a name defined nowhere as name(undefined)), the Xlate file, the TPS procs (pre:, " +
-    "post:, disabled ones marked) and whether the detail is enabled. --replies adds REPLYXLATE routes.",
+    "post:, disabled ones marked). --replies adds REPLYXLATE routes.",
   params: [
     siteParam(),
     { ...THREAD_PARAM, description: "only this thread's routes" },

@@ -16,8 +16,7 @@ export const ncShowTool: ToolDef = {
     {
       name: "thread",
       type: "string",
-      description: "thread, destination or process name",
-      required: true,
+      description: "thread, destination or process name, or <name>.<site>",
       positional: true,
     },
     { name: "path", type: "string", description: "dotted key path, e.g. PROTOCOL.PORT", positional: true },
@@ -31,7 +30,7 @@ export const ncShowTool: ToolDef = {
       default: "text",
     },
   ],
-  examples: ["adt adt_in", "adt adt_in PROTOCOL.PORT", "adt adt_in --format tcl"],
+  examples: ["adt adt_in", "adt_in.adt PROTOCOL.PORT", "adt_in --format tcl"],
   async run(input, ctx) {
     const { run } = await lazy<typeof import("./run/nc_show.ts")>(import.meta.url, "./run/nc_show.ts");
     return run(input, ctx);

@@ -268,7 +268,9 @@ export class RouteGraph {
 
   /**
    * Who sends to each thread: for every thread (key `site\0name` lower-cased), the sources as
-   * `thread` (same site), `site/thread`, or `site/thread via dest` (an inter-site destination).
+   * `thread` (same site), `site/thread`, or `site/thread via dest` (an inter-site destination); a
+   * source whose every route there is disabled (seen when the graph includes disabled routes) is
+   * marked `(disabled)`.
    */
   feeders(): Map<string, string[]> {
     const out = new Map<string, string[]>();
@@ -284,9 +286,10 @@ export class RouteGraph {
         for (const e of this.edges(from)) {
           if (!e.to) continue;
           const label = (to: PathNode) => (to.site === from.site ? from.name : `${from.site}/${from.name}`);
-          if (e.to.kind === "thread") add(e.to, label(e.to));
+          const off = e.disabled ? " (disabled)" : "";
+          if (e.to.kind === "thread") add(e.to, label(e.to) + off);
           else {
-            for (const x of this.edges(e.to)) if (x.to) add(x.to, `${label(x.to)} via ${e.to.name}`);
+            for (const x of this.edges(e.to)) if (x.to) add(x.to, `${label(x.to)} via ${e.to.name}${off}`);
           }
         }
       }

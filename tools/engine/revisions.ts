@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { parseTimeArg } from "../../core/time.ts";
 import { DatabaseSync } from "node:sqlite";
 import type { EngineFs } from "./engine_fs.ts";
 import type { Site } from "./sites.ts";
@@ -266,12 +267,14 @@ export async function listSnapshots(
 }
 
 /**
- * A `--since` value as a key comparable with snapshot keys: a date (`2024-10-01`), a date and time,
- * or any prologue-style date. Undefined when unreadable.
+ * A `--since` (or, with `end`, `--until`) value as a key comparable with snapshot keys: the forms of
+ * core/time.ts (a date, a date and time in local time unless a zone is given, an age such as 7d), or
+ * a prologue-style date. Undefined when unreadable or impossible (`2024-13-45`).
  */
-export function sinceKey(text: string): string | undefined {
+export function sinceKey(text: string, end = false, now = Date.now()): string | undefined {
   const t = text.trim();
-  const m = t.match(/^(\d{4})-(\d{1,2})-(\d{1,2})$/);
-  if (m) return `${m[1]}-${m[2].padStart(2, "0")}-${m[3].padStart(2, "0")}`;
+  const ms = parseTimeArg(t, { end, now });
+  if (ms !== undefined) return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+  if (/^\d{4}-\d{1,2}-\d{1,2}/.test(t)) return undefined;
   return parseDate(t)?.key;
 }

@@ -9,6 +9,7 @@
  *
  * The comparison itself (`protectedPlace`) is pure, so every platform's rules are tested here.
  */
+import { expandTilde, userHome } from "../../core/tilde.ts";
 import { posix, win32 } from "node:path";
 
 /** Folders under the home whose whole content is protected. */
@@ -144,6 +145,7 @@ export class PathGuard {
    * Returns also the two forms, so callers can report and reuse them.
    */
   async check(path: string, cwd: string): Promise<{ place?: string; literal: string; real: string }> {
+    path = expandTilde(path, userHome(), this.flavor.windows);
     const literal = literalPath(path, cwd, this.flavor);
     // The physical form starts from the path as written: `link/..` must go to the parent of the
     // link's target, which lexical normalization (in `literal`) would already have undone.

@@ -25,11 +25,18 @@ export const hl7DiffTool: ToolDef = {
       description: "paths not compared, replacing the default MSH.7 MSH.10; none compares everything",
       metavar: "PATH",
     },
+    {
+      name: "exit_code",
+      type: "boolean",
+      description: "by hand: exit 1 when the sides differ, 0 when they do not, as git diff --exit-code",
+      default: false,
+    },
   ],
   examples: [
     "before.hl7 after.hl7",
     "prod.hl7 test.hl7 --key PID.3.1 --ignore MSH.7 --ignore MSH.10 --ignore PV1.19",
     "a.hl7 b.hl7 --ignore none",
+    "before.hl7 after.hl7 --exit-code",
   ],
   async run(input, ctx) {
     const { run } = await lazy<typeof import("./run/hl7_diff.ts")>(import.meta.url, "./run/hl7_diff.ts");

@@ -25,8 +25,7 @@ export const hl7FieldTool: ToolDef = {
     {
       name: "paths",
       type: "string[]",
-      description: "field paths, e.g. MSH.10 PID.3.1 PID.5",
-      required: true,
+      description: "field paths, e.g. MSH.10 PID.3.1 PID.5 (by hand, paths alone read standard input)",
       positional: true,
       metavar: "PATH",
     },
@@ -38,7 +37,12 @@ export const hl7FieldTool: ToolDef = {
       default: false,
     },
   ],
-  examples: ["adt.hl7 MSH.10 PID.3.1 PID.5", "results.hl7 OBX.3.1 OBX.5 --index", "- MSH.9 < today.hl7"],
+  examples: [
+    "adt.hl7 MSH.10 PID.3.1 PID.5",
+    "results.hl7 OBX.3.1 OBX.5 --index",
+    "- MSH.9 < today.hl7",
+    "MSH.9 PID.5 < today.hl7",
+  ],
   async run(input, ctx) {
     const { run } = await lazy<typeof import("./run/hl7_field.ts")>(import.meta.url, "./run/hl7_field.ts");
     return run(input, ctx);

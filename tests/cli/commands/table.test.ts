@@ -262,3 +262,17 @@ Deno.test("/help: every command by group, then the keys; assist --help lists the
   const cli = cliHelp();
   for (const c of COMMANDS.filter((c) => c.cli)) assert(cli.includes(`assist ${c.cli!.join(" ")}`), c.name);
 });
+
+Deno.test("/<command> --help shows its usage and runs nothing; a raw tail keeps a later --help", async () => {
+  await using tmp = await tempDir();
+  const { io, ctx } = replContext(tmp.path);
+  await runSlash("/ssh-add --help", ctx);
+  await runSlash("/ssh-add eng1 -h", ctx);
+  assertEquals(io.outs.length, 2);
+  for (const out of io.outs) {
+    match(out, /^usage: \/ssh-add <alias> <user@host\[:port\]>\n {2}register a host$/);
+  }
+  assertEquals(io.warns, []);
+  // Nothing was registered.
+  assertEquals(await Deno.stat(`${tmp.path}/.ssh-hosts.tsv`).then(() => true, () => false), false);
+});

@@ -18,7 +18,9 @@ Deno.test("folderTimeKey: timestamps that are not zero-padded, epoch forms, nons
   const names = ["2024_3_5_9_4_2", "2024_10_2_14_30_0", "2024_11_19_8_0_15"];
   assertEquals([...names].sort(), ["2024_10_2_14_30_0", "2024_11_19_8_0_15", "2024_3_5_9_4_2"]);
   assertEquals(names.map((n) => folderTimeKey(n)!).sort(), names.map((n) => folderTimeKey(n)!));
-  assertEquals(sinceKey("2024-3-1"), "2024-03-01");
+  assertEquals(sinceKey("2024-3-1"), new Date(2024, 2, 1).toISOString().replace(/\.000Z$/, "Z"));
+  assertEquals(sinceKey("2024-3-1T10:00Z"), "2024-03-01T10:00:00Z");
+  assertEquals(sinceKey("2024-13-45"), undefined);
   assertEquals(sinceKey("March 1, 2024 1:00:00 PM CST"), "2024-03-01T19:00:00Z");
   assertEquals(sinceKey("soon"), undefined);
 });

@@ -103,7 +103,7 @@ Deno.test("Engine: root from the argument or HCIROOT, site by name, HCISITE or t
     await Deno.writeTextFile(`${tmp.path}/${s}/NetConfig`, NC);
   }
   const engine = openEngine(undefined, ctx, undefined, env({ HCIROOT: tmp.path }));
-  await rejects(engine.site(), /which site\? pass --site \(sites: one, two\)/);
+  await rejects(engine.site(), /which site\? name one \(sites: one, two\), or set HCISITE/);
   assertEquals((await engine.site("TWO")).name, "two");
   assertEquals((await new Engine(engine.fs, tmp.path, env({ HCISITE: "one" })).site()).name, "one");
   await rejects(engine.site("three"), /no site "three" under .* \(sites: one, two\)/);
@@ -133,7 +133,11 @@ Deno.test("EngineFs (local): protected places under $ASSIST_HOME are refused, ho
   // Listing leaves the protected entry out; a site walk therefore never sees it.
   assertEquals(await fs.list(`${tmp.path}/root`), []);
   const engine = openEngine(`${tmp.path}/root`, ctx);
-  assertEquals((await engine.sites()).sites, []);
+  // With the one site left out, the folder is no engine root.
+  await rejects(
+    engine.sites(),
+    (e: unknown) => e instanceof EngineInputError && e.kind === "not_engine_root",
+  );
   const r = failure(new EngineFsError("protected_path", "refused", "/x"));
   assertEquals([r.isError, JSON.parse(r.text).error], [true, "protected_path"]);
   // Plain files read, ranges read, a missing file is undefined for stat and not_found for reads.

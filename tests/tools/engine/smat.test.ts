@@ -25,9 +25,11 @@ const msgs: SmatMsg[] = Array.from({ length: 10 }, (_, i) => ({
 }));
 
 Deno.test("parseTime, parseCondition", () => {
-  assertEquals(parseTime("2024-11-20"), Date.UTC(2024, 10, 20));
-  assertEquals(parseTime("2024-11-20", true), Date.UTC(2024, 10, 20) + 86_399_999);
-  assertEquals(parseTime("2024-11-20T08:05"), Date.UTC(2024, 10, 20, 8, 5));
+  // No zone: local time (core/time.ts).
+  assertEquals(parseTime("2024-11-20"), new Date(2024, 10, 20).getTime());
+  assertEquals(parseTime("2024-11-20", true), new Date(2024, 10, 20).getTime() + 86_399_999);
+  assertEquals(parseTime("2024-11-20T08:05"), new Date(2024, 10, 20, 8, 5).getTime());
+  assertEquals(parseTime("2024-13-45"), undefined);
   assertEquals(parseTime("2024-11-20 8:05:30-06:00"), Date.UTC(2024, 10, 20, 14, 5, 30));
   assertEquals(parseTime("1732089600"), T);
   assertEquals(parseTime("2h", false, T), T - 7_200_000);

@@ -243,7 +243,9 @@ function snippet(t: string, from: number, limit: number): string {
   let s = t.slice(from, Math.min(limit, from + 20));
   const ws = s.search(/\s/);
   if (ws !== -1) s = s.slice(0, ws);
-  return s;
+  // A binary byte is shown escaped, never sent raw to a terminal.
+  // deno-lint-ignore no-control-regex -- control characters are what is escaped
+  return s.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
 /**

@@ -6,19 +6,25 @@ import { localEngineFs } from "../engine_fs.ts";
 import { valueToJSON } from "../netconfig/mod.ts";
 import type { NcEntry } from "../netconfig/mod.ts";
 import { changeLine, diffConfig } from "../diff.ts";
-import { requireThread, threadAndSite } from "./_lookup.ts";
+import { requireEntryIn, resolveThread, splitThreadName, type ThreadRef } from "../thread_ref.ts";
 
 interface Side {
   label: string;
   where: string;
   entry: NcEntry;
   identity: string;
+  site?: string;
 }
 
+/**
+ * One side: a thread of a NetConfig file, or of a site of an engine root (`site` given, else the
+ * `near` site when it has the thread, else the one site that has it: ../thread_ref.ts).
+ */
 async function side(
   ctx: ToolContext,
   thread: string,
   site: string | undefined,
+  near: string | undefined,
   hciroot: string | undefined,
   netconfig: string | undefined,
   alias: string | undefined,
@@ -26,7 +32,7 @@ async function side(
   if (netconfig) {
     const fs = localEngineFs(ctx);
     const nc = await loadNetConfig(fs, netconfig, netconfig);
-    const entry = requireThread(nc, thread, netconfig);
+    const entry = requireEntryIn(nc, thread, netconfig);
     return {
       label: `${entry.name}`,
       where: netconfig,
@@ -35,24 +41,30 @@ async function side(
     };
   }
   const engine = await engineFor({ alias, hciroot }, ctx);
-  const { site: s, nc } = await engine.load(site);
-  const entry = requireThread(nc, thread, s.name);
+  const named = await splitThreadName(engine, thread, site);
+  let ref: ThreadRef | undefined;
+  if (named.site === undefined && near !== undefined) {
+    const sites = (await engine.sites()).sites;
+    if (sites.some((s) => s.name.toLowerCase() === near.toLowerCase())) {
+      const loaded = await engine.load(near);
+      const entry = loaded.nc.protocol(named.thread);
+      if (entry) ref = { ...loaded, entry };
+    }
+  }
+  ref ??= await resolveThread(engine, named.site, named.thread);
+  const { site: s, entry } = ref as Required<ThreadRef>;
   const where = alias ? `${alias}:${engine.root}` : engine.root;
   return {
     label: `${s.name}/${entry.name}`,
     where,
     entry,
     identity: `${where}\0${s.name}\0${entry.name.toLowerCase()}`,
+    site: s.name,
   };
 }
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const a = threadAndSite(input.thread as string, input.site as string | undefined);
-    const b = threadAndSite(
-      (input.other as string | undefined) ?? a.thread,
-      input.to_site as string | undefined,
-    );
     const aliasA = (input.alias as string | undefined) || undefined;
     const aliasB = (input.to_alias as string | undefined) || aliasA;
     const rootA = input.hciroot as string | undefined;
@@ -60,13 +72,28 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const rootB = (input.to_hciroot as string | undefined) ?? (aliasB === aliasA ? rootA : undefined);
     const fileA = input.netconfig as string | undefined;
     const fileB = input.to_netconfig as string | undefined;
-    const left = await side(ctx, a.thread, a.site, rootA, fileA, aliasA);
+    let threadA = (input.thread as string).trim();
+    let other = (input.other as string | undefined)?.trim() || undefined;
+    let siteA = (input.site as string | undefined)?.trim() || undefined;
+    // `site thread` as two words: the first names a site of the first side's engine root.
+    if (other !== undefined && siteA === undefined && !fileA) {
+      const engine = await engineFor({ alias: aliasA, hciroot: rootA }, ctx);
+      const sites = (await engine.sites()).sites;
+      if (sites.some((s) => s.name.toLowerCase() === threadA.toLowerCase())) {
+        siteA = threadA;
+        threadA = other;
+        other = undefined;
+      }
+    }
+    const left = await side(ctx, threadA, siteA, undefined, rootA, fileA, aliasA);
+    const siteB = (input.to_site as string | undefined)?.trim() || undefined;
     const right = await side(
       ctx,
-      b.thread,
-      b.site ?? (fileB ? undefined : a.site),
+      other ?? left.entry.name,
+      siteB,
+      left.site,
       rootB,
-      fileB ?? (input.to_hciroot || input.to_alias || b.site || input.to_site ? undefined : fileA),
+      fileB ?? (input.to_hciroot || input.to_alias || siteB || other?.includes(".") ? undefined : fileA),
       aliasB,
     );
     if (left.identity === right.identity) {
@@ -77,10 +104,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     const namesDiffer = left.entry.name.toLowerCase() !== right.entry.name.toLowerCase();
     const cosmetic = input.cosmetic as boolean;
+    const status: { exitCode?: number } = {};
     const changes = diffConfig(left.entry.config, right.entry.config, {
       cosmetic,
       ignore: namesDiffer ? new Set(["SYMNAME"]) : undefined,
     });
+    if (input.exit_code === true && changes.length > 0) status.exitCode = 1;
     if (input.format === "json") {
       return {
         text: JSON.stringify(
@@ -95,6 +124,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           null,
           2,
         ),
+        ...status,
       };
     }
     const showWhere = left.where !== right.where;
@@ -115,7 +145,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       }` +
         `${ignored ? `; ${ignored}` : ""}]`,
     );
-    return { text: lines.join("\n") };
+    return { text: lines.join("\n"), ...status };
   } catch (err) {
     return failure(err);
   }

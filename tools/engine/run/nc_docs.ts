@@ -6,7 +6,7 @@ import { type NcEntry, routeTargets } from "../netconfig/mod.ts";
 import { RouteGraph } from "../paths.ts";
 import { docThread, ONENOTE_COLUMNS, onenoteRow, threadText } from "../docs.ts";
 import { readSiteInfo } from "../sites.ts";
-import { requireThread } from "./_lookup.ts";
+import { resolveThread } from "../thread_ref.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
@@ -14,17 +14,21 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       throw new EngineInputError("usage", "choose one of --onenote-table and --raw-tcl");
     }
     const engine = await engineFor(input, ctx);
-    const { site, nc } = await engine.load(input.site as string | undefined);
-    const threads: NcEntry[] = input.thread
-      ? [requireThread(nc, input.thread as string, site.name)]
-      : nc.protocols;
+    const ref = await resolveThread(
+      engine,
+      input.site as string | undefined,
+      input.thread as string | undefined,
+    );
+    const { site, nc } = ref;
+    const threads: NcEntry[] = ref.entry ? [ref.entry] : nc.protocols;
     if (input.raw_tcl) {
-      if (input.thread) return { text: nc.raw(threads[0]) };
+      if (ref.entry) return { text: nc.raw(ref.entry) };
       return { text: nc.text.replace(/^\uFEFF/, "").replace(/\r/g, "").trimEnd() };
     }
     const { loaded } = await engine.loadAll();
     if (!loaded.some((l) => l.site.name === site.name)) loaded.push({ site, nc });
-    const feeders = new RouteGraph(loaded).feeders();
+    // Disabled routes are listed too, marked: a thread fed only by a disabled route says so.
+    const feeders = new RouteGraph(loaded, { includeDisabled: true }).feeders();
     const targets = routeTargets(nc);
     const docs = threads.map((t) =>
       docThread(t, targets, feeders.get(`${site.name}\0${t.name.toLowerCase()}`) ?? [])
@@ -33,7 +37,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       return { text: [ONENOTE_COLUMNS.join("\t"), ...docs.map((d) => onenoteRow(nc, d))].join("\n") };
     }
     const parts: string[] = [];
-    if (!input.thread) {
+    if (!ref.entry) {
       const info = await readSiteInfo(engine.fs, site).catch(() => undefined);
       const p = nc.prologue;
       const head = [

@@ -1,4 +1,5 @@
 /** nc_msgs: list and search messages in SMAT archives (.smatdb and .idx/.msg), newest first. */
+import { expandTilde } from "../../../core/tilde.ts";
 import { posix, win32 } from "node:path";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
@@ -13,6 +14,7 @@ import {
   namedSmatFile,
   parseCondition,
   parseTime,
+  readSampleTsv,
   readSmatDb,
   readSmatFiles,
   siteSmatFiles,
@@ -23,7 +25,8 @@ import {
   threadSmatFiles,
 } from "../smat/mod.ts";
 import { renderTable } from "../table.ts";
-import { requireThread } from "./_lookup.ts";
+import { resolveThread } from "../thread_ref.ts";
+import { TIME_FORMS } from "../../../core/time.ts";
 
 function filterOf(input: ToolInput): MessageFilter {
   const f: MessageFilter = {};
@@ -34,7 +37,7 @@ function filterOf(input: ToolInput): MessageFilter {
     if (t === undefined) {
       throw new EngineInputError(
         "bad_time",
-        `--${key} ${v}: expected a date (2024-11-20), a date and time (2024-11-20T08:05, UTC unless a zone is given), epoch seconds or an age (30m, 2h, 7d)`,
+        `--${key} ${v}: expected ${TIME_FORMS}`,
       );
     }
     f[key] = t;
@@ -50,6 +53,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   try {
     const filter = filterOf(input);
     const limit = input.limit as number;
+    const utc = input.utc === true;
     let files: SmatFile[];
     let fs;
     let siteName: string | undefined;
@@ -58,7 +62,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (input.file) {
       fs = localEngineFs(ctx);
       const lib = Deno.build.os === "windows" ? win32 : posix;
-      const path = lib.resolve(ctx.cwd, input.file as string);
+      const path = lib.resolve(ctx.cwd, expandTilde(input.file as string));
       const f = await namedSmatFile(fs, path);
       if (!f) {
         return toolError("not_found", `no SMAT archive at ${input.file} (.smatdb, .idx/.msg)`, { path });
@@ -68,11 +72,15 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     } else {
       const engine = await engineFor(input, ctx);
       fs = engine.fs;
-      const { site, nc } = await engine.load(input.site as string | undefined);
+      const { site, entry } = await resolveThread(
+        engine,
+        input.site as string | undefined,
+        input.thread as string | undefined,
+      );
       siteName = site.name;
       siteDir = site.dir;
-      if (input.thread) {
-        const thread = requireThread(nc, input.thread as string, site.name);
+      if (entry) {
+        const thread = entry;
         const r = await threadSmatFiles(
           fs,
           site,
@@ -107,9 +115,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const all: Array<SmatMessage & { order: number }> = [];
     let read = 0;
     for (const [order, f] of files.entries()) {
+      // One more than shown: whether more matched than the limit lets through is then known.
       const r = f.format === "smatdb"
-        ? await readSmatDb(fs, f.path, filter, limit, siteName)
-        : await readSmatFiles(fs, f.path, filter, limit);
+        ? await readSmatDb(fs, f.path, filter, limit + 1, siteName)
+        : f.format === "tsv"
+        ? await readSampleTsv(fs, f.path, filter, limit + 1)
+        : await readSmatFiles(fs, f.path, filter, limit + 1);
       if (r.skipped) {
         if (files.length === 1) {
           return toolError(
@@ -142,7 +153,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             scope,
             files: files.map((f) => f.path),
             messages: shown.map((m) => ({
-              time: isoTime(m.time),
+              time: isoTime(m.time, utc),
               mid: m.mid,
               file: m.file,
               source: m.source,
@@ -162,7 +173,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (output === "raw") {
       for (const m of shown) {
         lines.push(
-          `=== ${isoTime(m.time)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${m.dest || "-"}  ` +
+          `=== ${isoTime(m.time, utc)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${
+            m.dest || "-"
+          }  ` +
             `(${m.context || m.type || "?"}, ${m.bytes ?? new TextEncoder().encode(m.content).length} bytes)`,
           m.content.replace(/\r\n?/g, "\n").replace(/\n+$/, ""),
           "",
@@ -174,7 +187,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         const msgType = h ? getValue(h, "MSH.9") ?? "" : "";
         const control = h ? getValue(h, "MSH.10") ?? "" : "";
         return [
-          isoTime(m.time),
+          isoTime(m.time, utc),
           m.mid,
           rel(m.file),
           m.context || m.type || "-",
@@ -195,8 +208,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     const conds = [
-      filter.since !== undefined ? `since ${isoTime(filter.since)}` : "",
-      filter.until !== undefined ? `until ${isoTime(filter.until)}` : "",
+      filter.since !== undefined ? `since ${isoTime(filter.since, utc)}` : "",
+      filter.until !== undefined ? `until ${isoTime(filter.until, utc)}` : "",
       filter.text ? `text "${filter.text}"${filter.ignoreCase ? " (any case)" : ""}` : "",
       ...(filter.hl7 ?? []).map((c) => `${c.path}${c.op}${c.value}`),
     ].filter((x) => x !== "");
@@ -205,7 +218,11 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         `${conds.length ? `, matching ${conds.join(", ")}` : ""}; ${read} archive${
           read === 1 ? "" : "s"
         } read` +
-        `${all.length > shown.length || shown.length === limit ? `; limit ${limit}` : ""}]`,
+        `${
+          all.length > shown.length
+            ? `; more matched: the newest ${limit} shown (--limit, at most 1000, or narrow with --since or --text)`
+            : ""
+        }]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };

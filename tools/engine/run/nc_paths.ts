@@ -3,7 +3,7 @@ import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { type Chain, chainText, type PathNode, RouteGraph } from "../paths.ts";
 import { renderTable, type TableFormat } from "../table.ts";
-import { requireThread, threadAndSite } from "./_lookup.ts";
+import { resolveThread, splitThreadName } from "../thread_ref.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
@@ -21,9 +21,13 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       for (const s of loaded) starts.push(...graph.entryThreads(s.site.name, false).nodes);
       scope = `the entry threads of ${loaded.length} sites`;
     } else {
-      const { site, nc } = await engine.load(input.site as string | undefined); // throws for a broken NetConfig
-      if (input.thread) {
-        const t = requireThread(nc, input.thread as string, site.name);
+      // Throws for a broken NetConfig of the site asked.
+      const { site, entry: t } = await resolveThread(
+        engine,
+        input.site as string | undefined,
+        input.thread as string | undefined,
+      );
+      if (t) {
         starts = [{ site: site.name, name: t.name, kind: "thread" }];
         scope = `${site.name}/${t.name}`;
       } else {
@@ -37,12 +41,22 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     let target: { site: string; name: string } | undefined;
     if (input.to) {
-      const ts = threadAndSite(input.to as string, undefined);
-      const tsite = ts.site ?? starts[0]?.site ?? (await engine.site(input.site as string | undefined)).name;
-      const tnc = graph.netconfig(tsite) ?? (await engine.load(tsite)).nc;
-      target = { site: tsite, name: requireThread(tnc, ts.thread, tsite).name };
+      // `thread.site` or `site thread`; a thread alone is looked for in the start's site first.
+      const words = (input.to as string).trim().split(/\s+/);
+      const ts = words.length === 2
+        ? { site: words[0], thread: words[1] }
+        : await splitThreadName(engine, input.to as string, undefined);
+      const near = ts.site === undefined ? starts[0]?.site : undefined;
+      const own = near === undefined ? undefined : graph.netconfig(near)?.protocol(ts.thread);
+      const hit = own && near !== undefined
+        ? { site: near, name: own.name }
+        : await resolveThread(engine, ts.site, ts.thread).then((r) => ({
+          site: r.site.name,
+          name: r.entry!.name,
+        }));
+      target = hit;
     }
-    const chains: Chain[] = [];
+    let chains: Chain[] = [];
     let truncated = false;
     for (const s of starts) {
       const r = graph.trace(s, {
@@ -55,6 +69,15 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         break;
       }
     }
+    // --trxid: the chains whose first route carries that TRXID (a pattern with * and ?).
+    const trxid = (input.trxid as string | undefined)?.trim() || undefined;
+    if (trxid !== undefined) {
+      const re = new RegExp(
+        `^${trxid.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`,
+        "i",
+      );
+      chains = chains.filter((c) => entryTrxids(c).some((t) => re.test(t)));
+    }
     if (format === "json") {
       return {
         text: JSON.stringify(
@@ -62,6 +85,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             chains: chains.map((c) => ({
               site: c.start.site,
               thread: c.start.name,
+              trxids: entryTrxids(c),
               hops: c.steps.length,
               path: chainText(c),
               steps: c.steps.map((s) => ({
@@ -83,14 +107,21 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       };
     }
     const table = renderTable(
-      ["SITE", "THREAD", "HOPS", "PATH"],
-      chains.map((c) => [c.start.site, c.start.name, String(c.steps.length), chainText(c)]),
+      ["SITE", "THREAD", "TRXID", "HOPS", "PATH"],
+      chains.map((c) => [
+        c.start.site,
+        c.start.name,
+        entryTrxids(c).join(",") || "-",
+        String(c.steps.length),
+        chainText(c),
+      ]),
       format,
     );
     if (format === "tsv") return { text: table };
     const lines: string[] = [];
     if (chains.length) lines.push(table, "");
-    const toText = target ? ` reaching ${target.site}/${target.name}` : "";
+    const toText = (target ? ` reaching ${target.site}/${target.name}` : "") +
+      (trxid !== undefined ? ` with TRXID ${trxid}` : "");
     lines.push(`[nc_paths: ${chains.length} chain${chains.length === 1 ? "" : "s"}${toText} from ${scope}]`);
     if (truncated) {
       lines.push(`[nc_paths: stopped at ${input.limit} chains; narrow with a thread, --to or --max-hops]`);
@@ -100,4 +131,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   } catch (err) {
     return failure(err);
   }
+}
+
+/** The TRXIDs of a chain's first route: the message types that enter it. */
+function entryTrxids(c: Chain): string[] {
+  return c.steps.find((s) => s.via === "route")?.trxids ?? [];
 }

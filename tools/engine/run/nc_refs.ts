@@ -3,6 +3,7 @@ import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure, type LoadedSite } from "../engine.ts";
 import { findRefs, mentionsTable, type Ref, type RefKind } from "../refs.ts";
 import { renderTable, type TableFormat } from "../table.ts";
+import { closestNames } from "../../../core/suggest.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
@@ -48,6 +49,23 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       `[nc_refs: ${rows.length} use${rows.length === 1 ? "" : "s"} of ${name} (${kind}) by ${threads} ` +
         `record${threads === 1 ? "" : "s"} in ${scope}]`,
     );
+    if (rows.length === 0) {
+      // Nothing uses it: perhaps a typo. The closest names among the sites' Xlate, Tables and
+      // tclprocs files (with their extension when the name has one).
+      const known = new Set<string>();
+      for (const { site } of sites) {
+        for (const dir of ["Xlate", "Tables", "tclprocs"]) {
+          const entries = await engine.fs.list(engine.fs.join(site.dir, dir)).catch(() => []);
+          for (const e of entries) known.add(/\.[^.]+$/.test(name) ? e.name : e.name.replace(/\.[^.]+$/, ""));
+        }
+      }
+      const near = closestNames(name, [...known]);
+      if (near.length) {
+        lines.push(
+          `[nc_refs: did you mean ${near.join(", ")}? (names of the sites' Xlate, Tables, tclprocs files)]`,
+        );
+      }
+    }
     for (const s of skipped) lines.push(`[nc_refs: site ${s.site} left out: ${s.reason}]`);
     return { text: lines.join("\n") };
   } catch (err) {

@@ -1,13 +1,14 @@
 /** nc_revisions (spec): a thread's or a whole NetConfig's revision timeline, or the diffs between them. */
+import { formatTime, TIME_FORMS } from "../../../core/time.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { type Engine, engineFor, failure } from "../engine.ts";
+import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { type NetConfig, NetConfigError, parseNetConfig } from "../netconfig/mod.ts";
 import { type Change, changeLine, diffConfig } from "../diff.ts";
 import { listSnapshots, sinceKey, type Snapshot } from "../revisions.ts";
 import type { Site } from "../sites.ts";
 import { renderTable } from "../table.ts";
-import { threadAndSite } from "./_lookup.ts";
+import { resolveThread } from "../thread_ref.ts";
 
 interface Event {
   snap: Snapshot;
@@ -79,7 +80,12 @@ function threadEvents(snaps: Snapshot[], thread: string): Event[] {
   return events;
 }
 
-function systemEvents(snaps: Snapshot[]): Event[] {
+/**
+ * The changes to a whole NetConfig, snapshot by snapshot. A snapshot that changes no record (saved
+ * again as it was, or only moved in the IDE: COORDS) is no revision: it is counted in `unchanged`,
+ * not listed.
+ */
+function systemEvents(snaps: Snapshot[], unchanged: { n: number }): Event[] {
   const events: Event[] = [];
   let prevNc: NetConfig | undefined;
   let prev: Snapshot | undefined;
@@ -130,7 +136,8 @@ function systemEvents(snaps: Snapshot[]): Event[] {
         removed.length ? `removed ${removed.join(", ")}` : "",
         changed.length ? `changed ${changed.join(", ")}` : "",
       ].filter((p) => p !== "");
-      events.push({ snap: s, prev, change: parts.join("; ") || "no change to any record", sections });
+      if (parts.length === 0) unchanged.n++;
+      else events.push({ snap: s, prev, change: parts.join("; "), sections });
     }
     prevNc = nc;
     prev = s;
@@ -138,57 +145,55 @@ function systemEvents(snaps: Snapshot[]): Event[] {
   return events;
 }
 
-async function findThreadSite(engine: Engine, thread: string): Promise<Site> {
-  const { loaded } = await engine.loadAll();
-  const hits = loaded.filter((s) => s.nc.protocol(thread));
-  if (hits.length === 1) return hits[0].site;
-  if (hits.length === 0) {
-    throw new EngineInputError(
-      "unknown_thread",
-      `no site has a thread "${thread}" (name a site: ${thread}.<site>)`,
-      {
-        thread,
-      },
-    );
-  }
-  throw new EngineInputError(
-    "ambiguous_thread",
-    `thread "${thread}" is in sites ${hits.map((h) => h.site.name).join(", ")}: name one (${thread}.<site>)`,
-    { thread, sites: hits.map((h) => h.site.name) },
-  );
-}
-
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
     const system = input.system as boolean;
-    const spec = input.thread as string | undefined;
-    if (!system && !spec) {
-      throw new EngineInputError("usage", "name a thread (<thread>[.<site>]) or pass --system");
+    const siteArg = input.site as string | undefined;
+    const threadArg = input.thread as string | undefined;
+    if (!system && !threadArg && !siteArg) {
+      throw new EngineInputError(
+        "usage",
+        "name a thread (<site> <thread>, <thread>.<site> or <thread>) or pass --system",
+      );
     }
-    if (system && spec) throw new EngineInputError("usage", "give a thread or --system, not both");
-    let since: string | undefined;
-    if (input.since !== undefined) {
-      since = sinceKey(input.since as string);
-      if (since === undefined) {
-        throw new EngineInputError("bad_since", `--since ${input.since}: expected a date such as 2024-10-01`);
-      }
-    }
+    if (system && threadArg) throw new EngineInputError("usage", "give a thread or --system, not both");
+    const bound = (key: "since" | "until") => {
+      const v = input[key] as string | undefined;
+      if (v === undefined) return undefined;
+      const k = sinceKey(v, key === "until");
+      if (k === undefined) throw new EngineInputError("bad_time", `--${key} ${v}: expected ${TIME_FORMS}`);
+      return k;
+    };
+    const since = bound("since");
+    const until = bound("until");
+    const utc = input.utc === true;
+    const when = (key: string) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(key) ? formatTime(Date.parse(key), { utc }) : key || "?";
     const limit = input.limit as number;
     const format = input.format as "timeline" | "diff";
 
     let sites: Site[];
     let thread: string | undefined;
-    if (spec) {
-      const ts = threadAndSite(spec, input.site as string | undefined);
-      thread = ts.thread;
-      sites = [ts.site ? await engine.site(ts.site) : await findThreadSite(engine, ts.thread)];
-    } else if (input.site) {
-      sites = [await engine.site(input.site as string)];
+    if (threadArg || (siteArg && !system)) {
+      const ref = await resolveThread(engine, siteArg, threadArg);
+      if (ref.entry) {
+        if (system) throw new EngineInputError("usage", "give a thread or --system, not both");
+        thread = ref.entry.name;
+      } else if (!system) {
+        throw new EngineInputError(
+          "usage",
+          `name a thread of site ${ref.site.name} (nc_revisions ${ref.site.name} <thread>) or pass --system`,
+        );
+      }
+      sites = [ref.site];
+    } else if (siteArg) {
+      sites = [await engine.site(siteArg)];
     } else {
       sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
     }
 
+    const unchanged = { n: 0 };
     let events: Event[] = [];
     const notes: string[] = [];
     let snapCount = 0;
@@ -196,7 +201,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       const { snapshots, notes: n } = await listSnapshots(engine.fs, site);
       snapCount += snapshots.length;
       notes.push(...n.map((x) => `${site.name}: ${x}`));
-      events.push(...(thread ? threadEvents(snapshots, thread) : systemEvents(snapshots)));
+      events.push(...(thread ? threadEvents(snapshots, thread) : systemEvents(snapshots, unchanged)));
     }
     if (thread && events.length === 0) {
       throw new EngineInputError(
@@ -205,7 +210,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     events.sort((a, b) => (a.snap.sortKey < b.snap.sortKey ? 1 : a.snap.sortKey > b.snap.sortKey ? -1 : 0));
-    if (since) events = events.filter((e) => e.snap.sortKey >= since!);
+    if (since) events = events.filter((e) => e.snap.sortKey >= since);
+    if (until) events = events.filter((e) => e.snap.sortKey <= until);
     const total = events.length;
     events = events.slice(0, limit);
     const scope = thread
@@ -220,7 +226,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             ["WHEN", "WHO", "SITE", "SNAPSHOT", "CHANGE"],
             events.map((
               e,
-            ) => [e.snap.sortKey || "?", who(e.snap), e.snap.site, snapshotLabel(e.snap), e.change]),
+            ) => [when(e.snap.sortKey), who(e.snap), e.snap.site, snapshotLabel(e.snap), e.change]),
             "text",
           ),
           "",
@@ -229,11 +235,13 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     } else {
       for (const e of events) {
         const head = `=== ${e.snap.site}: ${snapshotLabel(e.snap)} (${who(e.snap)}, ${
-          e.snap.when ?? e.snap.sortKey
+          e.snap.when ?? when(e.snap.sortKey)
         })`;
         lines.push(
           e.prev
-            ? `${head}\n    vs ${snapshotLabel(e.prev)} (${who(e.prev)}, ${e.prev.when ?? e.prev.sortKey})`
+            ? `${head}\n    vs ${snapshotLabel(e.prev)} (${who(e.prev)}, ${
+              e.prev.when ?? when(e.prev.sortKey)
+            })`
             : head,
         );
         if (e.sections.length === 0) lines.push(e.change);
@@ -247,7 +255,11 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const shown = total > events.length ? `${events.length} of ${total}` : `${total}`;
     lines.push(
       `[nc_revisions: ${shown} change${total === 1 ? "" : "s"} to ${scope}, newest first, ` +
-        `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${since ? ` since ${since}` : ""}]`,
+        `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${
+          since ? ` since ${when(since)}` : ""
+        }${until ? ` until ${when(until)}` : ""}${
+          unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""
+        }]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };

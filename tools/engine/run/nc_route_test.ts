@@ -17,8 +17,7 @@ import {
   writeBatchFolder,
 } from "../routetest_run.ts";
 import { chainOutcome } from "../routetest_results.ts";
-import { requireThread } from "./_lookup.ts";
-import { startThread } from "./_start.ts";
+import { resolveThread } from "../thread_ref.ts";
 
 /** `20261124-021500`, for default folder names. */
 export function stamp(d = new Date()): string {
@@ -41,15 +40,22 @@ export async function freshFolder(path: string): Promise<void> {
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const start = startThread(input);
     const alias = (input.alias as string | undefined)?.trim() || undefined;
     const where = alias ?? "this machine";
     const engine = await engineFor(input, ctx);
     const { loaded, skipped } = await engine.loadAll();
-    const site = await engine.site(start.site);
+    const ref = await resolveThread(
+      engine,
+      (input.site as string | undefined)?.trim(),
+      String(input.thread ?? "").trim() || undefined,
+    );
+    const site = ref.site;
     const ls = loaded.find((l) => l.site.name === site.name);
     if (!ls) throw new EngineInputError("no_netconfig", `site ${site.name} has no readable NetConfig`);
-    const thread = requireThread(ls.nc, start.thread, site.name);
+    const thread = ref.entry;
+    if (!thread) {
+      throw new EngineInputError("bad_input", "name the start inbound thread (site thread, or thread.site)");
+    }
     const { chains, truncated } = traceChains(loaded, site.name, thread.name, input.max_hops as number);
     const plan = planRouteTest({ site: site.name, thread: thread.name }, chains, siteDirs(loaded));
     const sample = await sampleThread(

@@ -3,7 +3,7 @@ import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { type NcEntry, type NetConfig, routesOf, type TpsProc } from "../netconfig/mod.ts";
 import { renderTable, type TableFormat } from "../table.ts";
-import { requireThread } from "./_lookup.ts";
+import { resolveThread } from "../thread_ref.ts";
 
 function procList(ps: TpsProc[]): string {
   return ps.map((p) => (p.enabled ? p.name : `${p.name}(disabled)`)).join(" ");
@@ -20,18 +20,23 @@ function destShown(nc: NetConfig, name: string): string {
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const { site, nc } = await engine.load(input.site as string | undefined);
+    const ref = await resolveThread(
+      engine,
+      input.site as string | undefined,
+      input.thread as string | undefined,
+    );
+    const { site, nc } = ref;
     const format = input.format as TableFormat;
-    const threads: NcEntry[] = input.thread
-      ? [requireThread(nc, input.thread as string, site.name)]
-      : nc.protocols;
+    const threads: NcEntry[] = ref.entry ? [ref.entry] : nc.protocols;
     const withReplies = input.replies as boolean;
     const rows: string[][] = [];
     const json: unknown[] = [];
     let count = 0;
+    let disabled = 0;
     for (const t of threads) {
       for (const r of routesOf(t, withReplies)) {
         count++;
+        if (!r.enabled) disabled++;
         if (r.details.length === 0) {
           rows.push([t.name, r.kind, r.trxid, r.enabled ? "on" : "off", "-", "-", "-", "-", "-", "-"]);
         }
@@ -47,11 +52,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             r.trxid + (r.wildcard ? " (wildcard)" : ""),
             r.enabled ? "on" : "off",
             String(d.index),
+            // A detail of a disabled route carries nothing, whatever its own switch says.
+            d.enabled ? (r.enabled ? "on" : "on (route off)") : "off",
             d.type || "?",
             d.dests.map((x) => destShown(nc, x)).join(" ") || "-",
             d.xlate ?? d.xslt ?? "-",
             procs || "-",
-            d.enabled ? "on" : "off",
           ]);
         }
         json.push({
@@ -80,16 +86,16 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     if (format === "json") return { text: JSON.stringify({ site: site.name, routes: json }, null, 2) };
     const table = renderTable(
-      ["THREAD", "FOR", "TRXID", "ROUTE", "DETAIL", "TYPE", "DEST", "XLATE", "PROCS", "ENABLED"],
+      ["THREAD", "FOR", "TRXID", "ROUTE_STATE", "DETAIL", "DETAIL_STATE", "TYPE", "DEST", "XLATE", "PROCS"],
       rows,
       format,
     );
     if (format === "tsv") return { text: table };
-    const scope = input.thread ? `thread ${threads[0].name}` : `site ${site.name}`;
+    const scope = ref.entry ? `thread ${threads[0].name}` : `site ${site.name}`;
     return {
       text: `${rows.length ? table + "\n\n" : ""}[nc_routes: ${count} route${
         count === 1 ? "" : "s"
-      } in ${scope}]`,
+      } in ${scope}${disabled ? `; ${disabled} disabled (ROUTE_STATE off: none of its details runs)` : ""}]`,
     };
   } catch (err) {
     return failure(err);

@@ -2,16 +2,30 @@
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
-import { valueToJSON } from "../netconfig/mod.ts";
+import { KeyedList, valueToJSON } from "../netconfig/mod.ts";
 import { renderTree, toTcl } from "../netconfig/render.ts";
-import { requireEntry } from "./_lookup.ts";
+import { namesSite, resolveThread } from "../thread_ref.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const { site, nc } = await engine.load(input.site as string | undefined);
-    const entry = requireEntry(nc, input.thread as string, site.name);
-    const path = (input.path as string | undefined)?.trim();
+    let siteArg = input.site as string | undefined;
+    let threadArg = input.thread as string | undefined;
+    let pathArg = input.path as string | undefined;
+    // By hand `nc_show adt_in.adt PROTOCOL.PORT` (or `adt_in PROTOCOL.PORT`): the positionals shift.
+    if (siteArg && threadArg && pathArg === undefined && !(await namesSite(engine, siteArg))) {
+      [siteArg, threadArg, pathArg] = [undefined, siteArg, threadArg];
+    }
+    const ref = await resolveThread(engine, siteArg, threadArg, "entry");
+    const { site, nc } = ref;
+    if (!ref.entry) {
+      throw new EngineInputError(
+        "usage",
+        `name a thread of site ${site.name} (nc_show ${site.name} <thread>)`,
+      );
+    }
+    const entry = ref.entry;
+    const path = pathArg?.trim();
     const format = input.format as string;
     const where = `${entry.type} ${entry.name} (site ${site.name}, NetConfig line ${entry.line})`;
     if (!path) {
@@ -35,11 +49,14 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     const value = entry.config.at(path);
     if (value === undefined) {
-      const top = entry.config.fields.map((f) => f.key).join(" ");
-      throw new EngineInputError("no_such_key", `${entry.name} has no ${path} (its keys: ${top})`, {
-        thread: entry.name,
-        path,
-      });
+      throw new EngineInputError(
+        "no_such_key",
+        `${entry.name} has no ${path} (${keysNear(entry.config, path)})`,
+        {
+          thread: entry.name,
+          path,
+        },
+      );
     }
     if (format === "json") {
       return {
@@ -52,4 +69,20 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   } catch (err) {
     return failure(err);
   }
+}
+
+/** What there is at the deepest part of `path` that exists: its keys, or its element count. */
+function keysNear(config: KeyedList, path: string): string {
+  const parts = path.split(".");
+  for (let n = parts.length - 1; n >= 1; n--) {
+    const prefix = parts.slice(0, n).join(".");
+    const v = config.at(prefix);
+    if (v === undefined) continue;
+    if (v instanceof KeyedList) return `keys of ${prefix}: ${v.fields.map((f) => f.key).join(" ")}`;
+    if (Array.isArray(v)) {
+      return `${prefix} has ${v.length} element${v.length === 1 ? "" : "s"}, 1 to ${v.length}`;
+    }
+    return `${prefix} is a value, ${JSON.stringify(v.trim())}, with no keys below it`;
+  }
+  return `its keys: ${config.fields.map((f) => f.key).join(" ")}`;
 }

@@ -6,13 +6,16 @@
  *
  * @module
  */
+import { isPlainSqlite } from "./smatdb.ts";
+import { isSampleTsv } from "./sample_tsv.ts";
 import type { EngineFs } from "../engine_fs.ts";
 import type { Site } from "../sites.ts";
 import type { NcEntry } from "../netconfig/mod.ts";
 
 export interface SmatFile {
   path: string;
-  format: "smatdb" | "idx";
+  /** `tsv`: the sampled TSV of ssh_pull_smat --days-back (./sample_tsv.ts). */
+  format: "smatdb" | "idx" | "tsv";
   /** What it is for, e.g. `adt_in in`, `history`. */
   role: string;
 }
@@ -103,6 +106,16 @@ export async function namedSmatFile(fs: EngineFs, path: string): Promise<SmatFil
   if (/\.msg$/i.test(path)) path = path.replace(/\.msg$/i, ".idx");
   const format = isSmat(path);
   if (format) return (await fs.exists(path)) ? { path, format, role: "file" } : undefined;
+  const st = await fs.stat(path).catch(() => undefined);
+  if (st && !st.isDirectory) {
+    // Any other name: recognised by content (a pulled copy, a sample, a renamed archive).
+    const head = await fs.readRange(path, 0, 64).catch(() => new Uint8Array());
+    if (isPlainSqlite(head)) return { path, format: "smatdb", role: "file" };
+    if (isSampleTsv(new TextDecoder().decode(head))) return { path, format: "tsv", role: "file" };
+    if (/\.tsv$/i.test(path)) return undefined;
+    // Neither: taken as a .smatdb, whose reader says what it is (encrypted, empty, not SQLite).
+    return { path, format: "smatdb", role: "file" };
+  }
   for (const [ext, f] of [[".smatdb", "smatdb"], [".idx", "idx"]] as const) {
     if (await fs.exists(path + ext).catch(() => false)) return { path: path + ext, format: f, role: "file" };
   }

@@ -12,6 +12,7 @@ import {
   parsePath,
   readableValue,
 } from "../../../hl7/mod.ts";
+import { formatTime, parseTimeArg } from "../../../core/time.ts";
 
 export interface SmatMessage {
   /** The archive file it came from. */
@@ -133,46 +134,23 @@ export function inRange(time: number | undefined, f: MessageFilter): boolean {
 }
 
 /**
- * A time bound: `2024-11-20`, `2024-11-20T08:05[:00][Z|+hh:mm]` (no zone: UTC), epoch seconds or
- * milliseconds, or an age (`30m`, `2h`, `7d`) before `now`. `end` makes a bare date mean its last
- * millisecond. Undefined when unreadable.
+ * A time bound (core/time.ts: a date, a date and time in local time unless a zone is given, epoch
+ * seconds or milliseconds, or an age such as `90m`, `36h`, `7d`); `end` makes a bare date mean its
+ * last millisecond. Undefined when unreadable or impossible (`2024-13-45`).
  *
  * @example
  * ```ts
- * parseTime("2024-11-20"); // 1732060800000
+ * parseTime("2024-11-20T08:05Z"); // 1732089900000
  * parseTime("2h", false, Date.UTC(2024, 0, 1)); // 2023-12-31T22:00Z
  * ```
  */
 export function parseTime(text: string, end = false, now = Date.now()): number | undefined {
-  const t = text.trim();
-  let m = t.match(/^(\d+)\s*([smhd])$/i);
-  if (m) return now - Number(m[1]) * { s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 }[m[2].toLowerCase() as "s"];
-  if (/^\d{10}$/.test(t)) return Number(t) * 1000;
-  if (/^\d{13}$/.test(t)) return Number(t);
-  m = t.match(/^(\d{4})-(\d{1,2})-(\d{1,2})$/);
-  if (m) {
-    const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-    return Number.isNaN(start) ? undefined : end ? start + 86_399_999 : start;
-  }
-  m = t.match(/^(\d{4}-\d{1,2}-\d{1,2})[T ](\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})?$/i);
-  if (m) {
-    const [y, mo, d] = m[1].split("-").map(Number);
-    const iso =
-      `${String(y).padStart(4, "0")}-${String(mo).padStart(2, "0")}-${String(d).padStart(2, "0")}T` +
-      `${m[2].replace(/^(\d):/, "0$1:")}${
-        m[3] ? m[3].toUpperCase().replace(/^([+-]\d{2})(\d{2})$/, "$1:$2") : "Z"
-      }`;
-    const ms = Date.parse(iso);
-    return Number.isNaN(ms) ? undefined : ms;
-  }
-  return undefined;
+  return parseTimeArg(text, { end, now });
 }
 
-/** `2024-11-20T08:11:00Z` (or `?`). */
-export function isoTime(ms: number | undefined): string {
-  return ms === undefined || !Number.isFinite(ms)
-    ? "?"
-    : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+/** `2024-11-20T02:11:00-06:00` in the local zone, or UTC with `utc` (or `?`). */
+export function isoTime(ms: number | undefined, utc = false): string {
+  return formatTime(ms, { utc });
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 export { encryptedNote, isPlainSqlite, type ReadResult, readSmatDb } from "./smatdb.ts";
 export { type IdxRecord, parseIdx, readSmatFiles } from "./idx.ts";
+export { isSampleTsv, parseSampleTsv, readSampleTsv, SAMPLE_TSV_HEADER } from "./sample_tsv.ts";
 export {
   namedSmatFile,
   siteSmatFiles,

@@ -32,6 +32,24 @@ export function isPlainSqlite(head: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * Could this be a SQLCipher database? Its file is whole pages (a multiple of 512 bytes) that start
+ * with a random salt; a damaged file or another kind of file (text, a truncated copy, zeros) is not
+ * called encrypted.
+ */
+export function looksEncrypted(head: Uint8Array, size: number): boolean {
+  if (size < 512 || size % 512 !== 0 || head.length < 16) return false;
+  const first = head.subarray(0, 16);
+  const printable = first.filter((b) => b >= 0x20 && b < 0x7f).length;
+  return new Set(first).size >= 10 && printable < 12;
+}
+
+/** The one line shown for a file that is no SQLite database and no encrypted one. */
+export function notSqliteNote(path: string): string {
+  return `${path} is not a SQLite database (damaged, cut short, or another kind of file): it cannot be read ` +
+    "as a SMAT archive";
+}
+
 /** The one line shown for an encrypted SMAT database. */
 export function encryptedNote(path: string, site?: string): string {
   return `${path} is an encrypted SMAT database (SQLCipher; the key is the site name${
@@ -68,7 +86,9 @@ export async function readSmatDb(
   if (st && st.size === 0) return { messages: [], skipped: { kind: "empty", message: `${path} is empty` } };
   const head = await fs.readRange(path, 0, 16);
   if (!isPlainSqlite(head)) {
-    return { messages: [], skipped: { kind: "encrypted", message: encryptedNote(path, site) } };
+    return looksEncrypted(head, st?.size ?? 0)
+      ? { messages: [], skipped: { kind: "encrypted", message: encryptedNote(path, site) } }
+      : { messages: [], skipped: { kind: "not_smat", message: notSqliteNote(path) } };
   }
   let db: DatabaseSync;
   try {

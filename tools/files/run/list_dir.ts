@@ -1,4 +1,5 @@
 /** list_dir: one folder's entries with type, size and modification time. */
+import { formatTime } from "../../../core/time.ts";
 import { posix, win32 } from "node:path";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { checkPath, fsError, guardFor } from "../guard.ts";
@@ -35,7 +36,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       try {
         const st = await Deno.lstat(lib.join(checked.real, e.name));
         size = st.isDirectory ? "-" : String(st.size);
-        mtime = st.mtime ? st.mtime.toISOString().replace(/\.\d+Z$/, "Z") : "-";
+        mtime = st.mtime ? formatTime(st.mtime.getTime()) : "-";
         if (e.isSymlink) target = ` -> ${await Deno.readLink(lib.join(checked.real, e.name))}`;
       } catch { /* vanished or unreadable: keep the name */ }
       const type = e.isSymlink ? "l" : e.isDirectory ? "d" : "f";

@@ -25,7 +25,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     return fsError(path, err);
   }
   try {
-    return await readRange(file, path, start, end);
+    return hl7Lines(await readRange(file, path, start, end), ctx);
   } catch (err) {
     return fsError(path, err);
   } finally {
@@ -39,7 +39,17 @@ async function readRange(file: Deno.FsFile, path: string, start: number, end: nu
     return toolError("binary_file", `${path} is a binary file (${r.total} bytes); not shown`, { path });
   }
   if (start > 1 && r.lastShownLine === 0 && !r.truncated) {
-    return toolError("bad_range", `${path} has fewer than ${start} lines`, { path });
+    // HL7 with CR terminators is one line to a line count: say so, and what reads it by segment.
+    await file.seek(0, Deno.SeekMode.Start);
+    const head = new Uint8Array(4096);
+    const n = (await file.read(head)) ?? 0;
+    const text = new TextDecoder().decode(head.subarray(0, n));
+    // deno-lint-ignore no-control-regex -- MLLP's start block (0x0B) may lead the file
+    const hl7 = /^(\uFEFF|\x0b)?(MSH|FHS|BHS)\|/.test(text) && /\r(?!\n)/.test(text) && !text.includes("\n");
+    const why = hl7
+      ? " (its HL7 segments end in CR, not newlines, so it is one line; hl7_show reads it segment by segment)"
+      : "";
+    return toolError("bad_range", `${path} has fewer than ${start} lines${why}`, { path });
   }
   // A range past the first lines: the message header (and its MSH-18) may be above it.
   let declared = "";
@@ -70,4 +80,24 @@ async function readHead(file: Deno.FsFile, buf: Uint8Array): Promise<number> {
     n += got;
   }
   return n;
+}
+
+/**
+ * HL7 whose segments end in a bare CR (as the standard has them): on a terminal each CR returns to
+ * the start of the same line, so every segment overwrote the last. For a terminal the segments are
+ * put on lines of their own (display only); anyone else (the model, a pipe) gets the exact bytes,
+ * and the model a note that the terminators are CRs.
+ */
+function hl7Lines(result: ToolResult, ctx: ToolContext): ToolResult {
+  if (result.isError) return result;
+  const text = result.text;
+  // deno-lint-ignore no-control-regex -- MLLP's start block (0x0B) may lead the file
+  if (!/^(\uFEFF|\x0b)?(MSH|FHS|BHS)\|/.test(text) || !/\r(?!\n)/.test(text)) return result;
+  if (ctx.terminal) return { ...result, text: text.replace(/\r(?!\n)/g, "\n") };
+  if (ctx.caller !== "model") return result;
+  return {
+    ...result,
+    text: text + (text.endsWith("\n") ? "" : "\n") +
+      "[read_file: HL7 segments here end in CR (\\r), not newlines; the text above is the file's exact bytes]",
+  };
 }

@@ -45,8 +45,14 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       }
       sides.push(doc.messages);
     }
-    const text = hl7.formatDiff(hl7.diffMessageLists(sides[0], sides[1], { key, ignore }));
-    return notes.length ? { text, notes } : { text };
+    const diff = hl7.diffMessageLists(sides[0], sides[1], { key, ignore });
+    const differ = diff.onlyLeft.length > 0 || diff.onlyRight.length > 0 ||
+      diff.pairs.some((p) => p.changes.length > 0);
+    return {
+      text: hl7.formatDiff(diff),
+      ...(notes.length ? { notes } : {}),
+      ...(input.exit_code === true && differ ? { exitCode: 1 } : {}),
+    };
   } catch (err) {
     const result = hl7Error(err, label || "input");
     if (result) return result;

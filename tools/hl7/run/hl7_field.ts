@@ -3,6 +3,7 @@
  * (FHS, BHS, BTS, FTS) read the envelope around each message; a file of only an envelope gives
  * one row.
  */
+import { posix, win32 } from "node:path";
 import * as hl7 from "../../../hl7/mod.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
@@ -13,13 +14,23 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const text = input.text as string | undefined;
   if (text !== undefined && file !== undefined) {
     // By hand, `--text ... PID.5` puts the first path in the file slot: it was a path.
-    try {
-      hl7.parsePath(file);
-    } catch {
-      return toolError("bad_input", "give either a file or text, not both");
-    }
+    if (!fieldShaped(file)) return toolError("bad_input", "give either a file or text, not both");
     paths = [file, ...paths];
     file = undefined;
+  } else if (file !== undefined && fieldShaped(file) && !(await exists(file, ctx))) {
+    // `... | hl7_field PID.5 PID.3.1`: no file named PID.5 here, so it is a path and the messages
+    // come from standard input (by hand, when it is not a terminal).
+    paths = [file, ...paths];
+    file = ctx.readStdin && !Deno.stdin.isTerminal() ? "-" : undefined;
+    if (file === undefined) {
+      return toolError(
+        "bad_input",
+        `${paths[0]} is a field path: give the file of messages first (hl7_field <file> ${
+          paths.join(" ")
+        }), ` +
+          "--text, or pipe the messages in",
+      );
+    }
   }
   if (text === undefined && file === undefined) {
     return toolError("bad_input", "give a file (or - for standard input) or text");
@@ -40,5 +51,25 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const result = hl7Error(err, src.label);
     if (result) return result;
     throw err;
+  }
+}
+
+/** `PID.5`, `OBX[2].5.1`, `MSH.9`: shaped like a field path, not like a file name. */
+function fieldShaped(word: string): boolean {
+  if (!/^[A-Z][A-Z0-9]{2}(\[\d+\])?(\.\d+(\[\d+\])?){1,3}$/.test(word.trim())) return false;
+  try {
+    hl7.parsePath(word);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function exists(file: string, ctx: ToolContext): Promise<boolean> {
+  try {
+    await Deno.stat(posix.isAbsolute(file) || win32.isAbsolute(file) ? file : `${ctx.cwd}/${file}`);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -11,11 +11,21 @@ import { type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { checkPath, checkWriteTarget } from "../../files/guard.ts";
 import { type OpenedRemote, openRemote, safeBasename, SshError } from "../../../ssh/mod.ts";
 
+/**
+ * A message with the transfers' temporary names (`<file>.part-<hex>` beside a pull's target,
+ * `.<file>.assist-part-<hex>` beside a push's) put back to the target the operator named.
+ */
+export function withoutTempNames(message: string): string {
+  return message
+    .replace(/([^\s'"]*?)\.part-[0-9a-f]{8}\b/g, "$1")
+    .replace(/(^|[\s'"/\\:])\.([^\s'"/\\]+)\.assist-part-[0-9a-f]{8}\b/g, "$1$2");
+}
+
 /** A thrown value as a structured tool error. */
 export function failure(err: unknown): ToolResult {
-  if (err instanceof SshError) return toolError(err.kind, err.message, err.extra);
-  if (err instanceof AssistError) return toolError(err.level, err.message);
-  return toolError("io_error", describeError(err));
+  if (err instanceof SshError) return toolError(err.kind, withoutTempNames(err.message), err.extra);
+  if (err instanceof AssistError) return toolError(err.level, withoutTempNames(err.message));
+  return toolError("io_error", withoutTempNames(describeError(err)));
 }
 
 export async function withRemote(
@@ -41,7 +51,7 @@ export async function withRemote(
 /**
  * A local destination the model named, checked: not a protected place, and not anywhere under
  * $ASSIST_HOME at all (a pull must not overwrite the assistant's own state, such as its host keys).
- * A folder gets the remote file's base name.
+ * A folder (an existing one, or a path ending in / or \, created) gets the remote file's base name.
  */
 export async function localDestination(
   path: string,
@@ -55,7 +65,8 @@ export async function localDestination(
   try {
     isDir = (await Deno.stat(first.real)).isDirectory;
   } catch { /* a new file */ }
-  if (isDir) {
+  const folderMeant = /[\\/]$/.test(path);
+  if (isDir || folderMeant) {
     const sep = Deno.build.os === "windows" ? "\\" : "/";
     const inside = await checkPath(
       `${first.literal.replace(/[\\/]+$/, "")}${sep}${safeBasename(remotePath)}`,
@@ -66,5 +77,17 @@ export async function localDestination(
   }
   const target = await checkWriteTarget(c.literal, ctx);
   if (!target.ok) return target;
+  if (folderMeant && !isDir) {
+    try {
+      await Deno.mkdir(first.literal, { recursive: true });
+    } catch (err) {
+      return {
+        ok: false,
+        result: toolError("io_error", `cannot create the folder ${path}: ${(err as Error).message}`, {
+          path,
+        }),
+      };
+    }
+  }
   return { ok: true, path: c.literal };
 }

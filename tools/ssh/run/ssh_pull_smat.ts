@@ -61,6 +61,7 @@ export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
           `SMATDB_PATH: ${smatPath}`,
           `local: ${dest}`,
           `[ssh_pull_smat: full copy, ${r.bytes} bytes; byte count verified]`,
+          `next: assist tools nc_msgs --file ${shellWord(dest)} (or hl7_show, hl7_field on it)`,
         ].join("\n"),
       };
     }
@@ -104,7 +105,13 @@ export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
         `messages: ${parsed.rows.length} (newest first; last ${daysBack} day(s); at most ${SAMPLE_LIMIT})`,
         `tsv: ${dest}`,
         `columns: ${TSV_COLUMNS.join(", ")}`,
+        `next: assist tools nc_msgs --file ${shellWord(dest)} (or hl7_show, hl7_field on it)`,
       ].join("\n"),
     };
   });
+}
+
+/** A path as one shell word (quoted when it holds anything but plain path characters). */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./\\-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,7 +1,7 @@
 /** ssh_push: copies a local file to an engine host; the byte count is verified. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { checkPath } from "../../files/guard.ts";
-import { pushFromFile, resolveRemotePath } from "../../../ssh/mod.ts";
+import { pushFromFile, resolveRemotePath, safeBasename } from "../../../ssh/mod.ts";
 import { withRemote } from "./_remote.ts";
 
 export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
@@ -10,10 +10,15 @@ export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
     const c = await checkPath(input.local_path as string, ctx);
     if (!c.ok) return c.result;
     return await withRemote(ctx, alias, async ({ remote, options }) => {
-      const remotePath = await resolveRemotePath(remote, input.remote_path as string, {
+      const given = input.remote_path as string;
+      let remotePath = await resolveRemotePath(remote, given, {
         hciroot: options.hciroot,
         noLogin: ctx.config.sshNoLogin,
       }, ctx.signal);
+      // A folder (an existing one, or a path ending in /) gets the local file's name, as cp does.
+      if (/\/$/.test(given) || (await remote.stat(remotePath).catch(() => undefined))?.isDirectory) {
+        remotePath = `${remotePath.replace(/\/+$/, "")}/${safeBasename(c.literal)}`;
+      }
       const r = await pushFromFile(remote, c.real, remotePath, ctx.signal);
       return { text: `pushed ${r.bytes} bytes to ${alias}:${remotePath} (byte count verified)` };
     });

@@ -1,0 +1,54 @@
+/** What reaches the operator in an error: no raw control bytes, no Deno permission advice, no sidecar names. */
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import { describeError, operatorText } from "../../core/errors.ts";
+import { atomicWrite } from "../../core/atomic_write.ts";
+import { toolError } from "../../tools/types.ts";
+import { tempDir } from "../support/run_assist.ts";
+
+Deno.test("operatorText: Deno's permission advice becomes what happened", () => {
+  assertEquals(
+    operatorText('Requires read access to "/etc/x", run again with the --allow-read flag'),
+    'not permitted to read "/etc/x" (outside what the program may touch)',
+  );
+  assertEquals(
+    operatorText('NotCapable: Requires run access to "nc", run again with the --allow-run flag'),
+    'not permitted to run "nc" (outside what the program may touch)',
+  );
+  assertEquals(
+    operatorText(
+      'Requires env access to "FOO", specify the required permissions during compilation using `deno compile --allow-env`',
+    ),
+    'not permitted to read the variable "FOO" (outside what the program may touch)',
+  );
+  for (
+    const text of [
+      describeError(new Error('Requires net access to "x:1", run again with the --allow-net flag')),
+    ]
+  ) {
+    assert(!/--allow|run again/.test(text), text);
+  }
+});
+
+Deno.test("control characters are escaped in every error line and tool error", () => {
+  assertEquals(operatorText("bad \x1b[31mred\x07 \x00"), "bad \\x1b[31mred\\x07 \\x00");
+  assertEquals(operatorText("tab\tkept, é kept"), "tab\tkept, é kept");
+  const r = JSON.parse(toolError("io_error", "cannot read x\x1b]0;title\x07").text);
+  assertEquals(r.message, "cannot read x\\x1b]0;title\\x07");
+});
+
+Deno.test("atomicWrite: a failure names the file, not its .new sidecar", async () => {
+  await using tmp = await tempDir();
+  const missing = `${tmp.path}/no/such/state.json`;
+  await rejects(atomicWrite(missing, "{}"), (e: Error) => {
+    assert(e.message.includes(missing) && !e.message.includes(".new"), e.message);
+    return e instanceof Deno.errors.NotFound;
+  });
+  await Deno.mkdir(`${tmp.path}/state.json.new`);
+  await rejects(atomicWrite(`${tmp.path}/state.json`, "{}"), (e: Error) => {
+    assertEquals(
+      e.message,
+      `cannot write ${tmp.path}/state.json: a folder is in the way of its temporary copy`,
+    );
+    return true;
+  });
+});
