@@ -3,8 +3,8 @@
  * for standard input (manual mode only), or literal text. Shared by the HL7 and PHI tools; loaded
  * only when one of them runs.
  */
-import { lazy } from "../core/lazy.ts";
 import { type ToolContext, toolError, type ToolResult } from "./types.ts";
+import { readCheckedText } from "./files/guard.ts";
 
 /** Where one input comes from. */
 export type InputSource = { file: string } | { text: string };
@@ -34,10 +34,6 @@ export async function readInput(source: InputSource, ctx: ToolContext): Promise<
 
 /** A file the model or operator named, read through the one guarded door of the file tools. */
 export async function readInputFile(path: string, ctx: ToolContext): Promise<InputText> {
-  const { readCheckedText } = await lazy<typeof import("./files/guard.ts")>(
-    import.meta.url,
-    "./files/guard.ts",
-  );
   const r = await readCheckedText(path, ctx);
   return r.ok ? { ok: true, text: r.text, label: path } : r;
 }

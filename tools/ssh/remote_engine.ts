@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { posix } from "node:path";
+import { posix } from "../../core/path.ts";
 import type { ToolContext } from "../types.ts";
 import {
   cacheFileFor,

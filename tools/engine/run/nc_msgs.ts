@@ -1,5 +1,5 @@
 /** nc_msgs: list and search messages in SMAT archives (.smatdb and .idx/.msg), newest first. */
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../../core/path.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";

@@ -1,5 +1,7 @@
 /** hl7_diff: field-level differences between two messages or two files of messages. */
-import * as hl7 from "../../../hl7/mod.ts";
+import { parseMessages } from "../../../hl7/split.ts";
+import { parsePath } from "../../../hl7/path.ts";
+import { diffMessageLists, formatDiff } from "../../../hl7/diff.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
 
@@ -30,20 +32,20 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       ? undefined
       : ignoreList.length === 1 && ignoreList[0].trim().toLowerCase() === "none"
       ? []
-      : ignoreList.map((p) => hl7.parsePath(p));
-    const key = input.key === undefined ? undefined : hl7.parsePath(input.key as string);
+      : ignoreList.map((p) => parsePath(p));
+    const key = input.key === undefined ? undefined : parsePath(input.key as string);
     const sides = [];
     for (const source of [left, right]) {
       const src = await readInput(source, ctx);
       if (!src.ok) return src.result;
       label = src.label;
-      const doc = hl7.parseMessages(src.text);
+      const doc = parseMessages(src.text);
       if (doc.messages.length === 0) {
         return toolError("no_messages", `no HL7 messages found in ${src.label}`);
       }
       sides.push(doc.messages);
     }
-    return { text: hl7.formatDiff(hl7.diffMessageLists(sides[0], sides[1], { key, ignore })) };
+    return { text: formatDiff(diffMessageLists(sides[0], sides[1], { key, ignore })) };
   } catch (err) {
     const result = hl7Error(err, label || "input");
     if (result) return result;

@@ -1,5 +1,7 @@
 /** hl7_field: chosen fields of every message as TSV, one row per message. */
-import * as hl7 from "../../../hl7/mod.ts";
+import { parseMessages } from "../../../hl7/split.ts";
+import { parsePath } from "../../../hl7/path.ts";
+import { extractTable } from "../../../hl7/extract.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
 
@@ -10,7 +12,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   if (text !== undefined && file !== undefined) {
     // By hand, `--text ... PID.5` puts the first path in the file slot: it was a path.
     try {
-      hl7.parsePath(file);
+      parsePath(file);
     } catch {
       return toolError("bad_input", "give either a file or text, not both");
     }
@@ -24,10 +26,10 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
   if (!src.ok) return src.result;
   try {
-    const parsed = paths.map((p) => hl7.parsePath(p));
-    const doc = hl7.parseMessages(src.text);
+    const parsed = paths.map((p) => parsePath(p));
+    const doc = parseMessages(src.text);
     if (doc.messages.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
-    return { text: hl7.extractTable(doc.messages, parsed, { index: input.index as boolean }) };
+    return { text: extractTable(doc.messages, parsed, { index: input.index as boolean }) };
   } catch (err) {
     const result = hl7Error(err, src.label);
     if (result) return result;

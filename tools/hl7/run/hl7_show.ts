@@ -1,5 +1,6 @@
 /** hl7_show: messages laid out segment by segment with the schema's field names. */
-import * as hl7 from "../../../hl7/mod.ts";
+import { parseMessages } from "../../../hl7/split.ts";
+import { renderDocument } from "../../../hl7/show.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
 
@@ -12,14 +13,14 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
   if (!src.ok) return src.result;
   try {
-    const doc = hl7.parseMessages(src.text);
+    const doc = parseMessages(src.text);
     if (doc.messages.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
     const n = input.message as number | undefined;
     if (n !== undefined && n > doc.messages.length) {
       return toolError("bad_input", `no message ${n}: ${src.label} holds ${doc.messages.length}`);
     }
     return {
-      text: hl7.renderDocument(doc, {
+      text: renderDocument(doc, {
         all: input.all as boolean,
         message: n,
         limit: input.limit as number,
