@@ -5,9 +5,8 @@ import { toolError } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
-import { getValue } from "../../../hl7/mod.ts";
 import {
-  hl7Of,
+  headerOf,
   isoTime,
   type MessageFilter,
   namedSmatFile,
@@ -23,6 +22,7 @@ import {
   threadSmatFiles,
 } from "../smat/mod.ts";
 import { renderTable } from "../table.ts";
+import { utf8Length } from "../../../core/bytes.ts";
 import { requireThread } from "./_lookup.ts";
 
 function filterOf(input: ToolInput): MessageFilter {
@@ -162,16 +162,14 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       for (const m of shown) {
         lines.push(
           `=== ${isoTime(m.time)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${m.dest || "-"}  ` +
-            `(${m.context || m.type || "?"}, ${new TextEncoder().encode(m.content).length} bytes)`,
+            `(${m.context || m.type || "?"}, ${utf8Length(m.content)} bytes)`,
           m.content.replace(/\r\n?/g, "\n").replace(/\n+$/, ""),
           "",
         );
       }
     } else if (shown.length) {
       const rows = shown.map((m) => {
-        const h = hl7Of(m.content);
-        const msgType = h ? getValue(h, "MSH.9") ?? "" : "";
-        const control = h ? getValue(h, "MSH.10") ?? "" : "";
+        const { type: msgType, control } = headerOf(m.content);
         return [
           isoTime(m.time),
           m.mid,
@@ -181,7 +179,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           m.dest || "-",
           msgType || "-",
           control || "-",
-          String(new TextEncoder().encode(m.content).length),
+          String(utf8Length(m.content)),
         ];
       });
       lines.push(

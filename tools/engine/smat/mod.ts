@@ -14,6 +14,7 @@ export {
 } from "./locate.ts";
 export {
   contentMatches,
+  headerOf,
   type Hl7Condition,
   hl7Of,
   isoTime,
