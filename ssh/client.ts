@@ -126,6 +126,9 @@ async function dial(
 class Exchange {
   readonly reader: FrameReader;
   #timedOut = false;
+  #deadline = 0;
+  #waiting = false;
+  #watching = false;
   constructor(readonly conn: Deno.Conn, readonly alias: string, readonly idleMs: number) {
     this.reader = new FrameReader(conn);
   }
@@ -138,10 +141,9 @@ class Exchange {
    */
   async next(): Promise<{ type: number; payload: Uint8Array }> {
     let f;
-    const timer = setTimeout(() => {
-      this.#timedOut = true;
-      this.close();
-    }, this.idleMs);
+    this.#deadline = Date.now() + this.idleMs;
+    this.#waiting = true;
+    if (!this.#watching) this.#watch(this.idleMs);
     try {
       f = await this.reader.next();
     } catch (err) {
@@ -149,10 +151,28 @@ class Exchange {
       if (err instanceof SshError && err.extra.truncated !== true) throw err;
       throw this.#gone();
     } finally {
-      clearTimeout(timer);
+      this.#waiting = false;
     }
     if (f === null) throw this.#timedOut ? this.#silent() : this.#gone();
     return f;
+  }
+  /**
+   * The idle watchdog: one timer at a time per exchange, re-armed to the latest deadline when it
+   * fires early (each frame moves the deadline). AbortSignal.timeout, not setTimeout: in this Deno
+   * the first setTimeout of a process loads the Node timers layer (~5 ms, a third of an empty
+   * `deno run`), and an `assist tools ssh_exec` is a process of its own. Its timer does not keep
+   * the process alive; a pending read does.
+   */
+  #watch(ms: number): void {
+    this.#watching = true;
+    AbortSignal.timeout(ms).addEventListener("abort", () => {
+      this.#watching = false;
+      if (!this.#waiting) return;
+      const left = this.#deadline - Date.now();
+      if (left > 0) return this.#watch(left);
+      this.#timedOut = true;
+      this.close();
+    }, { once: true });
   }
   #silent(): SshError {
     return new SshError(

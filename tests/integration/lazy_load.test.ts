@@ -59,7 +59,7 @@ Deno.test("tools list loads no heavy module and no Node built-in", async () => {
  * ES module as it is instantiated ("V8 code cache hit/miss for ES module: <specifier>"), lazy loads
  * included, which no static graph shows. Repository-relative for the program's own files.
  */
-async function loadedModules(args: string[], cwd: string): Promise<string[]> {
+async function loadedModules(args: string[], cwd: string, expectFailure = false): Promise<string[]> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -79,7 +79,9 @@ async function loadedModules(args: string[], cwd: string): Promise<string[]> {
     stderr: "piped",
   }).output();
   const log = new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`assist ${args.join(" ")} failed:\n${log.slice(-2000)}`);
+  if (out.success === expectFailure) {
+    throw new Error(`assist ${args.join(" ")}: exit ${out.code}\n${log.slice(-2000)}`);
+  }
   const seen = new Set<string>();
   for (const m of log.matchAll(/ES module: ([^\s,]+)/g)) {
     seen.add(m[1].startsWith(`file://${REPO_ROOT}`) ? m[1].slice(`file://${REPO_ROOT}`.length) : m[1]);
@@ -133,6 +135,22 @@ Deno.test("one `assist tools <name>` run loads that tool's definition and body, 
       // Its own definition did load (the log is read right).
       assertEquals(loaded.some((m) => m.endsWith(`/${name}_tool.ts`)), true, name);
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ssh_exec loads no Node layer (no node:crypto through the ssh barrel)", async () => {
+  // An alias that is not registered fails after the tool's body and the SSH client have loaded.
+  const dir = await Deno.makeTempDir({ prefix: "assist-lazy-" });
+  try {
+    const loaded = await loadedModules(["tools", "ssh_exec", "nosuchalias", "true"], dir, true);
+    assertEquals(loaded.includes("ssh/client.ts"), true);
+    assertEquals(
+      loaded.filter((m) => /^(node:|npm:|ext:deno_node)/.test(m) || m === "ssh/known_hosts.ts"),
+      [],
+    );
+    assertEquals(otherTools(loaded, "ssh_exec"), []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
