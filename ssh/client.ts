@@ -390,6 +390,58 @@ export class MasterClient implements Remote {
     }
   }
 
+  /**
+   * Pulls a whole file into `into`, an empty 0600 file the caller has just created beside its
+   * destination: the master writes it itself (ssh/master_requests.ts checks what it is given), so
+   * the bytes do not cross the master's socket. Only progress and the final count come back.
+   */
+  async pullInto(path: string, into: string, options: PullOptions = {}): Promise<TransferResult> {
+    const ex = await this.#start("pull_into", { path, into }, options.signal);
+    let size: number | undefined;
+    let bytes = 0;
+    try {
+      while (true) {
+        let f;
+        try {
+          f = await nextFrame(ex, options.signal);
+        } catch (e) {
+          if (e instanceof SshError && e.kind === "connection_lost" && size !== undefined) {
+            throw new SshError(
+              "partial_transfer",
+              `partial transfer of ${path} from ${this.alias}: the master went away after ${bytes} of ${size} bytes`,
+              { alias: this.alias, path, bytes, size },
+            );
+          }
+          throw e;
+        }
+        if (f.type !== FRAME_JSON) throw protocolError("unexpected frame in a pull_into reply");
+        const obj = parseJson(f);
+        if (obj.t === "start") {
+          size = Number(obj.size);
+          options.onStart?.(size);
+          continue;
+        }
+        if (obj.t === "progress") {
+          bytes = Number(obj.bytes);
+          continue;
+        }
+        const d = finalOf(obj);
+        const total = Number(d.size);
+        bytes = Number(d.bytes);
+        if (bytes !== total || (size !== undefined && total !== size)) {
+          throw new SshError(
+            "partial_transfer",
+            `partial transfer of ${path} from ${this.alias}: ${bytes} of ${size ?? total} bytes arrived`,
+            { alias: this.alias, path, bytes, size: size ?? total },
+          );
+        }
+        return { size: total, bytes };
+      }
+    } finally {
+      ex.close();
+    }
+  }
+
   async push(
     source: PushSource,
     path: string,
