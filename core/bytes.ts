@@ -23,6 +23,8 @@ export function concat(parts: Uint8Array[], total = parts.reduce((n, p) => n + p
   return all;
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /**
  * The UTF-8 size of a text, as `new TextEncoder().encode(s).length` gives it, without encoding it
  * (a lone surrogate counts as the 3 bytes of U+FFFD, as the encoder writes it).
@@ -33,6 +35,8 @@ export function concat(parts: Uint8Array[], total = parts.reduce((n, p) => n + p
  * ```
  */
 export function utf8Length(s: string): number {
+  // Mostly ASCII (HL7, logs): one native scan answers; the loop below runs only for the rest.
+  if (!NON_ASCII.test(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
