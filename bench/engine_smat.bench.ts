@@ -10,6 +10,7 @@ import { ncMsgsTool } from "../tools/engine/nc_msgs_tool.ts";
 import { localEngineFs } from "../tools/engine/engine_fs.ts";
 import { readSmatDb } from "../tools/engine/smat/mod.ts";
 import { writeBigSmatDb } from "./_gen_engine.ts";
+import { assistCommandArgs, CONFIG, REPO_ROOT } from "../tests/support/run_assist.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "assist-bench-smat-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
@@ -44,3 +45,44 @@ Deno.bench(
     if (r.messages.length !== 1) throw new Error("search missed");
   },
 );
+
+// Issue 17 item 15: the whole command against the sqlite3 CLI running the same query as a whole
+// process (target at most 3x; an empty `deno run` alone is shown too, as the floor of any Deno
+// program). Skipped where no sqlite3 is on PATH (Debian: apt-get install sqlite3).
+
+const SAME_QUERY =
+  `SELECT rowid AS seq, "MidDomain", "MidHub", "MidNum", "TimeIn", "SourceConn", "DestConn", ` +
+  `"Type", "SaveContext", "MessageContent" FROM smat_msgs ORDER BY rowid DESC LIMIT 1000`;
+const hasSqlite3 = await new Deno.Command("sqlite3", { args: ["-version"], stdout: "null", stderr: "null" })
+  .output().then((o) => o.success, () => false);
+
+async function whole(program: string, args: string[]): Promise<void> {
+  const out = await new Deno.Command(program, {
+    args,
+    stdout: "piped",
+    stderr: "null",
+    env: { NO_COLOR: "1" },
+  })
+    .output();
+  if (!out.success) throw new Error(`exit ${out.code}: ${program} ${args.join(" ")}`);
+}
+
+Deno.bench(
+  "sqlite3 CLI: the same query, newest 1,000",
+  { group: "cli", baseline: true, ignore: !hasSqlite3 },
+  async () => {
+    await whole("sqlite3", ["-readonly", file, SAME_QUERY]);
+  },
+);
+
+Deno.bench(
+  "assist tools nc_msgs --file ... --limit 1000",
+  { group: "cli", ignore: !hasSqlite3 },
+  async () => {
+    await whole(Deno.execPath(), assistCommandArgs(["tools", "nc_msgs", "--file", file, "--limit", "1000"]));
+  },
+);
+
+Deno.bench("empty deno run script (the floor)", { group: "cli", ignore: !hasSqlite3 }, async () => {
+  await whole(Deno.execPath(), ["run", "-q", "-P=assist", "--config", CONFIG, `${REPO_ROOT}bench/_empty.ts`]);
+});

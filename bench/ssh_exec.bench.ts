@@ -3,7 +3,8 @@
  * master (a real `assist internal ssh-master` process, reached over its Unix socket) versus direct
  * mode (connect, key exchange, password authentication, exec, close). Both run the same command in
  * the login shell. Target: the master at least 5 times faster. Also the whole `assist tools
- * ssh_exec` process each way, as an operator feels it.
+ * ssh_exec` process each way, as an operator feels it, and against `ssh -S` over an OpenSSH
+ * ControlMaster as a whole process (issue 17 item 12: at most 3x).
  *
  *     deno bench -q -P=test bench/ssh_exec.bench.ts      (needs root: it creates a throwaway user)
  */
@@ -37,6 +38,35 @@ globalThis.addEventListener("unload", () => {
   try {
     Deno.removeSync(home, { recursive: true });
   } catch { /* gone */ }
+});
+
+// OpenSSH's own multiplexing, for the whole-process comparison: a key for its client, one master.
+const key = await sshd.authorizeClientKey();
+const control = `${home}/cm.sock`;
+const sshOpts = ["-i", key, "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"];
+sshOpts.push("-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-o", `ControlPath=${control}`);
+const cm = await new Deno.Command("ssh", {
+  args: [
+    ...sshOpts,
+    "-o",
+    "ControlMaster=yes",
+    "-o",
+    "ControlPersist=yes",
+    "-fN",
+    "-p",
+    String(sshd.port),
+    `${sshd.user}@127.0.0.1`,
+  ],
+  stdin: "null",
+}).output();
+if (!cm.success) throw new Error("cannot open the OpenSSH ControlMaster");
+globalThis.addEventListener("unload", () => {
+  new Deno.Command("ssh", {
+    args: ["-o", `ControlPath=${control}`, "-O", "exit", "x"],
+    stderr: "null",
+    stdout: "null",
+  })
+    .outputSync();
 });
 
 const command = wrapCommand("true", { noLogin: false }).command;
@@ -73,3 +103,23 @@ Deno.bench("assist tools ssh_exec in direct mode (whole process)", {
 }, async () => {
   await assist(["tools", "ssh_exec", "d", "true"]);
 });
+
+Deno.bench("ssh -S over an OpenSSH ControlMaster (whole process)", {
+  group: "vs OpenSSH",
+  baseline: true,
+  n: 20,
+}, async () => {
+  const o = await new Deno.Command("ssh", {
+    args: [...sshOpts, "-p", String(sshd.port), `${sshd.user}@127.0.0.1`, "true"],
+    stdin: "null",
+  }).output();
+  if (!o.success) throw new Error("ssh -S failed");
+});
+
+Deno.bench(
+  "assist tools ssh_exec via the master (whole process) ",
+  { group: "vs OpenSSH", n: 20 },
+  async () => {
+    await assist(["tools", "ssh_exec", "m", "true"]);
+  },
+);

@@ -3,7 +3,9 @@
  * pipelined reads, written to a local file, byte count verified) through the master and in direct
  * mode, against OpenSSH's `scp` of the same file. scp runs twice: on its own connection each time
  * (as an operator types it), and over an OpenSSH ControlMaster (no handshake, like our master).
- * Target: at least half of scp's throughput. Throughput = 100 MiB / time per iteration.
+ * Target: at least half of scp's throughput. Throughput = 100 MiB / time per iteration. Issue 17
+ * item 13: the whole `assist tools ssh_pull` process through the master, where the master writes
+ * the file itself, at most 1.5x scp over a ControlMaster.
  *
  *     deno bench -q -P=test bench/ssh_pull.bench.ts      (needs root: it creates a throwaway user)
  */
@@ -120,6 +122,11 @@ Deno.bench("scp (own connection each time)", { ...opts, baseline: true }, async 
 
 Deno.bench("scp over an OpenSSH ControlMaster", opts, async () => {
   await scp(["-o", `ControlPath=${control}`]);
+});
+
+Deno.bench("assist tools ssh_pull via the master (whole process)", opts, async () => {
+  await assist(["tools", "ssh_pull", "m", "big.bin", `${out}/t.bin`]);
+  await check(`${out}/t.bin`);
 });
 
 Deno.bench("ssh_pull via the assist master (SFTP, verified)", opts, async () => {

@@ -5,23 +5,31 @@
  * differences), 2 usage (bad arguments, or input naming nothing: a site, thread or path), 130
  * interrupted.
  */
-import { lazy } from "../core/lazy.ts";
 import { AssistError, describeError, EXIT } from "../core/errors.ts";
 import { stripCr } from "../core/clean.ts";
 import { closestNames } from "../core/suggest.ts";
 import { stylerFor, writeText } from "../core/term.ts";
-import { findTool, TOOLS } from "../tools/registry.ts";
+import { lazy } from "../core/lazy.ts";
+import { loadTool, TOOL_NAMES } from "../tools/by_name.ts";
 import { parseManualArgs, toolHelp } from "../tools/args.ts";
 import { errorMessage, type ToolContext } from "../tools/types.ts";
 import { readEnv } from "../core/env.ts";
+// Small core modules, imported statically: one module graph to load for `tools <name>` instead of
+// three (each lazy load is a graph load of its own).
+import { loadConfig } from "../core/config.ts";
+import { ensureHome } from "../core/home.ts";
 
 const writeOut = (text: string) => writeText("stdout", text);
 const writeErr = (text: string) => writeText("stderr", text);
 /** `assist:` in red on a terminal (never under NO_COLOR or when redirected). */
 const errPrefix = () => stylerFor("stderr").red("assist:");
 
-/** `tools list`: names and one-line summaries, aligned. */
-export function toolsListText(): string {
+/** `tools list`: names and one-line summaries, aligned (the only form that loads every definition). */
+export async function toolsListText(): Promise<string> {
+  const { TOOLS } = await lazy<typeof import("../tools/registry.ts")>(
+    import.meta.url,
+    "../tools/registry.ts",
+  );
   const width = Math.max(...TOOLS.map((t) => t.name.length)) + 2;
   return TOOLS.map((t) => t.name.padEnd(width) + t.summary).join("\n");
 }
@@ -55,19 +63,20 @@ export async function runTools(args: string[]): Promise<number> {
   }
   if (name === undefined || name === "list") {
     if (rest.length > 0) return usageFailure(`tools list takes no arguments (got "${rest[0]}")`);
-    writeOut(toolsListText() + "\n");
+    writeOut(await toolsListText() + "\n");
     return EXIT.ok;
   }
   if (name === "--help" || name === "-h" || name === "help") {
     writeOut(
       "usage: assist tools list\n       assist tools <name> [args...]\n       assist tools <name> --help\n\n" +
-        toolsListText() + "\n",
+        await toolsListText() + "\n",
     );
     return EXIT.ok;
   }
-  const def = findTool(name);
+  // Only this tool's definition loads (its body loads when it runs): tools/by_name.ts.
+  const def = await loadTool(name);
   if (!def) {
-    const near = closestNames(name, TOOLS.map((t) => t.name));
+    const near = closestNames(name, [...TOOL_NAMES]);
     const hint = near.length ? `; did you mean ${near.join(", ")}?` : "";
     return usageFailure(`unknown tool: ${name} (run \`assist tools list\`${hint})`);
   }
@@ -76,9 +85,7 @@ export async function runTools(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const input = parseManualArgs(def, rest);
-  const { loadConfig } = await lazy<typeof import("../core/config.ts")>(import.meta.url, "../core/config.ts");
   const config = loadConfig();
-  const { ensureHome } = await lazy<typeof import("../core/home.ts")>(import.meta.url, "../core/home.ts");
   await ensureHome(config.home);
 
   const abort = new AbortController();

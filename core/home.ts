@@ -57,19 +57,36 @@ export function homePaths(home: string) {
 
 /**
  * Creates $ASSIST_HOME (0700) and its private folders (0700). Existing folders are tightened to
- * 0700 if they are looser; nothing else is touched.
+ * 0700 if they are looser; nothing else is touched. Every `assist tools <name>` passes here, so it
+ * uses the synchronous calls (a dozen small system calls; the first asynchronous file call of a
+ * process costs more than all of them) and creates only what is missing.
  */
-export async function ensureHome(home: string): Promise<void> {
+export function ensureHome(home: string): Promise<void> {
+  try {
+    ensureHomeSync(home);
+    return Promise.resolve();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function ensureHomeSync(home: string): void {
   const posix = Deno.build.os !== "windows";
   const sep = posix ? "/" : "\\";
   const dirs = [home, ...PRIVATE_DIRS.map((d) => `${home.replace(/[\\/]+$/, "")}${sep}${d}`)];
   for (const dir of dirs) {
     try {
-      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-      if (posix) {
-        const info = await Deno.stat(dir);
-        if (info.mode !== null && (info.mode & 0o077) !== 0) await Deno.chmod(dir, 0o700);
+      let info: Deno.FileInfo | undefined;
+      try {
+        info = Deno.statSync(dir);
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
       }
+      if (!info?.isDirectory) {
+        Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        if (posix) info = Deno.statSync(dir);
+      }
+      if (posix && info?.mode != null && (info.mode & 0o077) !== 0) Deno.chmodSync(dir, 0o700);
     } catch (err) {
       throw new AssistError(
         `cannot create ${dir}: ${(err as Error).message} (set ASSIST_HOME to a writable folder)`,

@@ -7,7 +7,7 @@
 import { DEFAULT_DELIMITERS, type Delimiters, encodingCharacters, HEADER_IDS } from "./delimiters.ts";
 import { escape, unescape } from "./escape.ts";
 import type { Hl7Document, Message } from "./message.ts";
-import { splitComponents, splitRepetitions, splitSubcomponents } from "./segment.ts";
+import { splitComponents, splitRepetitions } from "./segment.ts";
 
 /**
  * The text of a message: each segment followed by its own terminator.
@@ -93,9 +93,55 @@ export function encodeField(tree: FieldTree, d: Delimiters = DEFAULT_DELIMITERS)
  * ```
  */
 export function decodeField(raw: string, d: Delimiters = DEFAULT_DELIMITERS): string[][][] {
-  return splitRepetitions(raw, d).map((rep) =>
-    splitComponents(rep, d).map((comp) => splitSubcomponents(comp, d).map((leaf) => unescape(leaf, d)))
-  );
+  // Fast path: most fields (ids, dates, codes, names without components) hold no encoding
+  // character at all, so they are one leaf as written: no split and no unescape to do.
+  if (!encodingCharacterIn(raw, d)) return [[[raw]]];
+  const reps = splitRepetitions(raw, d);
+  const tree: string[][][] = new Array(reps.length);
+  for (let r = 0; r < reps.length; r++) {
+    const comps = splitComponents(reps[r], d);
+    const rep: string[][] = new Array(comps.length);
+    for (let c = 0; c < comps.length; c++) {
+      const comp = comps[c];
+      if (d.subcomponent === "" || comp.indexOf(d.subcomponent) === -1) {
+        rep[c] = [unescape(comp, d)];
+        continue;
+      }
+      const subs = comp.split(d.subcomponent);
+      for (let k = 0; k < subs.length; k++) subs[k] = unescape(subs[k], d);
+      rep[c] = subs;
+    }
+    tree[r] = rep;
+  }
+  return tree;
+}
+
+/** Per delimiter set, a test for any of its repetition, component, subcomponent or escape characters. */
+const encodingTests = new WeakMap<Delimiters, RegExp | null>();
+
+/**
+ * Whether `raw` may hold something decodeField must act on: one of the delimiters' characters, or
+ * any text at all under delimiters the test cannot cover (an empty component character, which
+ * splits every character apart, or a delimiter longer than one UTF-16 unit).
+ */
+function encodingCharacterIn(raw: string, d: Delimiters): boolean {
+  const test = encodingTestFor(d);
+  return test === null || test.test(raw);
+}
+
+function encodingTestFor(d: Delimiters): RegExp | null {
+  let test = encodingTests.get(d);
+  if (test === undefined) {
+    const chars = [d.repetition, d.component, d.subcomponent, d.escape].filter((c) => c !== "");
+    if (d.component === "" || chars.some((c) => c.length !== 1)) test = null;
+    else {
+      // Code units, as String.prototype.split matches them.
+      const units = chars.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+      test = new RegExp(`[${units.join("")}]`);
+    }
+    encodingTests.set(d, test);
+  }
+  return test;
 }
 
 /**

@@ -126,6 +126,9 @@ async function dial(
 class Exchange {
   readonly reader: FrameReader;
   #timedOut = false;
+  #deadline = 0;
+  #waiting = false;
+  #watching = false;
   constructor(readonly conn: Deno.Conn, readonly alias: string, readonly idleMs: number) {
     this.reader = new FrameReader(conn);
   }
@@ -138,10 +141,9 @@ class Exchange {
    */
   async next(): Promise<{ type: number; payload: Uint8Array }> {
     let f;
-    const timer = setTimeout(() => {
-      this.#timedOut = true;
-      this.close();
-    }, this.idleMs);
+    this.#deadline = Date.now() + this.idleMs;
+    this.#waiting = true;
+    if (!this.#watching) this.#watch(this.idleMs);
     try {
       f = await this.reader.next();
     } catch (err) {
@@ -149,10 +151,28 @@ class Exchange {
       if (err instanceof SshError && err.extra.truncated !== true) throw err;
       throw this.#gone();
     } finally {
-      clearTimeout(timer);
+      this.#waiting = false;
     }
     if (f === null) throw this.#timedOut ? this.#silent() : this.#gone();
     return f;
+  }
+  /**
+   * The idle watchdog: one timer at a time per exchange, re-armed to the latest deadline when it
+   * fires early (each frame moves the deadline). AbortSignal.timeout, not setTimeout: in this Deno
+   * the first setTimeout of a process loads the Node timers layer (~5 ms, a third of an empty
+   * `deno run`), and an `assist tools ssh_exec` is a process of its own. Its timer does not keep
+   * the process alive; a pending read does.
+   */
+  #watch(ms: number): void {
+    this.#watching = true;
+    AbortSignal.timeout(ms).addEventListener("abort", () => {
+      this.#watching = false;
+      if (!this.#waiting) return;
+      const left = this.#deadline - Date.now();
+      if (left > 0) return this.#watch(left);
+      this.#timedOut = true;
+      this.close();
+    }, { once: true });
   }
   #silent(): SshError {
     return new SshError(
@@ -364,6 +384,58 @@ export class MasterClient implements Remote {
           }
           return { size, bytes };
         } else throw protocolError("unexpected frame in a pull reply");
+      }
+    } finally {
+      ex.close();
+    }
+  }
+
+  /**
+   * Pulls a whole file into `into`, an empty 0600 file the caller has just created beside its
+   * destination: the master writes it itself (ssh/master_requests.ts checks what it is given), so
+   * the bytes do not cross the master's socket. Only progress and the final count come back.
+   */
+  async pullInto(path: string, into: string, options: PullOptions = {}): Promise<TransferResult> {
+    const ex = await this.#start("pull_into", { path, into }, options.signal);
+    let size: number | undefined;
+    let bytes = 0;
+    try {
+      while (true) {
+        let f;
+        try {
+          f = await nextFrame(ex, options.signal);
+        } catch (e) {
+          if (e instanceof SshError && e.kind === "connection_lost" && size !== undefined) {
+            throw new SshError(
+              "partial_transfer",
+              `partial transfer of ${path} from ${this.alias}: the master went away after ${bytes} of ${size} bytes`,
+              { alias: this.alias, path, bytes, size },
+            );
+          }
+          throw e;
+        }
+        if (f.type !== FRAME_JSON) throw protocolError("unexpected frame in a pull_into reply");
+        const obj = parseJson(f);
+        if (obj.t === "start") {
+          size = Number(obj.size);
+          options.onStart?.(size);
+          continue;
+        }
+        if (obj.t === "progress") {
+          bytes = Number(obj.bytes);
+          continue;
+        }
+        const d = finalOf(obj);
+        const total = Number(d.size);
+        bytes = Number(d.bytes);
+        if (bytes !== total || (size !== undefined && total !== size)) {
+          throw new SshError(
+            "partial_transfer",
+            `partial transfer of ${path} from ${this.alias}: ${bytes} of ${size ?? total} bytes arrived`,
+            { alias: this.alias, path, bytes, size: size ?? total },
+          );
+        }
+        return { size: total, bytes };
       }
     } finally {
       ex.close();

@@ -36,6 +36,7 @@ export interface RequestFields {
   realpath: { path: string };
   read: { path: string; offset: number; length: number };
   pull: { path: string };
+  pull_into: { path: string; into: string };
   push: { path: string; size: number; mode?: number };
   close: Record<never, never>;
 }
@@ -97,6 +98,43 @@ const done = (cx: RequestContext, fields: Record<string, unknown> = {}) =>
   writeAll(cx.conn, jsonFrame({ t: "done", ...fields }));
 
 const path = (op: Op) => (raw: Record<string, unknown>) => ({ path: text(raw, op, "path") });
+
+/** pull_into: a progress frame after this many bytes written. */
+const PROGRESS_BYTES = 16 << 20;
+
+/**
+ * Opens the local file a `pull_into` writes. The master writes only into what the client has just
+ * made for it after its own write-target checks (tools/ssh/run/_remote.ts, ssh/transfer.ts): an
+ * existing, empty, regular file (not a link) named `<destination>.part-<8 hex>`, owned by this user
+ * and private to it (0600). Anything else is refused, so the request cannot make the master write
+ * anywhere the client could not have.
+ */
+async function openPullTarget(into: string): Promise<Deno.FsFile> {
+  const refuse = (why: string) =>
+    new SshError("permission_denied", `the master will not write ${into}: ${why}`, { path: into });
+  if (!/[\\/][^\\/]*\.part-[0-9a-f]{8}$/.test(into) || !/^(\/|[A-Za-z]:[\\/])/.test(into)) {
+    throw refuse("not an absolute path to a .part-<hex> file");
+  }
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(into);
+  } catch {
+    throw refuse("it does not exist (the client creates it first)");
+  }
+  if (!info.isFile || info.isSymlink) throw refuse("not a regular file");
+  if (info.size !== 0) throw refuse("not empty");
+  if (Deno.build.os !== "windows") {
+    if (info.uid !== Deno.uid()) throw refuse("owned by another user");
+    if (info.mode !== null && (info.mode & 0o077) !== 0) throw refuse("readable by others");
+  }
+  const file = await Deno.open(into, { write: true });
+  const opened = file.statSync();
+  if (opened.ino !== info.ino || opened.dev !== info.dev) {
+    file.close();
+    throw refuse("it was replaced while being opened");
+  }
+  return file;
+}
 
 /** The table: request kind → decoder and handler. */
 export const REQUESTS: { readonly [K in Op]: RequestKind<K> } = {
@@ -167,6 +205,37 @@ export const REQUESTS: { readonly [K in Op]: RequestKind<K> } = {
       });
       await started;
       await done(cx, { size: r.size, bytes: r.bytes });
+    },
+  },
+  pull_into: {
+    decode: (raw) => ({ path: text(raw, "pull_into", "path"), into: text(raw, "pull_into", "into") }),
+    async run(req, cx) {
+      const file = await openPullTarget(req.into);
+      try {
+        let bytes = 0;
+        let reported = 0;
+        let started: Promise<void> | undefined;
+        const r = await cx.remote.pull(req.path, async (chunk) => {
+          // Synchronous: a quarter-MiB write to the page cache, without a promise per packet.
+          for (let off = 0; off < chunk.length;) off += file.writeSync(chunk.subarray(off));
+          bytes += chunk.length;
+          // A frame now and then keeps the client's idle watchdog fed on a long pull.
+          if (bytes - reported >= PROGRESS_BYTES) {
+            reported = bytes;
+            await started;
+            await writeAll(cx.conn, jsonFrame({ t: "progress", bytes }));
+          }
+        }, {
+          signal: cx.signal,
+          onStart: (size) => {
+            started = writeAll(cx.conn, jsonFrame({ t: "start", size }));
+          },
+        });
+        await started;
+        await done(cx, { size: r.size, bytes: r.bytes });
+      } finally {
+        file.close();
+      }
     },
   },
   push: {

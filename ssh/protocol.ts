@@ -35,7 +35,17 @@ export const FRAME_ERR = 0x45;
 export const FRAME_DATA = 0x44;
 export const MAX_FRAME = 1 << 20;
 
-export type Op = "status" | "exec" | "stat" | "list" | "realpath" | "read" | "pull" | "push" | "close";
+export type Op =
+  | "status"
+  | "exec"
+  | "stat"
+  | "list"
+  | "realpath"
+  | "read"
+  | "pull"
+  | "pull_into"
+  | "push"
+  | "close";
 
 export interface Request {
   t: "req";
@@ -46,6 +56,8 @@ export interface Request {
   timeoutMs?: number;
   maxBytes?: number;
   path?: string;
+  /** pull_into: the local file the master writes (see ssh/master_requests.ts). */
+  into?: string;
   offset?: number;
   length?: number;
   size?: number;

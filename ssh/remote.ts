@@ -44,7 +44,11 @@ export interface RemoteEntry extends RemoteStat {
   name: string;
 }
 
-/** Receives a pulled file's bytes in order; may apply back-pressure by returning a promise. */
+/**
+ * Receives a pulled file's bytes in order; may apply back-pressure by returning a promise. A chunk's
+ * memory is reused for later bytes once the sink has returned (or its promise has settled): a sink
+ * that keeps bytes copies them.
+ */
 export type PullSink = (chunk: Uint8Array) => void | Promise<void>;
 
 export interface PullOptions {
@@ -78,6 +82,12 @@ export interface Remote {
   readRange(path: string, offset: number, length: number): Promise<Uint8Array>;
   /** Streams a whole file; the byte count is checked against its size. */
   pull(path: string, sink: PullSink, options?: PullOptions): Promise<TransferResult>;
+  /**
+   * A master only: pulls a whole file straight into `into`, a local file this process has just
+   * created empty (0600) beside its destination, which the master (same user, same machine) writes
+   * itself instead of relaying the bytes through its socket. The byte count is checked as in pull.
+   */
+  pullInto?(path: string, into: string, options?: PullOptions): Promise<TransferResult>;
   /**
    * Writes a file: into a temporary name beside the target, checked for size, then renamed over it,
    * so a failed push never leaves a torn target.

@@ -162,9 +162,16 @@ export class SftpOps {
     }).catch(() => {});
   }
 
-  #read(sftp: Ssh2Sftp, path: string, handle: Buffer, pos: number, len: number): Promise<Uint8Array> {
+  #read(
+    sftp: Ssh2Sftp,
+    path: string,
+    handle: Buffer,
+    pos: number,
+    len: number,
+    into?: Buffer,
+  ): Promise<Uint8Array> {
     return this.#state.op((resolve, reject) => {
-      const buf = Buffer.allocUnsafe(len);
+      const buf = into ?? Buffer.allocUnsafe(len);
       sftp.read(handle, buf, 0, len, pos, (err, n) => {
         if (err) {
           if (this.#gone()) reject(this.#state.error());
@@ -204,15 +211,19 @@ export class SftpOps {
       }
       size = st.size;
       options.onStart?.(size);
-      // Reads are issued up to READ_DEPTH ahead and delivered strictly in order.
-      const queue: { pos: number; len: number; p: Promise<Uint8Array> }[] = [];
+      // Reads are issued up to READ_DEPTH ahead and delivered strictly in order, each into a
+      // buffer of a small pool that is reused once the sink is done with it (PullSink's contract),
+      // so a pull of any size allocates READ_DEPTH + 1 buffers, not one per read.
+      const queue: { pos: number; len: number; buf: Buffer; p: Promise<Uint8Array> }[] = [];
+      const pool: Buffer[] = [];
       let next = 0;
       const issue = () => {
         while (queue.length < READ_DEPTH && next < size) {
           const len = Math.min(READ_CHUNK, size - next);
-          const p = this.#read(sftp, path, handle, next, len);
+          const buf = pool.pop() ?? Buffer.allocUnsafe(READ_CHUNK);
+          const p = this.#read(sftp, path, handle, next, len, buf);
           p.catch(() => {}); // awaited in order below
-          queue.push({ pos: next, len, p });
+          queue.push({ pos: next, len, buf, p });
           next += len;
         }
       };
@@ -227,13 +238,14 @@ export class SftpOps {
         // A short read that is not the end: fetch the rest of this piece before moving on.
         let at = head.pos + chunk.length;
         while (chunk.length > 0 && at < head.pos + head.len) {
-          chunk = await this.#read(sftp, path, handle, at, head.pos + head.len - at);
+          chunk = await this.#read(sftp, path, handle, at, head.pos + head.len - at, head.buf);
           if (chunk.length === 0) break;
           await sink(chunk);
           bytes += chunk.length;
           at += chunk.length;
         }
         if (at < head.pos + head.len) break;
+        pool.push(head.buf);
         issue();
       }
     } catch (err) {

@@ -28,6 +28,7 @@ export async function cacheFileFor(alias: string, remotePath: string): Promise<s
 /**
  * Pulls a remote file to a local path: streamed into `<local>.part-<random>` (0600), renamed over
  * `local` only after the count matched the remote size, then the local size is checked once more.
+ * Through a master the part file is written by the master itself (Remote.pullInto).
  */
 export async function pullToFile(
   remote: Remote,
@@ -46,12 +47,34 @@ export async function pullToFile(
   }
   let closed = false;
   try {
-    const r = await remote.pull(remotePath, async (chunk) => {
-      let off = 0;
-      while (off < chunk.length) off += await file.write(chunk.subarray(off));
-    }, { signal });
-    file.close();
-    closed = true;
+    const stream = async () => {
+      const r = await remote.pull(remotePath, async (chunk) => {
+        let off = 0;
+        while (off < chunk.length) off += await file.write(chunk.subarray(off));
+      }, { signal });
+      file.close();
+      closed = true;
+      return r;
+    };
+    let r: TransferResult;
+    if (remote.pullInto) {
+      // Through a master: it writes the part file itself (no relay through its socket).
+      file.close();
+      closed = true;
+      try {
+        r = await remote.pullInto(remotePath, await Deno.realPath(part), { signal });
+      } catch (err) {
+        // A master started by an older assist does not know the request: stream as before.
+        if (!(err instanceof SshError && err.kind === "protocol" && err.message.includes('"pull_into"'))) {
+          throw err;
+        }
+        file = await Deno.open(part, { write: true, truncate: true });
+        closed = false;
+        r = await stream();
+      }
+    } else {
+      r = await stream();
+    }
     const size = (await Deno.stat(part)).size;
     if (size !== r.size) {
       throw new SshError(

@@ -6,6 +6,7 @@
 import { lazy } from "../core/lazy.ts";
 import type { DecodedText } from "../hl7/charset.ts";
 import { type ToolContext, toolError, type ToolResult } from "./types.ts";
+import { readCheckedText } from "./files/guard.ts";
 
 /** Where one input comes from. */
 export type InputSource = { file: string } | { text: string };
@@ -62,10 +63,6 @@ export async function readInput(source: InputSource, ctx: ToolContext): Promise<
  * its messages, oldest first, one after the other.
  */
 export async function readInputFile(path: string, ctx: ToolContext): Promise<InputText> {
-  const { readCheckedText } = await lazy<typeof import("./files/guard.ts")>(
-    import.meta.url,
-    "./files/guard.ts",
-  );
   const r = await readCheckedText(path, ctx);
   if (r.ok) {
     if (!r.text.replace(/^\uFEFF/, "").startsWith("mid\ttime_in\ttime_iso\tcontent_base64")) {

@@ -16,7 +16,7 @@
  * @module
  */
 import { readEnv as env } from "../../core/env.ts";
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../core/path.ts";
 import { completeHl7 } from "../../hl7/complete.ts";
 import { PathGuard } from "../../tools/files/protect.ts";
 import { expandTilde } from "../file_refs.ts";

@@ -18,11 +18,11 @@ import {
 } from "../../cli/commands/table.ts";
 import { REPO_ROOT } from "../support/run_assist.ts";
 
-function allHelpTexts(): Array<[string, string]> {
+async function allHelpTexts(): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [
     ["assist --help", helpText()],
     ["assist -p --help", headlessHelpText()],
-    ["assist tools list", toolsListText()],
+    ["assist tools list", await toolsListText()],
     ["/help", slashHelp()],
   ];
   for (const t of TOOLS) out.push([`assist tools ${t.name} --help`, toolHelp(t)]);
@@ -50,9 +50,10 @@ function problemsIn(where: string, text: string): string[] {
   return problems;
 }
 
-Deno.test("help texts: no trailing spaces, no tabs, no glued words", () => {
-  assertEquals(allHelpTexts().flatMap(([where, text]) => problemsIn(where, text)), []);
-  assert(allHelpTexts().length > TOOLS.length + COMMANDS.length, "every tool and command was scanned");
+Deno.test("help texts: no trailing spaces, no tabs, no glued words", async () => {
+  const texts = await allHelpTexts();
+  assertEquals(texts.flatMap(([where, text]) => problemsIn(where, text)), []);
+  assert(texts.length > TOOLS.length + COMMANDS.length, "every tool and command was scanned");
 });
 
 Deno.test("help sources: no string split across lines without the space between its words", async () => {

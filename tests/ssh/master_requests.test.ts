@@ -12,7 +12,9 @@ import { decodeRequest, dispatch, readsFrames, REQUEST_KINDS, REQUESTS } from ".
 import { MasterServer } from "../../ssh/master.ts";
 import { SshError } from "../../ssh/errors.ts";
 import { socketPath } from "../../ssh/paths.ts";
-import type { Remote } from "../../ssh/remote.ts";
+import type { PullOptions, PullSink, Remote } from "../../ssh/remote.ts";
+import { MasterClient } from "../../ssh/client.ts";
+import { pullToFile } from "../../ssh/transfer.ts";
 
 const frame = (obj: Record<string, unknown>): Frame => ({
   type: 0x4a,
@@ -36,6 +38,7 @@ Deno.test("request table: one entry per protocol kind; only push reads its own f
     "exec",
     "list",
     "pull",
+    "pull_into",
     "push",
     "read",
     "realpath",
@@ -47,7 +50,7 @@ Deno.test("request table: one entry per protocol kind; only push reads its own f
 
 Deno.test("decodeRequest: an unknown kind is refused with a clear error naming it and the known ones", () => {
   const known =
-    /\(this master serves status, exec, stat, list, realpath, read, pull, push, close\); update both/;
+    /\(this master serves status, exec, stat, list, realpath, read, pull, pull_into, push, close\); update both/;
   throws(() => decodeRequest(req("frobnicate")), protocolError(/unknown request "frobnicate"/));
   throws(() => decodeRequest(req("frobnicate")), protocolError(known));
   // Names an object has by inheritance are not kinds.
@@ -186,6 +189,114 @@ Deno.test("a running master answers an unknown request kind with a protocol erro
     const s = await ask("status");
     assertEquals(s.t, "done");
     assertEquals(s.served, 1, "the refused request was not served");
+  } finally {
+    await server.stop();
+  }
+});
+
+/**
+ * A remote whose files are byte arrays; pull hands out every chunk in ONE reused buffer, as the
+ * SFTP reader's pool does, so a sink that kept a chunk without copying it would be caught.
+ */
+function bytesRemote(files: Record<string, Uint8Array>): Remote {
+  return {
+    alias: "fake",
+    mode: "master",
+    async pull(path: string, sink: PullSink, options: PullOptions = {}) {
+      const data = files[path];
+      if (!data) throw new SshError("not_found", `no such file on fake: ${path}`, { path });
+      options.onStart?.(data.length);
+      const buf = new Uint8Array(100_000);
+      for (let off = 0; off < data.length; off += buf.length) {
+        const n = Math.min(buf.length, data.length - off);
+        buf.set(data.subarray(off, off + n));
+        await sink(buf.subarray(0, n));
+        buf.fill(0xee); // whatever the sink kept is now garbage
+      }
+      return { size: data.length, bytes: data.length };
+    },
+  } as unknown as Remote;
+}
+
+Deno.test("pull_into: the master writes the client's part file itself, byte for byte", async () => {
+  await using tmp = await tempDir();
+  await ensureHome(tmp.path);
+  const data = new Uint8Array(20 << 20); // past the 16 MiB progress step
+  for (let off = 0; off < data.length; off += 65536) crypto.getRandomValues(data.subarray(off, off + 65536));
+  const server = await MasterServer.start({
+    alias: "fake",
+    remote: bytesRemote({ "/big.bin": data, "/empty": new Uint8Array() }),
+    transport: "unix",
+    path: socketPath(tmp.path, "fake"),
+    info: () => ({ pid: 1 }),
+    onCloseRequest: () => {},
+  });
+  try {
+    const client = new MasterClient(tmp.path, "fake");
+    // The whole client path: part file, the master's write, the size check, the rename.
+    const dest = `${tmp.path}/out/big.bin`;
+    await Deno.mkdir(`${tmp.path}/out`);
+    const r = await pullToFile(client, "/big.bin", dest);
+    assertEquals(r, { size: data.length, bytes: data.length });
+    assertEquals(await Deno.readFile(dest), data);
+    assertEquals((await Deno.stat(dest)).mode! & 0o777, 0o600);
+    await pullToFile(client, "/empty", `${tmp.path}/out/empty`);
+    assertEquals((await Deno.stat(`${tmp.path}/out/empty`)).size, 0);
+    // A missing remote file: the error, and no part file left behind.
+    await pullToFile(client, "/nope", `${tmp.path}/out/nope`).then(
+      () => assert(false, "pulled a missing file"),
+      (e) => assertEquals((e as SshError).kind, "not_found"),
+    );
+    const left = [];
+    for await (const e of Deno.readDir(`${tmp.path}/out`)) left.push(e.name);
+    assertEquals(left.sort(), ["big.bin", "empty"]);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("pull_into: the master refuses any target but a fresh, empty, private part file", async () => {
+  await using tmp = await tempDir();
+  await ensureHome(tmp.path);
+  const server = await MasterServer.start({
+    alias: "fake",
+    remote: bytesRemote({ "/f": new TextEncoder().encode("payload") }),
+    transport: "unix",
+    path: socketPath(tmp.path, "fake"),
+    info: () => ({ pid: 1 }),
+    onCloseRequest: () => {},
+  });
+  const client = new MasterClient(tmp.path, "fake");
+  const refused = async (into: string, why: RegExp) => {
+    const e = await client.pullInto("/f", into).then(() => undefined, (err) => err);
+    assert(e instanceof SshError, `refused ${into}`);
+    assertEquals(e.kind, "permission_denied");
+    assert(why.test(e.message), e.message);
+  };
+  try {
+    const d = tmp.path;
+    const make = async (name: string, text: string, mode: number) => {
+      await Deno.writeTextFile(`${d}/${name}`, text, { mode });
+      await Deno.chmod(`${d}/${name}`, mode);
+      return `${d}/${name}`;
+    };
+    await refused(await make("plain.txt", "", 0o600), /\.part-<hex>/);
+    await refused("relative.part-0a1b2c3d", /absolute/);
+    await refused(`${d}/missing.part-0a1b2c3d`, /does not exist/);
+    const full = await make("full.part-0a1b2c3d", "keep me", 0o600);
+    await refused(full, /not empty/);
+    assertEquals(await Deno.readTextFile(full), "keep me");
+    await refused(await make("open.part-0a1b2c3d", "", 0o644), /readable by others/);
+    const target = await make("victim.txt", "", 0o600);
+    await Deno.symlink(target, `${d}/link.part-0a1b2c3d`);
+    await refused(`${d}/link.part-0a1b2c3d`, /not a regular file/);
+    assertEquals(await Deno.readTextFile(target), "");
+    await Deno.mkdir(`${d}/dir.part-0a1b2c3d`);
+    await refused(`${d}/dir.part-0a1b2c3d`, /not a regular file/);
+    // And the one accepted form.
+    const ok = await make("good.part-0a1b2c3d", "", 0o600);
+    assertEquals(await client.pullInto("/f", ok), { size: 7, bytes: 7 });
+    assertEquals(await Deno.readTextFile(ok), "payload");
   } finally {
     await server.stop();
   }

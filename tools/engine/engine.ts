@@ -8,7 +8,7 @@
 import { expandTilde } from "../../core/tilde.ts";
 import { lazy } from "../../core/lazy.ts";
 import { type EnvReader, readEnv } from "../../core/env.ts";
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../core/path.ts";
 import { stripCr } from "../../core/clean.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../types.ts";
 import { type EngineFs, EngineFsError, localEngineFs } from "./engine_fs.ts";

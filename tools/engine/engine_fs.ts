@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../core/path.ts";
 import type { ToolContext } from "../types.ts";
 import { checkPath, guardFor } from "../files/guard.ts";
 

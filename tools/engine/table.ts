@@ -9,6 +9,13 @@
 export type TableFormat = "text" | "tsv" | "json";
 
 /** A cell fit for one line of a TSV row. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** A cell's width in code points (a table of thousands of rows counts without making arrays). */
+function codePoints(s: string): number {
+  return SURROGATE.test(s) ? [...s].length : s.length;
+}
+
 export function tsvCell(value: string): string {
   return value.replace(/[\t\r\n]+/g, " ");
 }
@@ -32,8 +39,8 @@ export function renderTable(
     return [columns, ...rows].map((r) => r.map((c) => tsvCell(c ?? "")).join("\t")).join("\n");
   }
   const all = [columns, ...rows].map((r) => r.map((c) => tsvCell(c ?? "")));
-  const widths = columns.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? "")].length)));
+  const widths = columns.map((_, i) => Math.max(...all.map((r) => codePoints(r[i] ?? ""))));
   return all.map((r) =>
-    r.map((c, i) => (i === r.length - 1 ? c : c + " ".repeat(widths[i] - [...c].length))).join("  ").trimEnd()
+    r.map((c, i) => (i === r.length - 1 ? c : c + " ".repeat(widths[i] - codePoints(c)))).join("  ").trimEnd()
   ).join("\n");
 }

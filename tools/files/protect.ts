@@ -10,7 +10,7 @@
  * The comparison itself (`protectedPlace`) is pure, so every platform's rules are tested here.
  */
 import { expandTilde, userHome } from "../../core/tilde.ts";
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../core/path.ts";
 
 /** Folders under the home whose whole content is protected. */
 export const PROTECTED_DIRS = ["log", "sanitize", "sessions", ".ssh-creds"] as const;
@@ -98,7 +98,16 @@ export function literalPath(path: string, cwd: string, flavor: Flavor): string {
  */
 export async function physicalPath(absolute: string, flavor: Flavor): Promise<string> {
   const lib = flavor.windows ? win32 : posix;
-  const root = lib.parse(absolute).root;
+  if (!flavor.windows) {
+    // A POSIX realpath resolves each component as it goes (`link/..` is the link target's parent),
+    // so a path that exists takes one call; only a missing tail needs the walk below. (Windows
+    // removes `..` before it opens a path, so there the walk is always needed.) Synchronous: one
+    // quick system call, where the first asynchronous file call of a process costs ~0.5 ms.
+    try {
+      return Deno.realPathSync(absolute);
+    } catch { /* a missing component: walk */ }
+  }
+  const root = lib.root(absolute);
   const parts = absolute.slice(root.length).split(/[\\/]+/).filter((p) => p !== "");
   let current = root;
   let exists = true;
@@ -136,7 +145,7 @@ export class PathGuard {
     const literal = literalPath(home, cwd, flavor);
     const real = await physicalPath(joinUnnormalized(cwd, home, flavor), flavor);
     let f = flavor;
-    if (!f.caseInsensitive) f = { ...f, caseInsensitive: await probeCaseInsensitive(real) };
+    if (!f.caseInsensitive) f = { ...f, caseInsensitive: probeCaseInsensitive(real) };
     return new PathGuard(f, [literal, real]);
   }
 
@@ -161,7 +170,7 @@ export class PathGuard {
   async hardLinkPlace(real: string): Promise<string | undefined> {
     let info: Deno.FileInfo;
     try {
-      info = await Deno.stat(real);
+      info = Deno.statSync(real); // one quick call on every check (see physicalPath)
     } catch {
       return undefined;
     }
@@ -213,21 +222,21 @@ export function joinUnnormalized(cwd: string, path: string, flavor: Flavor): str
   if (lib.isAbsolute(path)) {
     // A Windows path like `\x` is rooted but driveless: take the drive of cwd.
     return flavor.windows && !/^([A-Za-z]:|\\\\|\/\/)/.test(path)
-      ? `${lib.parse(cwd).root.slice(0, 2)}${path}`
+      ? `${lib.root(cwd).slice(0, 2)}${path}`
       : path;
   }
   return `${cwd}${flavor.windows ? "\\" : "/"}${path}`;
 }
 
 /** A case-insensitive file system answers for the home under a case-swapped name too. */
-async function probeCaseInsensitive(path: string): Promise<boolean> {
+function probeCaseInsensitive(path: string): boolean {
   const swapped = path.replace(
     /[A-Za-z]/g,
     (ch) => ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase(),
   );
   if (swapped === path) return false;
   try {
-    const [a, b] = await Promise.all([Deno.stat(path), Deno.stat(swapped)]);
+    const [a, b] = [Deno.statSync(path), Deno.statSync(swapped)];
     return a.ino !== null && a.ino === b.ino && a.dev === b.dev;
   } catch {
     return false;

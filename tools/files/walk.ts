@@ -4,7 +4,7 @@
  * visited in sorted order (deterministic output); symlinked folders are not descended into (no
  * cycles), symlinked files are followed after their target is checked.
  */
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../core/path.ts";
 import type { PathGuard } from "./protect.ts";
 
 export interface WalkEntry {

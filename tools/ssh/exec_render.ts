@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type ExecResult, filterNoise } from "../../ssh/mod.ts";
+import { type ExecResult } from "../../ssh/remote.ts";
+import { filterNoise } from "../../ssh/wrap.ts";
 import { budgetLines } from "../../core/exec_budget.ts";
 
 const SIGNALS: Record<string, number> = {

@@ -17,18 +17,13 @@
  *
  * @module
  */
-import { posix } from "node:path";
+import { posix } from "../../core/path.ts";
 import type { ToolContext } from "../types.ts";
-import {
-  cacheFileFor,
-  type OpenedRemote,
-  openRemote,
-  pullToFile,
-  type Remote,
-  type RemoteStat,
-  SshError,
-  wrapCommand,
-} from "../../ssh/mod.ts";
+import { cacheFileFor, pullToFile } from "../../ssh/transfer.ts";
+import { type OpenedRemote, openRemote } from "../../ssh/open.ts";
+import { type Remote, type RemoteStat } from "../../ssh/remote.ts";
+import { SshError } from "../../ssh/errors.ts";
+import { wrapCommand } from "../../ssh/wrap.ts";
 import { concat } from "../../core/bytes.ts";
 
 /** A file's facts as the engine seam wants them. */

@@ -114,3 +114,49 @@ Deno.test("parseIdx and readSmatFiles: wrapped and padded records, unwrapped one
   assertEquals(parsed.records.map((r) => r.fields.str("MID")), ["0 0 1", "0 0 2", "0 0 4"]);
   assertEquals(parsed.bad, 1);
 });
+
+Deno.test("headerOf: MSH-9 and MSH-10 from the first line equal the whole parse's, on generated texts", async () => {
+  const { getValue } = await import("../../../hl7/get.ts");
+  const { headerOf, hl7Of } = await import("../../../tools/engine/smat/message.ts");
+  const full = (c: string) => {
+    const h = hl7Of(c);
+    return h ? { type: getValue(h, "MSH.9"), control: getValue(h, "MSH.10") } : {};
+  };
+  const starts = [
+    "MSH|^~\\&|A|B|C|D|20240101||ADT^A01^ADT_A01|MSG1|P|2.5",
+    "MSH|^~\\&|A|B|C|D|20240101||ORU~R01|C\\F\\2|P",
+    "MSH#$*/%|A|B|C|D|x|#ADT$A08#Z9#P",
+    "MSH|^~\\&|A",
+    "MSH|",
+    "MSH",
+    "MSHX^~\\&|A|B",
+    "MSH ^~\\&|A",
+    "\x0bMSH|^~\\&|A|B|C|D|x||ADT^A04|M4|P\r\x1c\r",
+    "BHS|^~\\&|A\rMSH|^~\\&|A|B|C|D|x||ADT^A05|M5|P",
+    "\nMSH|^~\\&|A|B|C|D|x||ADT^A06|M6|P",
+    "PID|1||123",
+    "",
+    "not hl7 at all",
+  ];
+  const ends = [
+    "",
+    "\r",
+    "\n",
+    "\r\n",
+    "\rPID|1||123^^^MR\r",
+    "\nPID|1\nPV1|1\n",
+    "\r\rEVN|A01\r",
+    "\r\x1c\r",
+  ];
+  let checked = 0;
+  for (const a of starts) {
+    for (const b of ends) {
+      for (const c of ["", "MSH|^~\\&|X|Y|Z|W|x||ADT^A99|SECOND|P\r"]) {
+        const text = a + b + c;
+        assertEquals({ text, got: headerOf(text) }, { text, got: full(text) });
+        checked++;
+      }
+    }
+  }
+  assertEquals(checked, starts.length * ends.length * 2);
+});

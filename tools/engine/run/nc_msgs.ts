@@ -1,14 +1,13 @@
 /** nc_msgs: list and search messages in SMAT archives (.smatdb and .idx/.msg), newest first. */
 import { expandTilde } from "../../../core/tilde.ts";
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../../core/path.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
-import { getValue } from "../../../hl7/mod.ts";
 import {
-  hl7Of,
+  headerOf,
   isoTime,
   type MessageFilter,
   namedSmatFile,
@@ -25,6 +24,7 @@ import {
   threadSmatFiles,
 } from "../smat/mod.ts";
 import { renderTable } from "../table.ts";
+import { utf8Length } from "../../../core/bytes.ts";
 import { resolveThread } from "../thread_ref.ts";
 import { TIME_FORMS } from "../../../core/time.ts";
 
@@ -176,16 +176,14 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           `=== ${isoTime(m.time, utc)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${
             m.dest || "-"
           }  ` +
-            `(${m.context || m.type || "?"}, ${m.bytes ?? new TextEncoder().encode(m.content).length} bytes)`,
+            `(${m.context || m.type || "?"}, ${m.bytes ?? utf8Length(m.content)} bytes)`,
           m.content.replace(/\r\n?/g, "\n").replace(/\n+$/, ""),
           "",
         );
       }
     } else if (shown.length) {
       const rows = shown.map((m) => {
-        const h = hl7Of(m.content);
-        const msgType = h ? getValue(h, "MSH.9") ?? "" : "";
-        const control = h ? getValue(h, "MSH.10") ?? "" : "";
+        const { type: msgType, control } = headerOf(m.content);
         return [
           isoTime(m.time, utc),
           m.mid,
@@ -195,7 +193,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           m.dest || "-",
           msgType || "-",
           control || "-",
-          String(m.bytes ?? new TextEncoder().encode(m.content).length),
+          String(m.bytes ?? utf8Length(m.content)),
         ];
       });
       lines.push(

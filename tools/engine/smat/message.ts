@@ -4,14 +4,13 @@
  *
  * @module
  */
-import {
-  decodeBytes,
-  getAll,
-  type Message,
-  parseMessages,
-  parsePath,
-  readableValue,
-} from "../../../hl7/mod.ts";
+import { decodeBytes } from "../../../hl7/charset.ts";
+import { getAll, getValue, readableValue } from "../../../hl7/get.ts";
+import type { Message } from "../../../hl7/message.ts";
+import { type Delimiters, readDelimiters } from "../../../hl7/delimiters.ts";
+import { Segment, splitRepetitions } from "../../../hl7/segment.ts";
+import { parsePath } from "../../../hl7/path.ts";
+import { parseMessages } from "../../../hl7/split.ts";
 import { formatTime, parseTimeArg } from "../../../core/time.ts";
 
 export interface SmatMessage {
@@ -96,6 +95,39 @@ export function hl7Of(content: string): Message | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * MSH-9 (message type) and MSH-10 (control id) of the first message of a text, as `getValue` gives
+ * them from {@link hl7Of}. The summary of `nc_msgs` shows them for up to thousands of messages in
+ * a process that runs once (where simple code is fast and the general parser is still cold), so a
+ * text that starts with its MSH segment, as saved messages do, has only that segment read: the
+ * fields of an MSH depend on nothing after it. Anything else (framing, a batch header, text before
+ * the message) takes the whole parse. tests/tools/engine/smat.test.ts holds both ways equal.
+ */
+export function headerOf(content: string): { type?: string; control?: string } {
+  const sep = content.charAt(3);
+  // A separator that is a letter, digit, space or line break (including MLLP's VT and FS) is left
+  // to the whole parse.
+  if (content.startsWith("MSH") && sep !== "" && !/[\s\w]/.test(sep) && sep !== "\x0b" && sep !== "\x1c") {
+    let end = content.search(/[\r\n]/);
+    if (end === -1) end = content.length;
+    let d: Delimiters;
+    try {
+      d = readDelimiters(content, 0, end);
+    } catch {
+      return {}; // the whole parse fails on the same MSH-2
+    }
+    const msh = new Segment(content.slice(0, end), "", d);
+    // getValue reads the first repetition; a field the segment ends before reads as "".
+    const first = (n: number) => {
+      const f = msh.field(n);
+      return f === undefined ? "" : readableValue(splitRepetitions(f, d)[0], d);
+    };
+    return { type: first(9), control: first(10) };
+  }
+  const h = hl7Of(content);
+  return h ? { type: getValue(h, "MSH.9"), control: getValue(h, "MSH.10") } : {};
 }
 
 function holds(m: Message, c: Hl7Condition): boolean {

@@ -15,6 +15,7 @@ export {
 } from "./locate.ts";
 export {
   contentMatches,
+  headerOf,
   type Hl7Condition,
   hl7Of,
   isoTime,

@@ -65,6 +65,38 @@ export interface ReadResult {
   skipped?: { kind: "encrypted" | "not_smat" | "empty"; message: string };
 }
 
+/** `setReturnArrays` is in node:sqlite (Node 22.16+, Deno) but not yet in Deno's type declarations. */
+type ArrayRows = StatementSync & { setReturnArrays?(enabled: boolean): void };
+
+/** One row of the message query, by the aliases of its SELECT list (in order). */
+interface Row {
+  seq: unknown;
+  d: unknown;
+  h: unknown;
+  n: unknown;
+  t: unknown;
+  src: unknown;
+  dst: unknown;
+  typ: unknown;
+  ctx: unknown;
+  body: unknown;
+}
+
+function namedRow(a: unknown[]): Row {
+  return {
+    seq: a[0],
+    d: a[1],
+    h: a[2],
+    n: a[3],
+    t: a[4],
+    src: a[5],
+    dst: a[6],
+    typ: a[7],
+    ctx: a[8],
+    body: a[9],
+  };
+}
+
 /**
  * Reads up to `limit` messages of one `.smatdb`, newest first, that pass `filter`.
  *
@@ -153,6 +185,7 @@ export async function readSmatDb(
     }
     const needsJs = (filter.text !== undefined && filter.text !== "" && filter.ignoreCase) ||
       (filter.hl7?.length ?? 0) > 0;
+    // namedRow reads these columns by position: keep the two in the same order.
     const sql =
       `SELECT rowid AS seq, ${pick("MidDomain", "d")}, ${pick("MidHub", "h")}, ${pick("MidNum", "n")}, ` +
       `${pick("TimeIn", "t")}, ${pick("SourceConn", "src")}, ${pick("DestConn", "dst")}, ${
@@ -167,8 +200,15 @@ export async function readSmatDb(
     } catch (err) {
       throw new SmatQueryError("smat_unreadable", `${path}: ${(err as Error).message}`);
     }
+    // Rows as arrays where this SQLite binding offers it: naming each row's ten columns on the
+    // native side costs more than the query (a JS object is built from the array below instead).
+    const arrays = typeof (stmt as ArrayRows).setReturnArrays === "function";
+    if (arrays) (stmt as ArrayRows).setReturnArrays!(true);
+    // With a LIMIT in the SQL all rows are wanted: one call. A JS filter may stop early: one by one.
+    const rows = (needsJs ? stmt.iterate(...args) : stmt.all(...args)) as Iterable<unknown>;
     const messages: SmatMessage[] = [];
-    for (const r of stmt.iterate(...args) as Iterable<Record<string, unknown>>) {
+    for (const row of rows) {
+      const r = arrays ? namedRow(row as unknown[]) : row as Row;
       const body = r.body;
       const read = body instanceof Uint8Array
         ? smatContent(body)

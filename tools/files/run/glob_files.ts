@@ -1,5 +1,5 @@
 /** glob_files: paths matching a glob pattern, never listing inside protected places. */
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../../core/path.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { globDepth, globToRegExp, splitGlob } from "../glob.ts";
 import { checkPath, fsError, guardFor } from "../guard.ts";

@@ -1,5 +1,5 @@
 /** grep_files: lines matching a regular expression, in files below a folder, never in protected places. */
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../../core/path.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { globToRegExp } from "../glob.ts";
 import { checkPath, fsError, guardFor, looksBinary } from "../guard.ts";

@@ -1,6 +1,6 @@
 /** list_dir: one folder's entries with type, size and modification time. */
 import { formatTime } from "../../../core/time.ts";
-import { posix, win32 } from "node:path";
+import { posix, win32 } from "../../../core/path.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { checkPath, fsError, guardFor } from "../guard.ts";
 

@@ -2,7 +2,7 @@
  * The HL7 tools' structured errors for exceptions from the HL7 library; their input comes through
  * tools/input.ts. Private to the HL7 tools' bodies.
  */
-import { Hl7ParseError, Hl7PathError } from "../../../hl7/mod.ts";
+import { Hl7ParseError, Hl7PathError } from "../../../hl7/errors.ts";
 import { toolError, type ToolResult } from "../../types.ts";
 export { readInput } from "../../input.ts";
 

@@ -1,5 +1,8 @@
 /** hl7_diff: field-level differences between two messages or two files of messages. */
-import * as hl7 from "../../../hl7/mod.ts";
+import { diffMessageLists, formatDiff } from "../../../hl7/diff.ts";
+import { len10Counting } from "../../../hl7/charset.ts";
+import { parseMessages } from "../../../hl7/split.ts";
+import { parsePath } from "../../../hl7/path.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
 
@@ -30,8 +33,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       ? undefined
       : ignoreList.length === 1 && ignoreList[0].trim().toLowerCase() === "none"
       ? []
-      : ignoreList.map((p) => hl7.parsePath(p));
-    const key = input.key === undefined ? undefined : hl7.parsePath(input.key as string);
+      : ignoreList.map((p) => parsePath(p));
+    const key = input.key === undefined ? undefined : parsePath(input.key as string);
     const sides = [];
     const notes: string[] = [];
     for (const source of [left, right]) {
@@ -39,17 +42,17 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       if (!src.ok) return src.result;
       label = src.label;
       notes.push(...src.notes);
-      const doc = hl7.parseMessages(src.text, { len10: src.decoded && hl7.len10Counting(src.decoded) });
+      const doc = parseMessages(src.text, { len10: src.decoded && len10Counting(src.decoded) });
       if (doc.messages.length === 0) {
         return toolError("no_messages", `no HL7 messages found in ${src.label}`);
       }
       sides.push(doc.messages);
     }
-    const diff = hl7.diffMessageLists(sides[0], sides[1], { key, ignore });
+    const diff = diffMessageLists(sides[0], sides[1], { key, ignore });
     const differ = diff.onlyLeft.length > 0 || diff.onlyRight.length > 0 ||
       diff.pairs.some((p) => p.changes.length > 0);
     return {
-      text: hl7.formatDiff(diff),
+      text: formatDiff(diff),
       ...(notes.length ? { notes } : {}),
       ...(input.exit_code === true && differ ? { exitCode: 1 } : {}),
     };

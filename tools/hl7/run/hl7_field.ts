@@ -3,8 +3,12 @@
  * (FHS, BHS, BTS, FTS) read the envelope around each message; a file of only an envelope gives
  * one row.
  */
-import { posix, win32 } from "node:path";
-import * as hl7 from "../../../hl7/mod.ts";
+import { posix, win32 } from "../../../core/path.ts";
+import { extractTable } from "../../../hl7/extract.ts";
+import { len10Counting } from "../../../hl7/charset.ts";
+import { parseMessages } from "../../../hl7/split.ts";
+import { parsePath } from "../../../hl7/path.ts";
+import { withEnvelopes } from "../../../hl7/envelope.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
 
@@ -39,13 +43,13 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
   if (!src.ok) return src.result;
   try {
-    const parsed = paths.map((p) => hl7.parsePath(p));
-    const doc = hl7.parseMessages(src.text, { len10: src.decoded && hl7.len10Counting(src.decoded) });
-    const envelopes = hl7.withEnvelopes(doc);
+    const parsed = paths.map((p) => parsePath(p));
+    const doc = parseMessages(src.text, { len10: src.decoded && len10Counting(src.decoded) });
+    const envelopes = withEnvelopes(doc);
     if (envelopes.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
     // A file of only an envelope: its one row is the envelope itself.
     const rows = doc.messages.length > 0 ? doc.messages : envelopes;
-    const text = hl7.extractTable(rows, parsed, { index: input.index as boolean, envelopes });
+    const text = extractTable(rows, parsed, { index: input.index as boolean, envelopes });
     return src.notes.length ? { text, notes: src.notes } : { text };
   } catch (err) {
     const result = hl7Error(err, src.label);
@@ -58,7 +62,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
 function fieldShaped(word: string): boolean {
   if (!/^[A-Z][A-Z0-9]{2}(\[\d+\])?(\.\d+(\[\d+\])?){1,3}$/.test(word.trim())) return false;
   try {
-    hl7.parsePath(word);
+    parsePath(word);
     return true;
   } catch {
     return false;

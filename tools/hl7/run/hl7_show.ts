@@ -1,5 +1,8 @@
 /** hl7_show: messages laid out segment by segment with the schema's field names. */
-import * as hl7 from "../../../hl7/mod.ts";
+import { hasEnvelope } from "../../../hl7/envelope.ts";
+import { len10Counting } from "../../../hl7/charset.ts";
+import { parseMessages } from "../../../hl7/split.ts";
+import { renderDocument } from "../../../hl7/show.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
 
@@ -12,15 +15,15 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const src = await readInput(text !== undefined ? { text } : { file: file! }, ctx);
   if (!src.ok) return src.result;
   try {
-    const doc = hl7.parseMessages(src.text, { len10: src.decoded && hl7.len10Counting(src.decoded) });
-    if (doc.messages.length === 0 && !hl7.hasEnvelope(doc)) {
+    const doc = parseMessages(src.text, { len10: src.decoded && len10Counting(src.decoded) });
+    if (doc.messages.length === 0 && !hasEnvelope(doc)) {
       return toolError("no_messages", `no HL7 messages found in ${src.label}`);
     }
     const n = input.message as number | undefined;
     if (n !== undefined && n > doc.messages.length) {
       return toolError("bad_input", `no message ${n}: ${src.label} holds ${doc.messages.length}`);
     }
-    const text = hl7.renderDocument(doc, {
+    const text = renderDocument(doc, {
       all: input.all as boolean,
       message: n,
       limit: input.limit as number,

@@ -9,7 +9,9 @@
 import { AssistError, describeError } from "../../../core/errors.ts";
 import { type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { checkPath, checkWriteTarget } from "../../files/guard.ts";
-import { type OpenedRemote, openRemote, safeBasename, SshError } from "../../../ssh/mod.ts";
+import { type OpenedRemote, openRemote } from "../../../ssh/open.ts";
+import { safeBasename } from "../../../ssh/paths.ts";
+import { SshError } from "../../../ssh/errors.ts";
 
 /**
  * A message with the transfers' temporary names (`<file>.part-<hex>` beside a pull's target,

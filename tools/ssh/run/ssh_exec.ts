@@ -1,6 +1,6 @@
 /** ssh_exec: a command on an engine host, in its login shell, with a line cap, a timeout and an exit footer. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { wrapCommand } from "../../../ssh/mod.ts";
+import { wrapCommand } from "../../../ssh/wrap.ts";
 import { renderExec } from "../exec_render.ts";
 import { withRemote } from "./_remote.ts";
 

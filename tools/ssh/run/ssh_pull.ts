@@ -1,6 +1,6 @@
 /** ssh_pull: copies a file from an engine host; the byte count is verified. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { cacheFileFor, pullToFile, resolveRemotePath } from "../../../ssh/mod.ts";
+import { cacheFileFor, pullToFile, resolveRemotePath } from "../../../ssh/transfer.ts";
 import { localDestination, withRemote } from "./_remote.ts";
 
 export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {

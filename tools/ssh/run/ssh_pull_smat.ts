@@ -1,20 +1,18 @@
 /** ssh_pull_smat: a SMAT archive from an engine host, whole or as a sample of recent messages. */
 import { atomicWrite } from "../../../core/atomic_write.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { cacheFileFor, pullToFile, resolveRemotePath } from "../../../ssh/transfer.ts";
 import {
-  cacheFileFor,
   parseSampleOutput,
   pickSmatdbPath,
-  pullToFile,
   resolveError,
-  resolveRemotePath,
   resolveScript,
   rowsToTsv,
   SAMPLE_LIMIT,
   sampleScript,
   TSV_COLUMNS,
-  wrapCommand,
-} from "../../../ssh/mod.ts";
+} from "../../../ssh/smat.ts";
+import { wrapCommand } from "../../../ssh/wrap.ts";
 import { localDestination, withRemote } from "./_remote.ts";
 
 export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {

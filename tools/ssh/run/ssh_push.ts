@@ -1,7 +1,8 @@
 /** ssh_push: copies a local file to an engine host; the byte count is verified. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { checkPath } from "../../files/guard.ts";
-import { pushFromFile, resolveRemotePath, safeBasename } from "../../../ssh/mod.ts";
+import { pushFromFile, resolveRemotePath } from "../../../ssh/transfer.ts";
+import { safeBasename } from "../../../ssh/paths.ts";
 import { withRemote } from "./_remote.ts";
 
 export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {

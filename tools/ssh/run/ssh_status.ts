@@ -1,6 +1,6 @@
 /** ssh_status: the registered aliases, whether each master is open, and whether a password is stored. */
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { statusText } from "../../../ssh/mod.ts";
+import { statusText } from "../../../ssh/ops.ts";
 import { failure } from "./_remote.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
