@@ -9,8 +9,8 @@
  * | fenced code | from an opening ``` or ~~~ fence line to its closing fence (an unclosed fence protects nothing) |
  * | token | an existing `[[...]]` token (so tokens are never nested) |
  * | field reference | `PID.3`, `PID-5.1`, `OBX.5[2].1`, `IN1.16` (dash form only for known segment ids and Z-segments) |
- * | version | `v1.2`, `1.2.3[.4...]` with an optional `-suffix`, a number after `version`/`ver`/`release`/`build`/`rev`; a `555.123.4567` phone shape or `123.45.6789` SSN shape is not a version, nor a date with DOB context |
- * | ISO date | `YYYY-MM-DD[THH:MM[:SS][Z]]`, unless a birth cue (`DOB`, `D.O.B.`, `Birth`, `born`) occurs in the 20 characters before it |
+ * | version | `v1.2`, `1.2.3[.4...]` with an optional `-suffix`, a number after `version`/`ver`/`release`/`build`/`rev`; a `555.123.4567` phone shape (also with a `-Fax` suffix), a dotted number after a `+CC` country code or a `123.45.6789` SSN shape is not a version, nor a date with DOB context |
+ * | ISO date | `YYYY-MM-DD[THH:MM[:SS][Z]]` with a real month and day, unless a birth cue (`DOB`, `D.O.B.`, `Birth`, `born`) occurs in the 20 characters before it |
  * | port | numbers after `port`/`ports`/`--port`, `host:port` where the host is `localhost`, an IPv4 address, a dotted name or `[v6]`, and a bare `:8080` after white space |
  * | error/status code | a number after `error`, `err`, `errno`, `status`, `code`, `rc`, `exit`, `returned`, `HTTP/x.y` |
  * | JSON key | a quoted string followed by `:` |
@@ -140,6 +140,8 @@ const has = (s: string) => (t: string) => t.indexOf(s) !== -1;
 
 const PHONE_DOTTED = /^(?:\+?1\.)?\d{3}\.\d{3}\.\d{4}$/;
 const SSN_DOTTED = /^\d{3}\.\d{2}\.\d{4}$/;
+// A country code right before a dotted number makes it an international phone (`+49 689.55.4270`).
+const INTL_PHONE_BEFORE = /(?<![\w+])\+\d{1,3}[ \t.-]?(?:\(\d{1,4}\)[ \t.-]?)?$/;
 const DOTTED_DATE = /^\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})$/;
 
 const RULES: Rule[] = [
@@ -160,7 +162,8 @@ const RULES: Rule[] = [
     kind: "version",
     re: /(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)*(?:[-+][0-9A-Za-z.]+)?(?![\w]|\.\d)/g,
     keep: (t, m) =>
-      !PHONE_DOTTED.test(m[0]) && !SSN_DOTTED.test(m[0]) && !(DOTTED_DATE.test(m[0]) && hasDobContext(t, m.index)),
+      !PHONE_DOTTED.test(m[0].replace(/-[A-Za-z].*$/, "")) && !SSN_DOTTED.test(m[0]) &&
+      !INTL_PHONE_BEFORE.test(t.slice(Math.max(0, m.index - 12), m.index)) && !(DOTTED_DATE.test(m[0]) && hasDobContext(t, m.index)),
     need: (t) => /\d\.\d+\./.test(t),
   },
   {
@@ -173,7 +176,8 @@ const RULES: Rule[] = [
     kind: "iso_date",
     re:
       /(?<![\w-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g,
-    keep: (t, m) => !hasDobContext(t, m.index),
+    // A real month and day (`0971-81-40` is the tail of a phone number, not a date).
+    keep: (t, m) => /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])/.test(m[0]) && !hasDobContext(t, m.index),
     need: (t) => /\d-\d\d-\d/.test(t),
   },
   {
@@ -231,7 +235,7 @@ const RULES: Rule[] = [
   { kind: "path", re: /(?<![\w\\])\\\\[^\s"'<>|,;]+/g, need: has("\\\\") },
   {
     kind: "path",
-    re: /(?<![\w.@\/-])[\w.-]+(?:\/[\w.-]+)+\/?/g,
+    re: /(?<![\w.@\/%-])[\w.-]+(?:\/[\w.-]+)+\/?/g,
     keep: (_t, m) => /[A-Za-z]/.test(m[0]),
     need: has("/"),
     line: "/",

@@ -73,6 +73,7 @@ function before(text: string, pos: number, width: number): string {
 // but a word suffix joined by a dash ("-Fax") may.
 const EXT = String.raw`(?:[ \t]*(?:x|ext\.?|extension)[ \t]*\d{1,6})?`;
 const PHONE_END = String.raw`(?![\w]|[-.]\d)`;
+const INTL_BEFORE = /(?<![\w+])\+\d{1,3}[ \t.-]?(?:\(\d{1,4}\)[ \t.-]?)?$/;
 
 interface Rule {
   re: RegExp;
@@ -85,12 +86,26 @@ interface Rule {
 }
 
 const TIER1: Rule[] = [
+  {
+    // International `+CC ...` (not +1, the NANP rules' own): 8 to 15 digits in groups, an optional
+    // `(0)` trunk prefix. First, so that no SSN or NANP shape inside one wins over it.
+    re: new RegExp(
+      String.raw`(?<![\w+])\+[2-9]\d{0,2}(?:[ \t.-]?\(\d{1,4}\))?[ \t.-]?\d+(?:[ \t.-]\d+){0,5}` + EXT + PHONE_END,
+      "gi",
+    ),
+    category: "PHONE",
+    check: (_t, _s, v) => {
+      const n = v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace("(0)", "").replace(/\D/g, "").length;
+      return n >= 8 && n <= 15;
+    },
+    need: (t) => t.indexOf("+") !== -1,
+  },
   { re: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])/g, category: "SSN" },
   {
     // Spaces, dots or en dashes, one separator throughout.
     re: /(?<![\w.\u2013-])\d{3}([ .\u2013])\d{2}\1\d{4}(?![\w\u2013-]|\.\d)/g,
     category: "SSN",
-    check: (_t, _s, v) => ssnPlausible(v.replace(/\D/g, "")),
+    check: (t, s, v) => ssnPlausible(v.replace(/\D/g, "")) && !INTL_BEFORE.test(before(t, s, 12)),
   },
   {
     re: /(?<![\w.-])\d{9}(?![\w-]|\.\d)/g,
@@ -105,24 +120,13 @@ const TIER1: Rule[] = [
       "gi",
     ),
     category: "PHONE",
+    // Not the tail of an international number (`+91 (0)878-406-5199`): the rule below takes it whole.
+    check: (t, s) => !INTL_BEFORE.test(before(t, s, 12)),
   },
   {
     // `+1 555 123 4567`: the plus makes the spaced form definite.
     re: new RegExp(String.raw`(?<![\w+])\+1[ \t]?\d{3}[ \t]\d{3}[ \t]\d{4}` + EXT + PHONE_END, "gi"),
     category: "PHONE",
-  },
-  {
-    // International `+CC ...`: 8 to 15 digits in groups, an optional `(0)` trunk prefix.
-    re: new RegExp(
-      String.raw`(?<![\w+])\+[1-9]\d{0,2}(?:[ \t.-]?\(\d{1,4}\))?[ \t.-]?\d+(?:[ \t.-]\d+){0,5}` + EXT + PHONE_END,
-      "gi",
-    ),
-    category: "PHONE",
-    check: (_t, _s, v) => {
-      const n = v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace(/\D/g, "").length;
-      return n >= 8 && n <= 15;
-    },
-    need: (t) => t.indexOf("+") !== -1,
   },
   {
     // Spaced or bare 10 digits (optionally after `1`) with a phone cue before them.

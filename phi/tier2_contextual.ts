@@ -127,7 +127,7 @@ const MONTH_NAME = new RegExp(`^(?:\\d{1,2}(?:st|nd|rd|th)?(?:[ \\t]+|-)(?:of[ \
 // After an identifier keyword: separators (one line break at most), an optional `number`/`no.`/`id`
 // word, then the identifier.
 const AFTER_KEYWORD =
-  /[ \t]{0,3}(?:[:#=.-][ \t]{0,3})?(?:\r?\n[ \t]*)?(?:(?:number|num|nbr|no\.?|id)(?![A-Za-z])[ \t]{0,3}(?:[:#=.-][ \t]{0,3})?)?/iy;
+  /[ \t]{0,3}(?:[:#=.-][ \t]{0,3})?(?:(?:number|num|nbr|no\.?|id)(?![A-Za-z])[ \t]{0,3}(?:[:#=.-][ \t]{0,3})?){0,2}(?:\r?\n[ \t]*)?/iy;
 const IDENT = /[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]|[A-Za-z0-9]/y;
 const STARTS_WITH_KEYWORD = /^(?:mrns?|patient|dob|accounts?|accts?|visit|record|birth)(?![a-z])/i;
 // Between the values of a list.
