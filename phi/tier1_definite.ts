@@ -157,6 +157,7 @@ export function cardCueBefore(text: string, pos: number): boolean {
 
 /** A card number at `start`: see the module doc. */
 function cardAt(text: string, start: number, value: string): boolean {
+  if (value.length < 13) return false;
   const digits = value.replace(/\D/g, "");
   if (digits.length < 13 || digits.length > 19 || !luhnValid(digits)) return false;
   const seps = value.replace(/\d/g, "");

@@ -29,8 +29,6 @@ const KEYWORD_RE =
   /mrns?|patient|d\.?o\.?b\.?|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
 const BIRTH = /^(?:d|birth|born)/i;
 
-// The keywords anywhere (a cheap filter of lines; whole-word checks come after).
-const CONTEXT_ANY = /mrn|patient|dob|d\.o\.b|account|visit|acct|record|birth|born/gi;
 
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isUpper = (c: number) => c >= 65 && c <= 90;
@@ -40,6 +38,7 @@ interface Keyword {
   start: number;
   end: number;
   birth: boolean;
+  born: boolean;
 }
 
 /** The whole-word keywords of `text[from, to)` (positions in `text`). */
@@ -58,7 +57,9 @@ function keywordsIn(text: string, from: number, to: number): Keyword[] {
     const next = e < text.length ? text.charCodeAt(e) : 32;
     // A word end, or the end of a camel-case part (`PatientID`).
     const endOk = !isLetter(next) || (isUpper(next) && isLower(last)) || last === 46;
-    if (startOk && endOk) out.push({ start: s, end: e, birth: BIRTH.test(m[0]) });
+    if (startOk && endOk) {
+      out.push({ start: s, end: e, birth: BIRTH.test(m[0]), born: m[0].length === 4 && /^born$/i.test(m[0]) });
+    }
     else KEYWORD_RE.lastIndex = m.index + 1;
   }
   return out;
@@ -79,29 +80,37 @@ function previousLineTail(text: string, pos: number): number {
   return Math.max(pls, pe - 20);
 }
 
-/** The cues before `pos`: in the 20 characters before it on its line, or ending the line before. */
-function cueBefore(text: string, pos: number): { id: boolean; birth: boolean; bornOnly: boolean } {
+/**
+ * The cues before `pos`: a keyword of `kws` (the keywords around, in text order) in the 20
+ * characters before it on its line, or ending the line before when `pos` is first on its line.
+ */
+function cueBefore(
+  text: string,
+  pos: number,
+  kws: readonly Keyword[],
+): { id: boolean; birth: boolean; bornOnly: boolean } {
   const ls = lineStart(text, pos);
-  const from = Math.max(ls, pos - 20);
-  let kws = keywordsIn(text, from, pos);
-  if (kws.length === 0) {
+  let from = Math.max(ls, pos - 20), to = pos;
+  if (!kws.some((k) => k.start >= from && k.end <= to)) {
     const tail = previousLineTail(text, pos);
-    if (tail !== -1) {
-      let pe = ls - 1;
-      if (text.charCodeAt(pe) === 10 && pe > 0 && text.charCodeAt(pe - 1) === 13) pe--;
-      kws = keywordsIn(text, tail, pe);
-    }
+    if (tail === -1) return NO_CUE;
+    let pe = ls - 1;
+    if (text.charCodeAt(pe) === 10 && pe > 0 && text.charCodeAt(pe - 1) === 13) pe--;
+    from = tail, to = pe;
   }
   let id = false, birth = false, other = false;
   for (const k of kws) {
+    if (k.start < from || k.end > to) continue;
     if (!k.birth) id = true;
     else {
       birth = true;
-      if (!/^born$/i.test(text.slice(k.start, k.end))) other = true;
+      if (!k.born) other = true;
     }
   }
   return { id, birth, bornOnly: birth && !other && !id };
 }
+
+const NO_CUE = { id: false, birth: false, bornOnly: false };
 
 // A count, not an identifier: a number followed by a unit.
 const UNIT_RE =
@@ -122,6 +131,10 @@ const DATE_RE = new RegExp(
 );
 /** `DATE_RE` at one place (sticky: the values of a list). */
 const DATE_AT = new RegExp(DATE_RE.source, "iy");
+/** First letters of the month names, lowercase char codes. */
+const MONTH_FIRST = new Set([..."jfmasond"].map((c) => c.charCodeAt(0)));
+const MONTH_QUICK = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
+const MONTH_ANY = new RegExp(`(?<![A-Za-z])${MON}(?![a-z])`, "i");
 const MONTH_NAME = new RegExp(`^(?:\\d{1,2}(?:st|nd|rd|th)?(?:[ \\t]+|-)(?:of[ \\t]+)?)?${MON}`, "i");
 
 // After an identifier keyword: separators (one line break at most), an optional `number`/`no.`/`id`
@@ -144,17 +157,21 @@ const LIST_SEP = /[ \t]*(?:[,;\/&]|and(?![A-Za-z])|or(?![A-Za-z]))[ \t]*(?:(?:an
  */
 export function findContextual(text: string, byLine = true): Candidate[] {
   const out: Candidate[] = [];
+  // The keywords of the whole text, in one pass.
+  const kws = keywordsIn(text, 0, text.length);
+  if (kws.length === 0) return out;
   if (!byLine) {
-    contextualIn(text, 0, text.length, out);
+    contextualIn(text, 0, text.length, out, kws);
     return out;
   }
   // A value's cue is on its line or ends the line before: only lines with a keyword, and the line
   // after each, can hold a match (the same matches as a scan of the whole text).
   let done = 0;
-  CONTEXT_ANY.lastIndex = 0;
-  for (let k = CONTEXT_ANY.exec(text); k; k = CONTEXT_ANY.exec(text)) {
-    const ls = Math.max(lineStart(text, k.index), done);
-    let le = k.index;
+  let first = 0; // the first keyword that may matter for the next range
+  for (let i = 0; i < kws.length;) {
+    const k = kws[i];
+    const ls = Math.max(lineStart(text, k.start), done);
+    let le = k.start;
     while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
     const own = le;
     // The next line too.
@@ -162,16 +179,23 @@ export function findContextual(text: string, byLine = true): Candidate[] {
       le += text.charCodeAt(le) === 13 && text.charCodeAt(le + 1) === 10 ? 2 : 1;
       while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
     }
-    if (le > ls) contextualIn(text, ls, le, out);
+    if (le > ls) {
+      // The keywords of the range and of the line before it.
+      const from = ls > 0 ? lineStart(text, ls - 1) : 0;
+      while (first < kws.length && kws[first].start < from) first++;
+      let last = first;
+      while (last < kws.length && kws[last].start < le) last++;
+      contextualIn(text, ls, le, out, kws.slice(first, last));
+    }
     done = Math.max(done, le);
     // The next keyword may be on the next line (already scanned up to `done`), whose next line is not.
-    CONTEXT_ANY.lastIndex = own;
+    while (i < kws.length && kws[i].start < own) i++;
   }
   return out;
 }
 
 /** Tier-2 candidates starting in `[start, end)` of `text` (a line and the next, or the whole text). */
-function contextualIn(text: string, start: number, end: number, out: Candidate[]): void {
+function contextualIn(text: string, start: number, end: number, out: Candidate[], kws: readonly Keyword[]): void {
   const part = start === 0 && end === text.length ? text : text.slice(start, end);
   const found: Candidate[] = [];
   // Only candidates that start in the range: the next range finds the others (once).
@@ -181,12 +205,11 @@ function contextualIn(text: string, start: number, end: number, out: Candidate[]
   };
   /** Month-name dates that are not birth dates: no part of them is an identifier. */
   const ordinary: Array<[number, number]> = [];
-
-  // Dates after a birth cue: one DOB token for the whole date.
-  DATE_RE.lastIndex = 0;
-  for (let m = DATE_RE.exec(part); m; m = DATE_RE.exec(part)) {
-    const at = start + m.index;
-    const cue = cueBefore(text, at);
+  // Dates: one DOB token for a whole date after a birth cue; a month-name date elsewhere must not
+  // lose its year to an MRN. The whole range is read only when it names a month; else only the
+  // 40 characters after each birth keyword.
+  const onDate = (m: RegExpExecArray, at: number) => {
+    const cue = cueBefore(text, at, kws);
     if (cue.birth && parseDate(m[0]) !== undefined) {
       const c = cand(text, at, at + m[0].length, "DOB", "contextual");
       push(c);
@@ -194,11 +217,34 @@ function contextualIn(text: string, start: number, end: number, out: Candidate[]
     } else if (MONTH_NAME.test(m[0])) {
       ordinary.push([at, at + m[0].length]);
     }
+  };
+  if (MONTH_QUICK.test(part) && MONTH_ANY.test(part)) {
+    DATE_RE.lastIndex = 0;
+    for (let m = DATE_RE.exec(part); m; m = DATE_RE.exec(part)) onDate(m, start + m.index);
+  } else {
+    // (A date after a birth cue starts within 20 characters of it, or first on the next line; the
+    // longest form is under 40 characters. A date read twice is taken once.)
+    for (const k of kws) {
+      if (!k.birth) continue;
+      const from = Math.max(k.end, start);
+      const to = Math.min(end, k.end + 96);
+      // Only where a word starts with a digit or a month's first letter (a sticky match there).
+      for (let i = from; i < to; i++) {
+        const c = text.charCodeAt(i);
+        const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
+        const digit = c >= 48 && c <= 57;
+        if (!(digit && !(prev >= 48 && prev <= 57)) && !(MONTH_FIRST.has(c | 32) && !isLetter(prev))) continue;
+        DATE_AT.lastIndex = i;
+        const m = DATE_AT.exec(text);
+        if (m === null) continue;
+        onDate(m, i);
+        i += m[0].length - 1;
+      }
+    }
   }
 
   // The identifier right after an identifier keyword (joined, alphanumeric, or on the next line).
-  // Keywords from the line before the range too: their value may be first on the range's first line.
-  for (const k of keywordsIn(text, start > 0 ? lineStart(text, start - 1) : 0, end)) {
+  for (const k of kws) {
     if (k.birth) continue;
     AFTER_KEYWORD.lastIndex = k.end;
     if (!AFTER_KEYWORD.exec(text)) continue;
@@ -224,7 +270,7 @@ function contextualIn(text: string, start: number, end: number, out: Candidate[]
     const at = start + m.index;
     const e = at + m[0].length;
     if (ordinary.some(([a, b]) => a < e && at < b)) continue;
-    const cue = cueBefore(text, at);
+    const cue = cueBefore(text, at, kws);
     if (!cue.id && !cue.birth) continue;
     // A bare run of digits after an identifier keyword is an identifier even when it reads as a
     // date (`Visit 20380117`); a written date (`03/15/2024`) is an ordinary date, not PHI, unless a
