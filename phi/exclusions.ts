@@ -15,7 +15,7 @@
  * | error/status code | a number after `error`, `err`, `errno`, `status`, `code`, `rc`, `exit`, `returned`, `HTTP/x.y` |
  * | JSON key | a quoted string followed by `:` |
  * | timestamp | epoch milliseconds (13 or more digits) and epoch seconds (10 digits starting with 1), except right after an `NPI` label, an HL7 timestamp (`YYYYMMDDHHMMSS`) after a birth cue, and a Luhn-valid run of up to 19 digits after a card cue |
- * | path | URLs, `/abs`, `./rel`, `../rel`, `~/x`, `C:\x`, `\\unc`, and `a/b` runs with a letter in them |
+ * | path | URLs, `/abs`, `./rel`, `../rel`, `~/x`, `C:\x`, `\\unc`, and `a/b` runs with a letter in them; an e-mail address inside one (query string, path segment) is not protected |
  * | base64 run | `[A-Za-z0-9+/=]` runs of 200+ characters, length divisible by 4 (the base64 pass owns them) |
  */
 import { type Span, SpanSet } from "./spans.ts";
@@ -163,7 +163,8 @@ const RULES: Rule[] = [
     re: /(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)*(?:[-+][0-9A-Za-z.]+)?(?![\w]|\.\d)/g,
     keep: (t, m) =>
       !PHONE_DOTTED.test(m[0].replace(/-[A-Za-z].*$/, "")) && !SSN_DOTTED.test(m[0]) &&
-      !INTL_PHONE_BEFORE.test(t.slice(Math.max(0, m.index - 12), m.index)) && !(DOTTED_DATE.test(m[0]) && hasDobContext(t, m.index)),
+      !INTL_PHONE_BEFORE.test(t.slice(Math.max(0, m.index - 12), m.index)) &&
+      !(DOTTED_DATE.test(m[0]) && hasDobContext(t, m.index)),
     need: (t) => /\d\.\d+\./.test(t),
   },
   {
@@ -177,7 +178,8 @@ const RULES: Rule[] = [
     re:
       /(?<![\w-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g,
     // A real month and day (`0971-81-40` is the tail of a phone number, not a date).
-    keep: (t, m) => /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])/.test(m[0]) && !hasDobContext(t, m.index),
+    keep: (t, m) =>
+      /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])/.test(m[0]) && !hasDobContext(t, m.index),
     need: (t) => /\d-\d\d-\d/.test(t),
   },
   {
@@ -219,7 +221,9 @@ const RULES: Rule[] = [
     // birth cue over an HL7 timestamp (`DOB: 19800101000000`), a card cue over a 13-19 digit run
     // that passes the Luhn check (tier 1 decides whether it is a card).
     keep: (t, m) =>
-      !/\bNPI(?:\s*[:#=-]\s*|\s*(?:no\.?|number|is)\s*|\s+)$/i.test(t.slice(Math.max(0, m.index - 16), m.index)) &&
+      !/\bNPI(?:\s*[:#=-]\s*|\s*(?:no\.?|number|is)\s*|\s+)$/i.test(
+        t.slice(Math.max(0, m.index - 16), m.index),
+      ) &&
       !(m[0].length >= 14 && /^(?:1[89]|20)\d{12}/.test(m[0]) && hasDobContext(t, m.index)) &&
       !(m[0].length <= 19 && !m[0].includes(".") && luhnValid(m[0]) && cardCueBefore(t, m.index)),
     need: (t) => /\d{10}/.test(t),

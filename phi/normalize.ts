@@ -200,7 +200,6 @@ type Normalizer = (value: string) => string;
 
 const trim: Normalizer = (v) => v.trim();
 const date: Normalizer = (v) => parseDate(v) ?? v.trim();
-const lower: Normalizer = (v) => v.trim().toLowerCase();
 /** An e-mail, lowercased, with a URL-encoded `%40` read as the `@` it stands for. */
 const email: Normalizer = (v) => {
   const l = v.trim().toLowerCase();

@@ -90,12 +90,14 @@ const TIER1: Rule[] = [
     // International `+CC ...` (not +1, the NANP rules' own): 8 to 15 digits in groups, an optional
     // `(0)` trunk prefix. First, so that no SSN or NANP shape inside one wins over it.
     re: new RegExp(
-      String.raw`(?<![\w+])\+[2-9]\d{0,2}(?:[ \t.-]?\(\d{1,4}\))?[ \t.-]?\d+(?:[ \t.-]\d+){0,5}` + EXT + PHONE_END,
+      String.raw`(?<![\w+])\+[2-9]\d{0,2}(?:[ \t.-]?\(\d{1,4}\))?[ \t.-]?\d+(?:[ \t.-]\d+){0,5}` + EXT +
+        PHONE_END,
       "gi",
     ),
     category: "PHONE",
     check: (_t, _s, v) => {
-      const n = v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace("(0)", "").replace(/\D/g, "").length;
+      const n =
+        v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace("(0)", "").replace(/\D/g, "").length;
       return n >= 8 && n <= 15;
     },
     need: (t) => t.indexOf("+") !== -1,
@@ -115,7 +117,8 @@ const TIER1: Rule[] = [
   },
   {
     re: new RegExp(
-      String.raw`(?<![\w.+-])(?:(?:\+?1|001)[ \t.-]?)?(?:\(\d{3}\)[ \t.-]?\d{3}[ \t.-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4})` +
+      String
+        .raw`(?<![\w.+-])(?:(?:\+?1|001)[ \t.-]?)?(?:\(\d{3}\)[ \t.-]?\d{3}[ \t.-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4})` +
         EXT + PHONE_END,
       "gi",
     ),
@@ -130,7 +133,10 @@ const TIER1: Rule[] = [
   },
   {
     // Spaced or bare 10 digits (optionally after `1`) with a phone cue before them.
-    re: new RegExp(String.raw`(?<![\w.+-])(?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10})` + EXT + PHONE_END, "gi"),
+    re: new RegExp(
+      String.raw`(?<![\w.+-])(?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10})` + EXT + PHONE_END,
+      "gi",
+    ),
     category: "PHONE",
     check: (t, s) => PHONE_CUE.test(before(t, s, 24)),
   },

@@ -25,10 +25,8 @@ import type { Candidate } from "./candidate.ts";
 import { cand, digitCount, NUMBER_RE } from "./_tier_common.ts";
 
 /** The keywords (lowercase, as matched); which are birth cues. */
-const KEYWORD_RE =
-  /mrns?|patient|d\.?o\.?b\.?|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
+const KEYWORD_RE = /mrns?|patient|d\.?o\.?b\.?|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
 const BIRTH = /^(?:d|birth|born)/i;
-
 
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isUpper = (c: number) => c >= 65 && c <= 90;
@@ -58,9 +56,13 @@ function keywordsIn(text: string, from: number, to: number): Keyword[] {
     // A word end, or the end of a camel-case part (`PatientID`).
     const endOk = !isLetter(next) || (isUpper(next) && isLower(last)) || last === 46;
     if (startOk && endOk) {
-      out.push({ start: s, end: e, birth: BIRTH.test(m[0]), born: m[0].length === 4 && /^born$/i.test(m[0]) });
-    }
-    else KEYWORD_RE.lastIndex = m.index + 1;
+      out.push({
+        start: s,
+        end: e,
+        birth: BIRTH.test(m[0]),
+        born: m[0].length === 4 && /^born$/i.test(m[0]),
+      });
+    } else KEYWORD_RE.lastIndex = m.index + 1;
   }
   return out;
 }
@@ -116,8 +118,8 @@ const NO_CUE = { id: false, birth: false, bornOnly: false };
 const UNIT_RE =
   /^[ \t]*(?:ms|msecs?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?|bytes?|[kmgt]i?b|rows?|records?|messages?|msgs?|lines?|files?|items?|entries|entry|errors?|retries|times|patients|visits|accounts|users|requests|calls|events|segments|transactions|txns?|hits|%|percent)(?![A-Za-z])/i;
 
-const MON =
-  String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const MON = String
+  .raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 /** Date forms a birth cue may precede (longest forms first). */
 const DATE_RE = new RegExp(
   String.raw`(?<![\w\/.-])(?:` +
@@ -195,7 +197,13 @@ export function findContextual(text: string, byLine = true): Candidate[] {
 }
 
 /** Tier-2 candidates starting in `[start, end)` of `text` (a line and the next, or the whole text). */
-function contextualIn(text: string, start: number, end: number, out: Candidate[], kws: readonly Keyword[]): void {
+function contextualIn(
+  text: string,
+  start: number,
+  end: number,
+  out: Candidate[],
+  kws: readonly Keyword[],
+): void {
   const part = start === 0 && end === text.length ? text : text.slice(start, end);
   const found: Candidate[] = [];
   // Only candidates that start in the range: the next range finds the others (once).
@@ -233,7 +241,9 @@ function contextualIn(text: string, start: number, end: number, out: Candidate[]
         const c = text.charCodeAt(i);
         const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
         const digit = c >= 48 && c <= 57;
-        if (!(digit && !(prev >= 48 && prev <= 57)) && !(MONTH_FIRST.has(c | 32) && !isLetter(prev))) continue;
+        if (!(digit && !(prev >= 48 && prev <= 57)) && !(MONTH_FIRST.has(c | 32) && !isLetter(prev))) {
+          continue;
+        }
         DATE_AT.lastIndex = i;
         const m = DATE_AT.exec(text);
         if (m === null) continue;

@@ -96,7 +96,13 @@ Deno.test("tier 1 phones: generated NANP shapes with extensions and suffixes, an
       `+1 ${a} ${b} ${c}`,
       `1-${a}-${b}-${c}`,
     ]);
-    const ext = pick(["", `x${digits(int(1, 5))}`, ` ext. ${digits(int(1, 4))}`, ` x ${digits(3)}`, ` ext ${digits(2)}`]);
+    const ext = pick([
+      "",
+      `x${digits(int(1, 5))}`,
+      ` ext. ${digits(int(1, 4))}`,
+      ` x ${digits(3)}`,
+      ` ext ${digits(2)}`,
+    ]);
     const suffix = pick(["", "-Fax", "-Office", " mobile", ".", ","]);
     const lead = pick(["Phone: ", "call ", "", "Desk: ", "reach me at ", "\\,"]);
     const value = core + ext;
@@ -182,7 +188,9 @@ Deno.test("tier 1 NPI: after NPI without a colon only with a valid check digit (
   assertEquals(one("NPI: 1234567890"), ["NPI", "1234567890"], "an explicit NPI: label needs no check");
   for (let i = 0; i < 200; i++) {
     const n = npi();
-    const text = `${pick(["NPI ", "NPI#", "npi number ", "NPI = ", "NPI-"])}${n}${pick(["", ".", " on file"])}`;
+    const text = `${pick(["NPI ", "NPI#", "npi number ", "NPI = ", "NPI-"])}${n}${
+      pick(["", ".", " on file"])
+    }`;
     assertEquals(one(text), ["NPI", n], text);
     assertEquals(found(text.replace(n, luhnBroken(n))).filter(([c]) => c === "NPI"), [], text);
   }
@@ -190,10 +198,26 @@ Deno.test("tier 1 NPI: after NPI without a colon only with a valid check digit (
 
 // ---- payment cards --------------------------------------------------------------------------------
 
-const NETWORKS = [["4", 16], ["4", 13], ["4", 19], ["51", 16], ["55", 16], ["2221", 16], ["2720", 16], [
-  "34",
-  15,
-], ["37", 15], ["6011", 16], ["65", 16], ["3528", 16], ["3589", 16], ["36", 14], ["300", 14]] as const;
+const NETWORKS = [
+  ["4", 16],
+  ["4", 13],
+  ["4", 19],
+  ["51", 16],
+  ["55", 16],
+  ["2221", 16],
+  ["2720", 16],
+  [
+    "34",
+    15,
+  ],
+  ["37", 15],
+  ["6011", 16],
+  ["65", 16],
+  ["3528", 16],
+  ["3589", 16],
+  ["36", 14],
+  ["300", 14],
+] as const;
 
 Deno.test("cards: Luhn-valid 13-19 digits after a card cue, bare or grouped; never a number failing Luhn", () => {
   assertEquals(one("card 4111111111111111"), ["CARD", "4111111111111111"]);
@@ -204,7 +228,14 @@ Deno.test("cards: Luhn-valid 13-19 digits after a card cue, bare or grouped; nev
   for (let i = 0; i < 400; i++) {
     const [prefix, len] = pick(NETWORKS);
     const n = luhnNumber(prefix, len);
-    const cue = pick(["card ", "my card # ", "credit card: ", "cc ", "Visa ending ", "What's your credit card? "]);
+    const cue = pick([
+      "card ",
+      "my card # ",
+      "credit card: ",
+      "cc ",
+      "Visa ending ",
+      "What's your credit card? ",
+    ]);
     const grouped = len === 15 && prefix.startsWith("3")
       ? `${n.slice(0, 4)} ${n.slice(4, 10)} ${n.slice(10)}`
       : n.match(/.{1,4}/g)!.join(pick([" ", "-"]));
@@ -281,10 +312,24 @@ Deno.test("tier 2: keywords are whole words in either case; joined, camel-case, 
 });
 
 Deno.test("tier 2 (generated): keyword forms, case, separators and lists", () => {
-  const keywords = ["MRN", "Mrn", "mrn", "Account", "ACCT", "acct", "Visit", "Record", "Patient", "patient id"];
+  const keywords = [
+    "MRN",
+    "Mrn",
+    "mrn",
+    "Account",
+    "ACCT",
+    "acct",
+    "Visit",
+    "Record",
+    "Patient",
+    "patient id",
+  ];
   for (let i = 0; i < 500; i++) {
     const kw = pick(keywords);
-    const id = pick([digits(int(6, 10)).replace(/^[01]/, "7"), `${pick(["E", "HOSP", "V", "AC"])}${digits(int(5, 9))}`]);
+    const id = pick([
+      digits(int(6, 10)).replace(/^[01]/, "7"),
+      `${pick(["E", "HOSP", "V", "AC"])}${digits(int(5, 9))}`,
+    ]);
     const sep = pick([" ", ": ", "#", "-", ":\n", " number ", " no. ", ": \r\n"]);
     const text = `${pick(["", "the ", "Re: "])}${kw}${sep}${id}${pick(["", ".", " was merged", ","])}`;
     assertEquals(one(text), ["MRN", id], JSON.stringify(text));
@@ -313,7 +358,20 @@ Deno.test("false tokenizations: counts with a unit after a keyword, a bare :port
     ]
   ) assertEquals(found(text), [], text);
   for (let i = 0; i < 300; i++) {
-    const unit = pick(["ms", "s", "seconds", "rows", "messages", "msgs", "bytes", "KB", "MB", "files", "errors", "%"]);
+    const unit = pick([
+      "ms",
+      "s",
+      "seconds",
+      "rows",
+      "messages",
+      "msgs",
+      "bytes",
+      "KB",
+      "MB",
+      "files",
+      "errors",
+      "%",
+    ]);
     const text = `${pick(["MRN", "Patient", "Account", "Visit", "Acct"])} ${
       pick(["lookup took", "import:", "feed", "queue"])
     } ${int(1000, 999999)} ${unit}`;
@@ -340,7 +398,20 @@ Deno.test("DOB: birth context wins over timestamps and ISO dates; month names ar
       ["date of birth. It's 6/24/1991", "6/24/1991"],
     ]
   ) assertEquals(one(text), ["DOB", value], text);
-  const months = ["January", "Feb", "Mar.", "April", "May", "Jun", "July", "Aug", "Sept", "October", "Nov", "December"];
+  const months = [
+    "January",
+    "Feb",
+    "Mar.",
+    "April",
+    "May",
+    "Jun",
+    "July",
+    "Aug",
+    "Sept",
+    "October",
+    "Nov",
+    "December",
+  ];
   for (let i = 0; i < 400; i++) {
     const [y, m, d] = [int(1925, 2010), int(1, 12), int(1, 28)];
     const date = pick([
@@ -353,7 +424,16 @@ Deno.test("DOB: birth context wins over timestamps and ISO dates; month names ar
       `${d} ${months[m - 1]} ${y}`,
       `${d}-${months[m - 1].slice(0, 3)}-${y}`,
     ]);
-    const cue = pick(["DOB: ", "DOB ", "D.O.B. ", "Date of Birth: ", "born on ", "Born ", "birthdate ", '"birth_date": "']);
+    const cue = pick([
+      "DOB: ",
+      "DOB ",
+      "D.O.B. ",
+      "Date of Birth: ",
+      "born on ",
+      "Born ",
+      "birthdate ",
+      '"birth_date": "',
+    ]);
     const text = `${cue}${date}${pick(["", ".", " per chart", '"'])}`;
     assertEquals(one(text), ["DOB", date], text);
     // Without a birth cue: an ordinary date stays (no half of it becomes an MRN either).
@@ -478,7 +558,9 @@ Deno.test("corpus-style sentences (presidio-like): every phone, card, SSN, e-mai
     const text = `Desk: ${phone}${pick(["-Fax", " fax", ""])}\nI have lost my card ${card}. ` +
       `My SSN is ${ssn}; she was born on ${dob}. Write to p${i}@example.org.`;
     const out = await h.engine.tokenizeUserInput(text);
-    for (const v of [phone, card, ssn, dob, `p${i}@example.org`]) assert(!leaks(out.text, v), `${v} in ${out.text}`);
+    for (const v of [phone, card, ssn, dob, `p${i}@example.org`]) {
+      assert(!leaks(out.text, v), `${v} in ${out.text}`);
+    }
     assertEquals(h.engine.detokenize(out.text).text, text);
   }
 });
