@@ -4,7 +4,7 @@
  *
  * | Category | What matches |
  * |---|---|
- * | SSN | `123-45-6789`; also with spaces, dots or en dashes (one separator throughout, a valid area/group/serial); 9 bare digits after an SSN cue (`SSN`, `SS#`, `social security number`) |
+ * | SSN | `123-45-6789`; also with dots or en dashes, or with spaces after an SSN cue (one separator throughout, a valid area/group/serial); 9 bare digits after an SSN cue (`SSN`, `SS#`, `social security number`) |
  * | EMAIL | an address, also inside a URL query string or path, and with `%40` for the `@` |
  * | PHONE | NANP `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`/`001-`; `+1 555 123 4567`; any `+CC` international number of 8–15 digits; a space-separated or bare 10-digit number after a phone cue (`phone`, `tel`, `fax`, `cell`, `mobile`, ...). An extension (`x4587`, `ext. 12`) belongs to the token; a word suffix (`-Fax`) does not stop the match |
  * | NPI | 10 digits after an explicit `NPI:`; after `NPI` with other separators (`NPI 1234567893`, `NPI#`) only when the check digit is valid (Luhn over `80840` + the number) |
@@ -107,7 +107,10 @@ const TIER1: Rule[] = [
     // Spaces, dots or en dashes, one separator throughout.
     re: /(?<![\w.\u2013-])\d{3}([ .\u2013])\d{2}\1\d{4}(?![\w\u2013-]|\.\d)/g,
     category: "SSN",
-    check: (t, s, v) => ssnPlausible(v.replace(/\D/g, "")) && !INTL_BEFORE.test(before(t, s, 12)),
+    // Spaces need an SSN cue (`Suite 680 36 4022` is an address); dots and en dashes do not.
+    check: (t, s, v) =>
+      ssnPlausible(v.replace(/\D/g, "")) && !INTL_BEFORE.test(before(t, s, 12)) &&
+      (v[3] !== " " || SSN_CUE.test(before(t, s, 24))),
   },
   {
     re: /(?<![\w.-])\d{9}(?![\w-]|\.\d)/g,

@@ -138,13 +138,17 @@ Deno.test("tier 1 SSNs: spaces, dots, en dashes, and 9 bare digits after an SSN 
       "ssn 666.12.3456", // no area 666
       "SSN 123-45 6789", // mixed separators are not one SSN
       "version 1.2.3 and 123 45",
+      "Suite 680 36 4022 Oakridge", // spaces without an SSN cue: an address
     ]
   ) assert(!found(text).some(([c]) => c === "SSN"), text);
   for (let i = 0; i < 300; i++) {
     const [a, g, s] = [area(), String(int(1, 99)).padStart(2, "0"), String(int(1, 9999)).padStart(4, "0")];
     const sep = pick([" ", ".", "\u2013", "-"]);
     const value = `${a}${sep}${g}${sep}${s}`;
-    assertEquals(one(`${pick(["SSN ", "on file ", "", "ss: "])}${value}${pick([".", "", " today", ";"])}`), [
+    const lead = sep === " "
+      ? pick(["SSN ", "ssn: ", "SS# ", "Social Security number "])
+      : pick(["SSN ", "on file ", "", "ss: "]);
+    assertEquals(one(`${lead}${value}${pick([".", "", " today", ";"])}`), [
       "SSN",
       value,
     ]);
