@@ -113,9 +113,11 @@ const TIER1: Rule[] = [
       (v[3] !== " " || SSN_CUE.test(before(t, s, 24))),
   },
   {
-    re: /(?<![\w.-])\d{9}(?![\w-]|\.\d)/g,
+    // Nine bare digits right after an SSN cue (up to 16 other characters between them).
+    re: new RegExp(SSN_CUE.source + String.raw`[^\r\n\d]{0,16}?(?<![\w.-])(\d{9})(?![\w-]|\.\d)`, "gi"),
     category: "SSN",
-    check: (t, s, v) => ssnPlausible(v) && SSN_CUE.test(before(t, s, 24)),
+    group: 1,
+    check: (_t, _s, v) => ssnPlausible(v),
     need: (t) => /ssn|ss#|ss\s*no|social/i.test(t),
   },
   {
@@ -135,13 +137,17 @@ const TIER1: Rule[] = [
     category: "PHONE",
   },
   {
-    // Spaced or bare 10 digits (optionally after `1`) with a phone cue before them.
+    // Spaced or bare 10 digits (optionally after `1`) right after a phone cue (up to 16 other
+    // characters between them).
     re: new RegExp(
-      String.raw`(?<![\w.+-])(?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10})` + EXT + PHONE_END,
+      PHONE_CUE.source +
+        String.raw`[^\r\n\d]{0,16}?(?<![\w.+-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10})` + EXT +
+        ")" +
+        PHONE_END,
       "gi",
     ),
     category: "PHONE",
-    check: (t, s) => PHONE_CUE.test(before(t, s, 24)),
+    group: 1,
   },
   { re: /\bNPI\s*:\s*(\d{10})(?!\d)/gi, category: "NPI", group: 1 },
   {
@@ -153,7 +159,7 @@ const TIER1: Rule[] = [
   },
   {
     // Cards: bare or grouped digits, 13-19 of them.
-    re: /(?<![\w.\/-])\d{4,19}(?:[ -]\d{1,7}){0,4}(?![\w\/]|[-.]\d)/g,
+    re: /(?<![\w.\/-])(?:\d{13,19}|\d{4}(?:[ -]\d{3,7}){2,3}(?:[ -]\d{1,7})?)(?![\w\/]|[-.]\d)/g,
     category: "CARD",
     check: (t, s, v) => cardAt(t, s, v),
   },

@@ -131,13 +131,17 @@ const DATE_RE = new RegExp(
     String.raw`)(?![\w\/-]|\.\d)`,
   "gi",
 );
-/** `DATE_RE` at one place (sticky: the values of a list). */
+/** `DATE_RE` at one place (sticky). */
 const DATE_AT = new RegExp(DATE_RE.source, "iy");
-/** First letters of the month names, lowercase char codes. */
-const MONTH_FIRST = new Set([..."jfmasond"].map((c) => c.charCodeAt(0)));
-const MONTH_QUICK = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
-const MONTH_ANY = new RegExp(`(?<![A-Za-z])${MON}(?![a-z])`, "i");
-const MONTH_NAME = new RegExp(`^(?:\\d{1,2}(?:st|nd|rd|th)?(?:[ \\t]+|-)(?:of[ \\t]+)?)?${MON}`, "i");
+/** First letters of the month names, by lowercase char code. */
+const MONTH_FIRST = new Uint8Array(128);
+for (const c of "jfmasond") MONTH_FIRST[c.charCodeAt(0)] = 1;
+const YEAR = /^(?:1[89]|20)\d\d$/;
+/** What precedes the year of a month-name date. */
+const MONTH_DATE_BEFORE = new RegExp(
+  `(?:(?<![A-Za-z])${MON}[ \\t]+\\d{1,2}(?:st|nd|rd|th)?,?[ \\t]+|\\d{1,2}(?:st|nd|rd|th)?(?:[ \\t]+|-)(?:of[ \\t]+)?${MON}(?:,?[ \\t]+|-))$`,
+  "i",
+);
 
 // After an identifier keyword: separators (one line break at most), an optional `number`/`no.`/`id`
 // word, then the identifier.
@@ -211,45 +215,28 @@ function contextualIn(
     if (!c || c.start < start || c.start >= end) return;
     if (!found.some((x) => x.start < c.end && c.start < x.end)) found.push(c);
   };
-  /** Month-name dates that are not birth dates: no part of them is an identifier. */
-  const ordinary: Array<[number, number]> = [];
-  // Dates: one DOB token for a whole date after a birth cue; a month-name date elsewhere must not
-  // lose its year to an MRN. The whole range is read only when it names a month; else only the
-  // 40 characters after each birth keyword.
-  const onDate = (m: RegExpExecArray, at: number) => {
-    const cue = cueBefore(text, at, kws);
-    if (cue.birth && parseDate(m[0]) !== undefined) {
-      const c = cand(text, at, at + m[0].length, "DOB", "contextual");
-      push(c);
-      if (c) list(text, c, push);
-    } else if (MONTH_NAME.test(m[0])) {
-      ordinary.push([at, at + m[0].length]);
-    }
-  };
-  if (MONTH_QUICK.test(part) && MONTH_ANY.test(part)) {
-    DATE_RE.lastIndex = 0;
-    for (let m = DATE_RE.exec(part); m; m = DATE_RE.exec(part)) onDate(m, start + m.index);
-  } else {
-    // (A date after a birth cue starts within 20 characters of it, or first on the next line; the
-    // longest form is under 40 characters. A date read twice is taken once.)
-    for (const k of kws) {
-      if (!k.birth) continue;
-      const from = Math.max(k.end, start);
-      const to = Math.min(end, k.end + 96);
-      // Only where a word starts with a digit or a month's first letter (a sticky match there).
-      for (let i = from; i < to; i++) {
-        const c = text.charCodeAt(i);
-        const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
-        const digit = c >= 48 && c <= 57;
-        if (!(digit && !(prev >= 48 && prev <= 57)) && !(MONTH_FIRST.has(c | 32) && !isLetter(prev))) {
-          continue;
-        }
-        DATE_AT.lastIndex = i;
-        const m = DATE_AT.exec(text);
-        if (m === null) continue;
-        onDate(m, i);
-        i += m[0].length - 1;
+  // Dates after a birth cue: one DOB token for the whole date. A date after a birth cue starts
+  // within 20 characters of it, or first on the next line, and the longest form is under 40
+  // characters: only the 96 characters after each birth keyword are read, and only where a word
+  // starts with a digit or a month's first letter (a date read twice is taken once).
+  for (const k of kws) {
+    if (!k.birth) continue;
+    const from = Math.max(k.end, start);
+    const to = Math.min(end, k.end + 96);
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
+      const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
+      const digit = c >= 48 && c <= 57;
+      if (digit ? prev >= 48 && prev <= 57 : !(MONTH_FIRST[c | 32] === 1 && !isLetter(prev))) continue;
+      DATE_AT.lastIndex = i;
+      const m = DATE_AT.exec(text);
+      if (m === null) continue;
+      if (cueBefore(text, i, kws).birth && parseDate(m[0]) !== undefined) {
+        const c = cand(text, i, i + m[0].length, "DOB", "contextual");
+        push(c);
+        if (c) list(text, c, push);
       }
+      i += m[0].length - 1;
     }
   }
 
@@ -267,7 +254,6 @@ function contextualIn(
     if (digitCount(m[0]) < 4 || STARTS_WITH_KEYWORD.test(m[0])) continue;
     if (isDateShaped(m[0]) && !/^\d+$/.test(m[0])) continue;
     if (UNIT_RE.test(text.slice(e, e + 16))) continue;
-    if (ordinary.some(([a, b]) => a < e && s < b)) continue;
     const c = cand(text, s, e, "MRN", "contextual");
     push(c);
     if (c) list(text, c, push);
@@ -279,7 +265,12 @@ function contextualIn(
     if (digitCount(m[0]) < 4) continue;
     const at = start + m.index;
     const e = at + m[0].length;
-    if (ordinary.some(([a, b]) => a < e && at < b)) continue;
+    // The year of a month-name date (`January 5, 2024`, `5 Jan 2024`) is not an identifier.
+    if (
+      m[0].length === 4 && YEAR.test(m[0]) && MONTH_DATE_BEFORE.test(text.slice(Math.max(0, at - 24), at))
+    ) {
+      continue;
+    }
     const cue = cueBefore(text, at, kws);
     if (!cue.id && !cue.birth) continue;
     // A bare run of digits after an identifier keyword is an identifier even when it reads as a
