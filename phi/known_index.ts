@@ -52,8 +52,11 @@ const KNOWN_DATE = new RegExp(
     `|${MON}[ \\t]+\\d{1,2}(?:st|nd|rd|th)?,?[ \\t]+\\d{4}` +
     `|\\d{1,2}(?:st|nd|rd|th)?(?:[ \\t]+|-)(?:of[ \\t]+)?${MON}(?:,?[ \\t]+|-)\\d{4}` +
     ")(?![\\w\\/-]|\\.\\d)",
-  "gi",
+  "iy",
 );
+const MONTH_FIRST = new Uint8Array(128);
+for (const c of "jfmasond") MONTH_FIRST[c.charCodeAt(0)] = 1;
+const MONTH3 = new Set(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]);
 
 /** White space, `,`, `^` or `/`: the separators of a name's words. */
 function hasNameSeparator(s: string): boolean {
@@ -336,13 +339,30 @@ export class KnownIndex {
   #findDates(text: string, out: Candidate[]): void {
     const taken = SpanSet.of(out);
     let added = false;
-    KNOWN_DATE.lastIndex = 0;
-    for (let m = KNOWN_DATE.exec(text); m; m = KNOWN_DATE.exec(text)) {
+    // A sticky match only where a date can start: a run of digits, or a word whose first three
+    // letters name a month (a regex scan of every position costs more than the whole word scan).
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
+      if (c >= 48 && c <= 57) {
+        if (prev >= 48 && prev <= 57) continue;
+      } else {
+        const l = c | 32;
+        if (l < 97 || l > 122 || MONTH_FIRST[l] !== 1 || ((prev | 32) >= 97 && (prev | 32) <= 122)) continue;
+        if (!MONTH3.has(text.slice(i, i + 3).toLowerCase())) continue;
+      }
+      KNOWN_DATE.lastIndex = i;
+      const m = KNOWN_DATE.exec(text);
+      if (m === null) continue;
+      const end = i + m[0].length;
       const iso = parseDate(m[0]);
       const row = iso === undefined ? undefined : this.#dates.get(iso);
-      if (row === undefined || taken.overlaps(m.index, m.index + m[0].length)) continue;
-      out.push(candidate(m.index, m.index + m[0].length, m[0], row.category, row.canonical, "known"));
-      added = true;
+      if (row !== undefined && !taken.overlaps(i, end)) {
+        out.push(candidate(i, end, m[0], row.category, row.canonical, "known"));
+        added = true;
+      }
+      i = end - 1;
     }
     if (added) out.sort((a, b) => a.start - b.start);
   }
