@@ -5,13 +5,13 @@
  *
  * | Tier | Name | What matches |
  * |---|---|---|
- * | 1 | definite | SSN `123-45-6789`; e-mail; formatted phone `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`; NPI digits after an explicit `NPI:` |
- * | 2 | contextual | a number (4+ digits; may be `E1234567`, `03/15/1980`, `1980-03-15`) with MRN, Patient, DOB, Account, Visit, Acct, Record or Birth in the 20 characters before it on its line |
+ * | 1 | definite | SSN (dashed; spaces, dots, en dashes; 9 digits after an SSN cue); e-mail (also inside a URL, `%40`); phones: NANP formatted with an optional `+1`/`1-`/`001-` and extension, `+CC` international, spaced or bare after a phone cue; NPI after `NPI:` (or after `NPI` with a valid check digit); payment cards (`CARD`, Luhn) after a card cue or in a card layout with a network prefix: phi/tier1_definite.ts |
+ * | 2 | contextual | a value after MRN, Patient, DOB, Account, Visit, Acct, Record, Birth, born (whole words, either case; joined, camel-case, on the next line, alphanumeric ids, lists); birth dates in every written form after a birth cue; ordinary dates and counts with a unit are not ids: phi/tier2_contextual.ts |
  * | 3 | hl7 | field listings (a value printed after its path, phi/hl7_listing.ts) by the HL7 field policy; and on a line mentioning PID.3/5/7/11/13/18, NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits, dates, and the value after `<ref>:` or `<ref> =` |
- * | 4 | known | a value already in the lookup table (original or canonical form); names as a run of 2–4 words in any order with spaces, `, `, `^` or `/` between them (`Jane Q Doe`, `Doe, Jane`, `DOE^JANE^Q`; also without the initials); single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits |
+ * | 4 | known | a value already in the lookup table (original or canonical form), in any case; names as a run of 2–4 words in any order with spaces (one line break at most), `, `, `^`, `/` or `_` between them (`Jane Q Doe`, `Doe, Jane`, `DOE^JANE^Q`, `Doe/Jane`, `Jane_Doe`; also without the initials, and without a possessive `'s`); one name word after a title (`Mr. Doe`) or an initial (`J. Doe`); a known date in any written form (`January 5, 1950` for `1950-01-05`); single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits. A known name wins over a protected range (a path) that holds nothing but it |
  *
- * Phones written with spaces only (`555 123 4567`) are not tier 1: too many tables of numbers look
- * like that. Tier-2 numbers get category DOB when date-shaped, else MRN.
+ * Phones written with spaces only (`555 123 4567`) are tier 1 only after `+1` or a phone cue: too
+ * many tables of numbers look like that. Bare 13-19 digit runs are cards only after a card cue.
  *
  * Each tier has its own file: phi/tier1_definite.ts, phi/tier2_contextual.ts, phi/tier3_hl7.ts and
  * phi/tier4_known.ts with its index phi/known_index.ts (case folding: phi/fold.ts). This module
@@ -66,9 +66,24 @@ export function detectAuto(text: string, options: DetectOptions): Candidate[] {
   const off = options.offset ?? 0;
   const taken = options.taken ?? new SpanSet();
   const out: Candidate[] = [];
+  // A known name wins over protected ranges that hold nothing but it (`Vanderhoeven/Horatio` is
+  // read as a relative path, `Last/First` is how names are often written): only punctuation of
+  // such a range may lie outside the name.
+  const knownNameWins = (c: Candidate) => {
+    if (c.tier !== "known" || (c.category !== "NAME" && c.category !== "presidio_PERSON")) return false;
+    const w = options.protect.within(c.start, c.end);
+    for (let i = 0; i < w.size; i++) {
+      const outside = text.slice(w.starts[i], Math.max(w.starts[i], c.start)) +
+        text.slice(Math.min(c.end, w.ends[i]), w.ends[i]);
+      if (/[\p{L}\p{N}]/u.test(outside)) return false;
+    }
+    return true;
+  };
   const take = (list: Candidate[]) => {
     for (const c of list) {
-      if (c.exact ? c.value.includes("[[") : options.protect.overlaps(c.start, c.end)) continue;
+      if (c.exact ? c.value.includes("[[") : options.protect.overlaps(c.start, c.end) && !knownNameWins(c)) {
+        continue;
+      }
       // ISO dates are only PHI with DOB context; dates elsewhere are left to the protection rules.
       if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
         continue;

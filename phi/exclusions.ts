@@ -9,17 +9,18 @@
  * | fenced code | what the operator typed, from an opening ``` or ~~~ fence line to its closing fence (an unclosed fence protects nothing); never in tool results, nor anywhere inside attached file content (`@file`, `/load`: fences tagged `assist-attached-file`) |
  * | token | an existing `[[...]]` token (so tokens are never nested) |
  * | field reference | `PID.3`, `PID-5.1`, `OBX.5[2].1`, `IN1.16` (dash form only for known segment ids and Z-segments) |
- * | version | `v1.2`, `1.2.3[.4...]` with an optional `-suffix`, a number after `version`/`ver`/`release`/`build`/`rev`; a `555.123.4567` phone shape is not a version, nor a date with DOB context |
- * | ISO date | `YYYY-MM-DD[THH:MM[:SS][Z]]`, unless `DOB` or `Birth` occurs in the 20 characters before it |
- * | port | numbers after `port`/`ports`/`--port`, and `host:port` where the host is `localhost`, an IPv4 address, a dotted name or `[v6]` |
+ * | version | `v1.2`, `1.2.3[.4...]` with an optional `-suffix`, a number after `version`/`ver`/`release`/`build`/`rev`; a `555.123.4567` phone shape (also with a `-Fax` suffix), a dotted number after a `+CC` country code or a `123.45.6789` SSN shape is not a version, nor a date with DOB context |
+ * | ISO date | `YYYY-MM-DD[THH:MM[:SS][Z]]` with a real month and day, unless a birth cue (`DOB`, `D.O.B.`, `Birth`, `born`) occurs in the 20 characters before it |
+ * | port | numbers after `port`/`ports`/`--port`, `host:port` where the host is `localhost`, an IPv4 address, a dotted name or `[v6]`, and a bare `:8080` after white space |
  * | error/status code | a number after `error`, `err`, `errno`, `status`, `code`, `rc`, `exit`, `returned`, `HTTP/x.y` |
  * | JSON key | a quoted string followed by `:` |
- * | timestamp | epoch milliseconds (13 or more digits) and epoch seconds (10 digits starting with 1), except right after an explicit `NPI:` label |
- * | path | URLs, `/abs`, `./rel`, `../rel`, `~/x`, `C:\x`, `\\unc`, and `a/b` runs with a letter in them |
+ * | timestamp | epoch milliseconds (13 or more digits) and epoch seconds (10 digits starting with 1), except right after an `NPI` label, an HL7 timestamp (`YYYYMMDDHHMMSS`) after a birth cue, and a Luhn-valid run of up to 19 digits after a card cue |
+ * | path | URLs, `/abs`, `./rel`, `../rel`, `~/x`, `C:\x`, `\\unc`, and `a/b` runs with a letter in them; an e-mail address inside one (query string, path segment) is not protected |
  * | base64 run | `[A-Za-z0-9+/=]` runs of 200+ characters, length divisible by 4 (the base64 pass owns them) |
  */
 import { type Span, SpanSet } from "./spans.ts";
 import { base64Runs, MIN_RUN } from "./base64.ts";
+import { cardCueBefore, luhnValid } from "./tier1_definite.ts";
 
 export type ProtectedKind =
   | "fence"
@@ -83,7 +84,8 @@ export const KNOWN_SEGMENTS = new Set([
   "TQ1",
 ]);
 
-const DOB_CONTEXT = /(?<![A-Za-z])dob|birth/i;
+// Birth cues: DOB (also `D.O.B.`), birth (birthdate, date of birth, birth_date) and born.
+const DOB_CONTEXT = /(?<![A-Za-z])(?:d\.?o\.?b(?![a-z])|born(?![a-z]))|birth/i;
 
 /** Start of the line holding `pos` (a backward scan to the previous `\n` or `\r`). */
 export function lineStart(text: string, pos: number): number {
@@ -108,7 +110,10 @@ export function contextWindow(text: string, pos: number, width = 20): string {
   return text.slice(i + 1, pos);
 }
 
-/** True when `DOB` or `Birth` occurs in the 20 characters before `pos` (same line). */
+/**
+ * True when a birth cue (`DOB`, `D.O.B.`, `Birth`, `born`) occurs in the 20 characters before `pos`
+ * (same line).
+ */
 export function hasDobContext(text: string, pos: number): boolean {
   return DOB_CONTEXT.test(contextWindow(text, pos));
 }
@@ -134,6 +139,9 @@ interface Rule {
 const has = (s: string) => (t: string) => t.indexOf(s) !== -1;
 
 const PHONE_DOTTED = /^(?:\+?1\.)?\d{3}\.\d{3}\.\d{4}$/;
+const SSN_DOTTED = /^\d{3}\.\d{2}\.\d{4}$/;
+// A country code right before a dotted number makes it an international phone (`+49 689.55.4270`).
+const INTL_PHONE_BEFORE = /(?<![\w+])\+\d{1,3}[ \t.-]?(?:\(\d{1,4}\)[ \t.-]?)?$/;
 const DOTTED_DATE = /^\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})$/;
 
 const RULES: Rule[] = [
@@ -153,7 +161,10 @@ const RULES: Rule[] = [
   {
     kind: "version",
     re: /(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)*(?:[-+][0-9A-Za-z.]+)?(?![\w]|\.\d)/g,
-    keep: (t, m) => !PHONE_DOTTED.test(m[0]) && !(DOTTED_DATE.test(m[0]) && hasDobContext(t, m.index)),
+    keep: (t, m) =>
+      !PHONE_DOTTED.test(m[0].replace(/-[A-Za-z].*$/, "")) && !SSN_DOTTED.test(m[0]) &&
+      !INTL_PHONE_BEFORE.test(t.slice(Math.max(0, m.index - 12), m.index)) &&
+      !(DOTTED_DATE.test(m[0]) && hasDobContext(t, m.index)),
     need: (t) => /\d\.\d+\./.test(t),
   },
   {
@@ -166,7 +177,9 @@ const RULES: Rule[] = [
     kind: "iso_date",
     re:
       /(?<![\w-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g,
-    keep: (t, m) => !hasDobContext(t, m.index),
+    // A real month and day (`0971-81-40` is the tail of a phone number, not a date).
+    keep: (t, m) =>
+      /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])/.test(m[0]) && !hasDobContext(t, m.index),
     need: (t) => /\d-\d\d-\d/.test(t),
   },
   {
@@ -186,6 +199,14 @@ const RULES: Rule[] = [
     spillBack: true,
   },
   {
+    // A bare `:8080` after white space (or first on its line) is a port.
+    kind: "port",
+    re: /(?<=^|[ \t]):(\d{1,5})(?![\w:.\/-])/gm,
+    group: 1,
+    keep: (_t, m) => Number(m[1]) <= 65535,
+    need: (t) => /(?:^|[ \t]):\d/m.test(t),
+  },
+  {
     kind: "status_code",
     re:
       /\b(?:error|err|errno|status|code|rc|exit|returned|HTTP\/\d(?:\.\d)?)\b["']?\s*(?:code\s*)?[:=#]?\s*["']?(-?\d+)/gi,
@@ -196,8 +217,15 @@ const RULES: Rule[] = [
   {
     kind: "timestamp",
     re: /(?<![\w.])(?:\d{13,}|1\d{9})(?:\.\d+)?(?![\w])/g,
-    // An explicit "NPI:" label wins over the epoch-seconds shape (NPIs are 10 digits starting with 1 or 2).
-    keep: (t, m) => !/NPI\s*:\s*$/i.test(t.slice(Math.max(0, m.index - 12), m.index)),
+    // An NPI label wins over the epoch-seconds shape (NPIs are 10 digits starting with 1 or 2), a
+    // birth cue over an HL7 timestamp (`DOB: 19800101000000`), a card cue over a 13-19 digit run
+    // that passes the Luhn check (tier 1 decides whether it is a card).
+    keep: (t, m) =>
+      !/\bNPI(?:\s*[:#=-]\s*|\s*(?:no\.?|number|is)\s*|\s+)$/i.test(
+        t.slice(Math.max(0, m.index - 16), m.index),
+      ) &&
+      !(m[0].length >= 14 && /^(?:1[89]|20)\d{12}/.test(m[0]) && hasDobContext(t, m.index)) &&
+      !(m[0].length <= 19 && !m[0].includes(".") && luhnValid(m[0]) && cardCueBefore(t, m.index)),
     need: (t) => /\d{10}/.test(t),
   },
   { kind: "path", re: /(?<![\w@])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>]+/g, need: has("://"), line: "://" },
@@ -211,7 +239,7 @@ const RULES: Rule[] = [
   { kind: "path", re: /(?<![\w\\])\\\\[^\s"'<>|,;]+/g, need: has("\\\\") },
   {
     kind: "path",
-    re: /(?<![\w.@\/-])[\w.-]+(?:\/[\w.-]+)+\/?/g,
+    re: /(?<![\w.@\/%-])[\w.-]+(?:\/[\w.-]+)+\/?/g,
     keep: (_t, m) => /[A-Za-z]/.test(m[0]),
     need: has("/"),
     line: "/",
@@ -338,11 +366,33 @@ function scanRule(
       if (g === undefined) continue;
       const at = offset + m.index + m[0].lastIndexOf(g);
       out.push({ start: at, end: at + g.length, kind: rule.kind });
+    } else if (rule.kind === "path" && (m[0].indexOf("@") !== -1 || m[0].indexOf("%40") !== -1)) {
+      pushPathAroundEmails(m[0], offset + m.index, out);
     } else {
       out.push({ start: offset + m.index, end: offset + m.index + m[0].length, kind: rule.kind });
     }
   }
   return lastEnd;
+}
+
+// An e-mail inside a URL query string or path (`?to=jane@example.com`, `%40` for the `@`).
+const EMAIL_IN_PATH =
+  /[A-Za-z0-9][A-Za-z0-9._+-]*(?:@|%40)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![A-Za-z0-9])/g;
+
+/**
+ * A path's protected span with the e-mail addresses inside it left out: an address in a query string
+ * or a path segment is PHI (tier 1), the rest of the path stays protected. A URL's user part
+ * (`ssh://hci@engine01`) is not an address and stays protected.
+ */
+function pushPathAroundEmails(path: string, at: number, out: ProtectedSpan[]): void {
+  let from = 0;
+  EMAIL_IN_PATH.lastIndex = 0;
+  for (let m = EMAIL_IN_PATH.exec(path); m; m = EMAIL_IN_PATH.exec(path)) {
+    if (path.slice(Math.max(0, m.index - 3), m.index) === "://") continue;
+    if (m.index > from) out.push({ start: at + from, end: at + m.index, kind: "path" });
+    from = m.index + m[0].length;
+  }
+  if (from < path.length) out.push({ start: at + from, end: at + path.length, kind: "path" });
 }
 
 /**

@@ -5,7 +5,8 @@
  * single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits. The
  * needle matching itself is phi/tier4_known.ts.
  */
-import { isCanonicalAsciiName, normalizeName } from "./normalize.ts";
+import { isCanonicalAsciiName, normalizeName, parseDate } from "./normalize.ts";
+import { SpanSet } from "./spans.ts";
 import type { LookupRow, LookupTable } from "./lookup.ts";
 import { type Candidate, candidate } from "./candidate.ts";
 import { isWordChar, letterOrDigitAt } from "./_chars.ts";
@@ -33,8 +34,29 @@ function asciiWordHash(text: string, start: number, end: number): number {
 }
 
 // Words of a name; an initial may carry a period ("Linda Q. Sample").
+// Separators: `, `, white space (with one line break at most: a name wrapped at the end of a line),
+// `^`, `/` and `_` (a shell transform: `Horatio_Vanderhoeven`).
 const NAME_RUN =
-  /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*|[ \t]+|\^|\/)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
+  /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]+|\^|\/|_)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
+
+// A title before a known name word (`Mr. Vanderhoeven`), and an initial before one (`H. Vanderhoeven`).
+const TITLE_BEFORE = /(?:^|[^\p{L}])(?:mr|mrs|ms|miss|mx|dr|prof|sr|sra|herr|frau|mme|mlle)\.?[ \t]+$/iu;
+const INITIAL_BEFORE = /(?:^|[^\p{L}'\u2019.-])(\p{Lu})\.?[ \t]+$/u;
+// A possessive ending (`Vanderhoeven's`): not part of the name.
+const POSSESSIVE = /['\u2019]s$/i;
+// Date forms a known birth date may be written in (phi/normalize.ts parseDate reads each).
+const MON =
+  "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+const KNOWN_DATE = new RegExp(
+  "(?<![\\w\\/.-])(?:\\d{4}-\\d{1,2}-\\d{1,2}|\\d{4}\\/\\d{1,2}\\/\\d{1,2}|(?:18|19|20)\\d{6}|\\d{1,2}([-\\/.])\\d{1,2}\\1(?:\\d{4}|\\d{2})" +
+    `|${MON}[ \\t]+\\d{1,2}(?:st|nd|rd|th)?,?[ \\t]+\\d{4}` +
+    `|\\d{1,2}(?:st|nd|rd|th)?(?:[ \\t]+|-)(?:of[ \\t]+)?${MON}(?:,?[ \\t]+|-)\\d{4}` +
+    ")(?![\\w\\/-]|\\.\\d)",
+  "iy",
+);
+const MONTH_FIRST = new Uint8Array(128);
+for (const c of "jfmasond") MONTH_FIRST[c.charCodeAt(0)] = 1;
+const MONTH3 = new Set(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]);
 
 /** White space, `,`, `^` or `/`: the separators of a name's words. */
 function hasNameSeparator(s: string): boolean {
@@ -74,6 +96,10 @@ export class KnownIndex {
   /** Known names by canonical form (also without initials); words that start a name check. */
   #names = new Map<string, { row: LookupRow; exact: boolean }>();
   #nameWords = new Set<string>();
+  /** The first name row holding each name word (a title or an initial before the word alone). */
+  #wordRow = new Map<string, LookupRow>();
+  /** Known birth (and other) dates by canonical `YYYY-MM-DD`, found in any written form. */
+  #dates = new Map<string, LookupRow>();
   /**
    * A one-hash Bloom filter over the words that lead anywhere (needle first words and name words):
    * most words of a text are in neither table, and the filter turns them away from their character
@@ -173,6 +199,7 @@ export class KnownIndex {
           full++;
           this.#nameWords.add(w);
           this.#markWord(w);
+          if (!this.#wordRow.has(w)) this.#wordRow.set(w, row);
         }
       }
       if (words.length >= 2 && words.length <= 4 && !this.#names.has(norm)) {
@@ -186,6 +213,9 @@ export class KnownIndex {
         this.#needle(row.original, row, true);
       }
       return;
+    }
+    if ((row.category === "DOB" || row.category === "DATE") && /^\d{4}-\d{2}-\d{2}$/.test(row.canonical)) {
+      if (!this.#dates.has(row.canonical)) this.#dates.set(row.canonical, row);
     }
     const key = row.original === undefined ? undefined : this.#needle(row.original, row, true);
     // The canonical form is often the original lowercased (addresses, e-mail): then it is that key.
@@ -202,11 +232,14 @@ export class KnownIndex {
     const wordRe = /[\p{L}'\u2019-]+/gu;
     for (let w = wordRe.exec(m[0]); w; w = wordRe.exec(m[0])) ends.push(w.index + w[0].length);
     for (let k = Math.min(ends.length, 4); k >= 2; k--) {
-      const value = m[0].slice(0, ends[k - 1]);
-      const canon = normalizeName(value);
+      let value = m[0].slice(0, ends[k - 1]);
+      // "Vanderhoeven's": the name without its possessive ending.
+      if (POSSESSIVE.test(value)) value = value.slice(0, -2);
+      const canon = normalizeName(value.indexOf("_") === -1 ? value : value.replace(/_/g, " "));
       const hit = this.#names.get(canon);
       if (!hit) continue;
-      if (at + value.length < text.length && isWordChar(text, at + value.length)) continue;
+      const next = at + value.length;
+      if (next < text.length && isWordChar(text, next) && text.charCodeAt(next) !== 95) continue;
       // Not the first part of a longer caret-joined name ("SAMPLE^LINDA^Q" is matched whole).
       if (
         text[at + value.length] === "^" && !value.includes("^") &&
@@ -234,6 +267,8 @@ export class KnownIndex {
       this.#split = new Map();
       this.#names = new Map();
       this.#nameWords = new Set();
+      this.#wordRow = new Map();
+      this.#dates = new Map();
       this.#wordBits.fill(0);
       this.#indexed = 0;
     }
@@ -246,7 +281,7 @@ export class KnownIndex {
   find(text: string): Candidate[] {
     this.#update();
     const out: Candidate[] = [];
-    if (this.#byWord.size === 0 && this.#names.size === 0) return out;
+    if (this.#byWord.size === 0 && this.#names.size === 0 && this.#dates.size === 0) return out;
     let after = 0;
     // The words of the text (runs of letters and digits, as /[\p{L}\p{N}]+/u finds them), scanned by
     // character code, with no match object per word; the filter hash (FNV-1a of the lowercased
@@ -284,21 +319,82 @@ export class KnownIndex {
         }
       }
       if (at < after) continue;
-      if (at > 0 && isWordChar(text, at - 1)) continue;
+      // After `_` only a name may start (`Horatio_Vanderhoeven`, joined by a shell transform).
+      const joined = at > 0 && text.charCodeAt(at - 1) === 95;
+      if (at > 0 && !joined && isWordChar(text, at - 1)) continue;
       if (ascii) {
         h = (h >>> 0) & (WORD_BITS - 1);
         if ((this.#wordBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
       }
-      const len = this.#matchWord(text.slice(at, end).toLowerCase(), text, at, end, out);
+      const word = text.slice(at, end).toLowerCase();
+      if (joined && !this.#nameWords.has(word)) continue;
+      const len = this.#matchWord(word, text, at, end, out);
       if (len !== -1) after = at + len;
     }
+    if (this.#dates.size > 0) this.#findDates(text, out);
     return out;
+  }
+
+  /** Known dates written in another form (`January 5, 1950` for a known `1950-01-05`). */
+  #findDates(text: string, out: Candidate[]): void {
+    const taken = SpanSet.of(out);
+    let added = false;
+    // A sticky match only where a date can start: a run of digits, or a word whose first three
+    // letters name a month (a regex scan of every position costs more than the whole word scan).
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
+      if (c >= 48 && c <= 57) {
+        if (prev >= 48 && prev <= 57) continue;
+      } else {
+        const l = c | 32;
+        if (l < 97 || l > 122 || MONTH_FIRST[l] !== 1 || ((prev | 32) >= 97 && (prev | 32) <= 122)) continue;
+        if (!MONTH3.has(text.slice(i, i + 3).toLowerCase())) continue;
+      }
+      KNOWN_DATE.lastIndex = i;
+      const m = KNOWN_DATE.exec(text);
+      if (m === null) continue;
+      const end = i + m[0].length;
+      const iso = parseDate(m[0]);
+      const row = iso === undefined ? undefined : this.#dates.get(iso);
+      if (row !== undefined && !taken.overlaps(i, end)) {
+        out.push(candidate(i, end, m[0], row.category, row.canonical, "known"));
+        added = true;
+      }
+      i = end - 1;
+    }
+    if (added) out.sort((a, b) => a.start - b.start);
+  }
+
+  /**
+   * One word of a known name with a title (`Mr. Vanderhoeven`) or an initial (`H. Vanderhoeven`)
+   * before it: the name's own token.
+   */
+  #singleName(word: string, text: string, at: number, end: number): Candidate | undefined {
+    const row = this.#wordRow.get(word);
+    if (row === undefined) return undefined;
+    const before = text.slice(Math.max(0, at - 12), at);
+    let start = -1;
+    if (TITLE_BEFORE.test(before)) start = at;
+    else {
+      const im = INITIAL_BEFORE.exec(before);
+      if (im) {
+        const initial = im[1].toLowerCase();
+        const norm = isCanonicalAsciiName(row.canonical) ? row.canonical : normalizeName(row.canonical);
+        if (norm.split(" ").some((w) => w !== word && w.startsWith(initial))) {
+          start = at - before.length + im.index + im[0].indexOf(im[1]);
+        }
+      }
+    }
+    if (start === -1) return undefined;
+    return candidate(start, end, text.slice(start, end), row.category, row.canonical, "known");
   }
 
   /** A known value that starts with `word` (its first word, lowercased) at `at`, pushed to `out`: its length, or -1. */
   #matchWord(word: string, text: string, at: number, end: number, out: Candidate[]): number {
     if (this.#nameWords.has(word)) {
-      const c = this.#nameAt(text, at);
+      const c = this.#nameAt(text, at) ?? this.#singleName(word, text, at, end);
       if (c) {
         out.push(c);
         return c.end - at;

@@ -86,6 +86,13 @@ export interface TokenRequest {
   original: string;
 }
 
+/** The nine digits of an SSN-shaped MRN or SSN canonical value, else undefined. */
+function ssnDigits(category: string, canonical: string): string | undefined {
+  if (category !== "SSN" && category !== "MRN" && category !== "presidio_US_SSN") return undefined;
+  const m = /^(\d{3})([- .\u2013]?)(\d{2})\2(\d{4})$/.exec(canonical);
+  return m ? m[1] + m[3] + m[4] : undefined;
+}
+
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const posix = Deno.build.os !== "windows";
@@ -130,6 +137,8 @@ export class LookupTable {
   readonly lockPath: string;
   #rows: Row[] = [];
   #byCanonical = new Map<string, Row>();
+  /** SSN-shaped MRN and SSN rows by their nine digits (`find`). */
+  #bySsn = new Map<string, Row>();
   #byToken = new Map<string, Row>();
   /** Tokens lowercased, built on the first lookup that needs it (models rarely vary the case). */
   #byTokenLower = new Map<string, Row>();
@@ -171,6 +180,30 @@ export class LookupTable {
     return this.#byCanonical.get(canonical);
   }
 
+  /**
+   * The row a request gets: the row of its canonical value, else the row of the same SSN written
+   * another way (one token per value): an SSN in an MRN field or free text, with or without
+   * dashes (`123-45-6789` in PID.3 with identifier type SS, `123456789` after `SSN:`), and the SSN
+   * field's `123-45-6789`.
+   *
+   * Names written with and without their initials keep their own rows: one token for both would
+   * give the model's reply back with the other spelling (the round trip must restore the input).
+   */
+  find(r: { category: string; canonical: string }): LookupRow | undefined {
+    return this.#byCanonical.get(r.canonical) ?? this.#alias(r);
+  }
+
+  #alias(r: { category: string; canonical: string }): Row | undefined {
+    if (this.#bySsn.size === 0) return undefined;
+    const ssn = ssnDigits(r.category, r.canonical);
+    return ssn === undefined ? undefined : this.#bySsn.get(ssn);
+  }
+
+  #indexAlias(row: Row): void {
+    const ssn = ssnDigits(row.category, row.canonical);
+    if (ssn !== undefined && !this.#bySsn.has(ssn)) this.#bySsn.set(ssn, row);
+  }
+
   /** The row of a token (exact text first, then ignoring case, since models sometimes vary it). */
   byToken(token: string): LookupRow | undefined {
     return this.#byToken.get(token) ?? this.#byLower(token.toLowerCase());
@@ -205,6 +238,7 @@ export class LookupTable {
       const canon = canonicalize(row.category, row.canonical);
       if (canon && !this.#byCanonical.has(canon)) this.#byCanonical.set(canon, row);
     }
+    this.#indexAlias(row);
     if (!this.#byToken.has(row.token)) this.#byToken.set(row.token, row);
     if (row.n > (this.#maxN.get(row.nCategory) ?? 0)) this.#maxN.set(row.nCategory, row.n);
     this.version++;
@@ -293,6 +327,7 @@ export class LookupTable {
     const unsaved = this.#rows.filter((r) => r.unsaved);
     this.#rows = [];
     this.#byCanonical.clear();
+    this.#bySsn.clear();
     this.#byToken.clear();
     this.#byTokenLower.clear();
     this.#lowerIndexed = 0;
@@ -337,7 +372,7 @@ export class LookupTable {
   assignRows(requests: readonly TokenRequest[]): Promise<LookupRow[]> {
     const out: Row[] = new Array(requests.length);
     for (let i = 0; i < requests.length; i++) {
-      const row = this.#byCanonical.get(requests[i].canonical);
+      const row = this.#byCanonical.get(requests[i].canonical) ?? this.#alias(requests[i]);
       if (row === undefined) {
         // Synchronous file work under the lock: the lock is held for a refresh and one append (well
         // under a millisecond for a prompt), and no other task of this process can interleave with it.
@@ -367,7 +402,7 @@ export class LookupTable {
       const next: number[] = [];
       for (let i = 0; i < requests.length; i++) {
         const r = requests[i];
-        let row = this.#byCanonical.get(r.canonical);
+        let row = this.#byCanonical.get(r.canonical) ?? this.#alias(r);
         if (row === undefined) {
           let k = cats.indexOf(r.category);
           if (k === -1) {
@@ -387,6 +422,7 @@ export class LookupTable {
           );
           // In the index at once, so a repeat in this batch shares it; taken out again if the append fails.
           this.#byCanonical.set(r.canonical, row);
+          this.#indexAlias(row);
           fresh.push(row);
         }
         out[i] = row;
@@ -395,7 +431,10 @@ export class LookupTable {
         try {
           this.#append(fresh);
         } catch (err) {
-          for (const row of fresh) this.#byCanonical.delete(row.canonical);
+          for (const row of fresh) {
+            this.#byCanonical.delete(row.canonical);
+            for (const [k, v] of this.#bySsn) if (v === row) this.#bySsn.delete(k);
+          }
           // Part of the batch may be on disk: its numbers are never used again.
           for (let k = 0; k < cats.length; k++) this.#maxN.set(cats[k], next[k] - 1);
           throw err;
@@ -453,7 +492,7 @@ export class LookupTable {
   /** `remember`, giving the rows. */
   rememberRows(requests: readonly TokenRequest[]): LookupRow[] {
     return requests.map((r) => {
-      const have = this.#byCanonical.get(r.canonical);
+      const have = this.#byCanonical.get(r.canonical) ?? this.#alias(r);
       if (have) return have;
       const n = (this.#maxN.get(r.category) ?? 0) + 1;
       const row = new Row(

@@ -8,7 +8,8 @@
  * | NAME (and presidio_PERSON, presidio_HL7_CARET_NAME) | lowercase; `,` `^` `/` and white space separate; unique alphabetic tokens, sorted, joined by one space |
  * | DOB (and DATE) | `YYYY-MM-DD` from HL7 `YYYYMMDD[HHMM[SS]]`, ISO, `M/D/YYYY`, `M-D-YYYY`, `M.D.YYYY`, `M/D/YY`, `Mar 15, 1980`, `15 Mar 1980`; anything else trimmed |
  * | SSN, PHONE (and presidio_US_SSN, presidio_PHONE_NUMBER, presidio_HL7_PHONE_BARE) | digits only |
- * | EMAIL (and presidio_EMAIL_ADDRESS) | trimmed, lowercase |
+ * | EMAIL (and presidio_EMAIL_ADDRESS) | trimmed, lowercase; a URL-encoded `%40` read as `@` |
+ * | CARD | digits only |
  * | NPI | digits only when the value is digits with separators (an optional `NPI:` prefix dropped); otherwise trimmed |
  * | ADDRESS | trimmed, inner white space collapsed, lowercase |
  * | MRN, MANUAL, any other category | outer white space trimmed |
@@ -66,7 +67,7 @@ export function parseDate(text: string): string | undefined {
     const mo = monthOf(m[1]);
     return mo === undefined ? undefined : ymd(+m[3], mo, +m[2]);
   }
-  m = /^(\d{1,2})[\s-]([A-Za-z]{3,9}\.?)[\s-,]+(\d{4})$/.exec(t);
+  m = /^(\d{1,2})(?:st|nd|rd|th)?[\s-]+(?:of\s+)?([A-Za-z]{3,9}\.?)[\s-,]+(\d{4})$/.exec(t);
   if (m) {
     const mo = monthOf(m[2]);
     return mo === undefined ? undefined : ymd(+m[3], mo, +m[1]);
@@ -199,7 +200,11 @@ type Normalizer = (value: string) => string;
 
 const trim: Normalizer = (v) => v.trim();
 const date: Normalizer = (v) => parseDate(v) ?? v.trim();
-const lower: Normalizer = (v) => v.trim().toLowerCase();
+/** An e-mail, lowercased, with a URL-encoded `%40` read as the `@` it stands for. */
+const email: Normalizer = (v) => {
+  const l = v.trim().toLowerCase();
+  return l.indexOf("%40") !== -1 && l.indexOf("@") === -1 ? l.replace("%40", "@") : l;
+};
 const npi: Normalizer = (v) => {
   const t = v.trim().replace(/^NPI\s*[:#]?\s*/i, "");
   return /^[\d\s.-]+$/.test(t) && /\d/.test(t) ? digits(t) : t;
@@ -221,8 +226,9 @@ const NORMALIZERS: Record<string, Normalizer> = {
   DOB: date,
   DATE: date,
   SSN: digits,
+  CARD: digits,
   PHONE: digits,
-  EMAIL: lower,
+  EMAIL: email,
   NPI: npi,
   ADDRESS: address,
   MRN: trim,
@@ -232,7 +238,7 @@ const NORMALIZERS: Record<string, Normalizer> = {
   presidio_US_SSN: digits,
   presidio_PHONE_NUMBER: digits,
   presidio_HL7_PHONE_BARE: digits,
-  presidio_EMAIL_ADDRESS: lower,
+  presidio_EMAIL_ADDRESS: email,
 };
 
 /**

@@ -1,52 +1,239 @@
 /**
- * Tier 1 (definite) of the spec's "Auto-PHI detection model": values whose shape alone makes them
- * PHI. SSN `123-45-6789`; e-mail; formatted phone `(555) 123-4567`, `555-123-4567`, `555.123.4567`
- * with an optional `+1`/`1-`; NPI digits after an explicit `NPI:`.
+ * Tier 1 (definite) of the spec's "Auto-PHI detection model": values whose shape alone (or with a cue
+ * word right before them) makes them PHI.
  *
- * Phones written with spaces only (`555 123 4567`) are not tier 1: too many tables of numbers look
- * like that.
+ * | Category | What matches |
+ * |---|---|
+ * | SSN | `123-45-6789`; also with dots or en dashes, or with spaces after an SSN cue (one separator throughout, a valid area/group/serial); 9 bare digits after an SSN cue (`SSN`, `SS#`, `social security number`) |
+ * | EMAIL | an address, also inside a URL query string or path, and with `%40` for the `@` |
+ * | PHONE | NANP `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`/`001-`; `+1 555 123 4567`; any `+CC` international number of 8–15 digits; a space-separated or bare 10-digit number after a phone cue (`phone`, `tel`, `fax`, `cell`, `mobile`, ...). An extension (`x4587`, `ext. 12`) belongs to the token; a word suffix (`-Fax`) does not stop the match |
+ * | NPI | 10 digits after an explicit `NPI:`; after `NPI` with other separators (`NPI 1234567893`, `NPI#`) only when the check digit is valid (Luhn over `80840` + the number) |
+ * | CARD | 13–19 digits passing the Luhn check, bare or grouped with one separator (space or dash): after a card cue (`card`, `cc`, `credit`, `debit`, `visa`, ...) in the 30 characters before it on its line; without a cue only in a card layout (`4-4-4-4[-1..3]`, `4-6-5`, `4-6-4`) with a known network prefix (IIN) |
+ *
+ * Cards: a bare run of 13–19 digits without a cue is never tokenized. Engine logs and HL7 are full of
+ * such runs (message control ids, timestamps, sequence numbers) and one in ten passes the Luhn check
+ * by chance; a cue word or the card layout with a real network prefix is what makes a number a card.
  */
 import type { Candidate } from "./candidate.ts";
 import { cand } from "./_tier_common.ts";
 
-const TIER1: Array<{ re: RegExp; category: string; group?: number }> = [
+/** Digits of `s` pass the Luhn check. */
+export function luhnValid(s: string): boolean {
+  let sum = 0;
+  let dbl = false;
+  let n = 0;
+  for (let i = s.length - 1; i >= 0; i--) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) continue;
+    n++;
+    let d = c;
+    if (dbl) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    dbl = !dbl;
+  }
+  return n > 0 && sum % 10 === 0;
+}
+
+/** A 10-digit NPI whose check digit is valid (Luhn over the `80840` prefix and the number). */
+export function npiValid(digits: string): boolean {
+  return /^\d{10}$/.test(digits) && luhnValid("80840" + digits);
+}
+
+/** Area, group and serial of an SSN as the SSA issues them (no 000/666/9xx area, 00 group, 0000 serial). */
+function ssnPlausible(d: string): boolean {
+  return !/^(?:000|666|9)/.test(d) && d.slice(3, 5) !== "00" && d.slice(5) !== "0000";
+}
+
+/** Card network prefixes (IIN ranges) of the major networks. */
+const CARD_IIN =
+  /^(?:4|5[1-5]|2(?:2[2-9][1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)|3[47]|3(?:0[0-5]|[689])|35(?:2[89]|[3-8]\d)|6(?:011|5|4[4-9]|2)|5[06-9]|6\d)/;
+
+const CARD_CUE =
+  /(?<![A-Za-z])(?:card|cards|cc|credit|debit|visa|master\s?card|amex|american\s+express|discover|maestro|jcb|diners|pan)(?![A-Za-z])/i;
+const PHONE_CUE =
+  /(?<![A-Za-z])(?:phone|phones|ph|tel|telephone|fax|cell|cellphone|mobile|pager|call|contact\s+(?:number|no))(?![A-Za-z])/i;
+const SSN_CUE = /(?<![A-Za-z])(?:ssn|ss#|ss\s*no|social\s+security(?:\s+(?:number|no|#))?)(?![A-Za-z])/i;
+
+/** The up to `width` characters before `pos` on its line. */
+function before(text: string, pos: number, width: number): string {
+  let i = pos - 1;
+  const stop = Math.max(0, pos - width);
+  while (i >= stop) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) break;
+    i--;
+  }
+  return text.slice(i + 1, pos);
+}
+
+// An extension (part of the token) and the end of a phone: no digit or word character may follow,
+// but a word suffix joined by a dash ("-Fax") may.
+const EXT = String.raw`(?:[ \t]*(?:x|ext\.?|extension)[ \t]*\d{1,6})?`;
+const PHONE_END = String.raw`(?![\w]|[-.]\d)`;
+const INTL_BEFORE = /(?<![\w+])\+\d{1,3}[ \t.-]?(?:\(\d{1,4}\)[ \t.-]?)?$/;
+
+interface Rule {
+  re: RegExp;
+  category: string;
+  group?: number;
+  /** A last check on the match (the text, the match's start and its value). */
+  check?: (text: string, start: number, value: string) => boolean;
+  /** A cheap test on the whole text: false means the rule cannot match. */
+  need?: (text: string) => boolean;
+}
+
+const TIER1: Rule[] = [
+  {
+    // International `+CC ...` (not +1, the NANP rules' own): 8 to 15 digits in groups, an optional
+    // `(0)` trunk prefix. First, so that no SSN or NANP shape inside one wins over it.
+    re: new RegExp(
+      String.raw`(?<![\w+])\+[2-9]\d{0,2}(?:[ \t.-]?\(\d{1,4}\))?[ \t.-]?\d+(?:[ \t.-]\d+){0,5}` + EXT +
+        PHONE_END,
+      "gi",
+    ),
+    category: "PHONE",
+    check: (_t, _s, v) => {
+      const n =
+        v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace("(0)", "").replace(/\D/g, "").length;
+      return n >= 8 && n <= 15;
+    },
+    need: (t) => t.indexOf("+") !== -1,
+  },
   { re: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])/g, category: "SSN" },
   {
-    re:
-      /(?<![\w.+-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)[\s.-]?\d{3}[\s.-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4})(?![\w-]|\.\d)/g,
+    // Spaces, dots or en dashes, one separator throughout.
+    re: /(?<![\w.\u2013-])\d{3}([ .\u2013])\d{2}\1\d{4}(?![\w\u2013-]|\.\d)/g,
+    category: "SSN",
+    // Spaces need an SSN cue (`Suite 680 36 4022` is an address); dots and en dashes do not.
+    check: (t, s, v) =>
+      ssnPlausible(v.replace(/\D/g, "")) && !INTL_BEFORE.test(before(t, s, 12)) &&
+      (v[3] !== " " || SSN_CUE.test(before(t, s, 24))),
+  },
+  {
+    // Nine bare digits right after an SSN cue (up to 16 other characters between them).
+    re: new RegExp(SSN_CUE.source + String.raw`[^\r\n\d]{0,16}?(?<![\w.-])(\d{9})(?![\w-]|\.\d)`, "gi"),
+    category: "SSN",
+    group: 1,
+    check: (_t, _s, v) => ssnPlausible(v),
+    need: (t) => /ssn|ss#|ss\s*no|social/i.test(t),
+  },
+  {
+    re: new RegExp(
+      String
+        .raw`(?<![\w.+-])(?:(?:\+?1|001)[ \t.-]?)?(?:\(\d{3}\)[ \t.-]?\d{3}[ \t.-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4})` +
+        EXT + PHONE_END,
+      "gi",
+    ),
+    category: "PHONE",
+    // Not the tail of an international number (`+91 (0)878-406-5199`): the rule below takes it whole.
+    check: (t, s) => !INTL_BEFORE.test(before(t, s, 12)),
+  },
+  {
+    // `+1 555 123 4567`: the plus makes the spaced form definite.
+    re: new RegExp(String.raw`(?<![\w+])\+1[ \t]?\d{3}[ \t]\d{3}[ \t]\d{4}` + EXT + PHONE_END, "gi"),
     category: "PHONE",
   },
+  {
+    // Spaced or bare 10 digits (optionally after `1`) right after a phone cue (up to 16 other
+    // characters between them).
+    re: new RegExp(
+      PHONE_CUE.source +
+        String.raw`[^\r\n\d]{0,16}?(?<![\w.+-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10})` + EXT +
+        ")" +
+        PHONE_END,
+      "gi",
+    ),
+    category: "PHONE",
+    group: 1,
+  },
   { re: /\bNPI\s*:\s*(\d{10})(?!\d)/gi, category: "NPI", group: 1 },
+  {
+    re: /\bNPI(?:\s*(?:#|no\.?|number|=|-|is)\s*|\s+)(\d{10})(?![\w-])/gi,
+    category: "NPI",
+    group: 1,
+    check: (_t, _s, v) => npiValid(v),
+    need: (t) => /npi/i.test(t),
+  },
+  {
+    // Cards: bare or grouped digits, 13-19 of them.
+    re: /(?<![\w.\/-])(?:\d{13,19}|\d{4}(?:[ -]\d{3,7}){2,3}(?:[ -]\d{1,7})?)(?![\w\/]|[-.]\d)/g,
+    category: "CARD",
+    check: (t, s, v) => cardAt(t, s, v),
+  },
 ];
+
+/** True when a card cue word occurs in the 30 characters before `pos` on its line. */
+export function cardCueBefore(text: string, pos: number): boolean {
+  return CARD_CUE.test(before(text, pos, 30));
+}
+
+/** A card number at `start`: see the module doc. */
+function cardAt(text: string, start: number, value: string): boolean {
+  if (value.length < 13) return false;
+  const digits = value.replace(/\D/g, "");
+  if (digits.length < 13 || digits.length > 19 || !luhnValid(digits)) return false;
+  const seps = value.replace(/\d/g, "");
+  if (seps.length > 0 && seps !== seps[0].repeat(seps.length)) return false;
+  const groups = value.split(/[ -]/).map((g) => g.length).join("-");
+  if (cardCueBefore(text, start)) {
+    // With a cue: bare, or in groups of 4 (last 1-4), or the 4-6-5 / 4-6-4 layouts.
+    return seps.length === 0 || /^(?:4-)+[1-4]$|^4-6-[45]$/.test(groups);
+  }
+  return /^4-4-4-4(?:-[1-3])?$|^4-4-4-[1-3]$|^4-6-[45]$/.test(groups) && CARD_IIN.test(digits);
+}
 
 const EMAIL_LOCAL = /[A-Za-z0-9._%+-]/;
 const EMAIL_HOST = /[A-Za-z0-9.-]/;
 const EMAIL_RE =
   /^[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}$/;
 
-/** E-mail addresses, found from each `@` outwards (a plain regex scan is slow on large texts). */
+/**
+ * E-mail addresses, found from each `@` (or URL-encoded `%40`) outwards (a plain regex scan is slow
+ * on large texts).
+ */
 function findEmails(text: string, skip?: (start: number, end: number) => boolean): Candidate[] {
   const out: Candidate[] = [];
-  let at = text.indexOf("@");
+  emailsAround(text, "@", skip, out);
+  if (text.indexOf("%40") !== -1) emailsAround(text, "%40", skip, out);
+  return out.length > 1 ? out.sort((a, b) => a.start - b.start) : out;
+}
+
+function emailsAround(
+  text: string,
+  at0: string,
+  skip: ((start: number, end: number) => boolean) | undefined,
+  out: Candidate[],
+): void {
+  let at = text.indexOf(at0);
   let last = 0;
+  const w = at0.length;
   while (at !== -1) {
     let s = at;
     while (s > last && EMAIL_LOCAL.test(text[s - 1])) s--;
-    // The local part starts with a letter or digit.
+    // The local part starts with a letter or digit (and, in a URL, after a `%xx` escape).
+    if (w > 1) {
+      const enc = text.lastIndexOf("%", at - 1);
+      if (enc >= s && enc + 3 <= at) s = enc + 3;
+    }
     while (s < at && !/[A-Za-z0-9]/.test(text[s])) s++;
-    let e = at + 1;
+    let e = at + w;
     while (e < text.length && EMAIL_HOST.test(text[e])) e++;
     // Trailing dots and hyphens end a sentence, not the address.
-    while (e > at + 1 && (text[e - 1] === "." || text[e - 1] === "-")) e--;
+    while (e > at + w && (text[e - 1] === "." || text[e - 1] === "-")) e--;
     const next = e < text.length ? text[e] : "";
-    if (s < at && e > at + 1 && !/[\w@]/.test(next) && !skip?.(s, e) && EMAIL_RE.test(text.slice(s, e))) {
+    if (
+      s < at && e > at + w && !/[\w@]/.test(next) && !skip?.(s, e) &&
+      EMAIL_RE.test(text.slice(s, at) + "@" + text.slice(at + w, e))
+    ) {
       const c = cand(text, s, e, "EMAIL", "definite");
       if (c) out.push(c);
       last = e;
     }
-    at = text.indexOf("@", at + 1);
+    at = text.indexOf(at0, at + 1);
   }
-  return out;
 }
 
 /**
@@ -61,12 +248,20 @@ function findEmails(text: string, skip?: (start: number, end: number) => boolean
  */
 export function findDefinite(text: string, skip?: (start: number, end: number) => boolean): Candidate[] {
   const out: Candidate[] = findEmails(text, skip);
-  for (const { re, category, group } of TIER1) {
+  // Two rules can match the same range (`+1 555-456-7890` is also an international number).
+  const seen = new Set<number>();
+  for (const { re, category, group, check, need } of TIER1) {
+    if (need && !need(text)) continue;
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const g = group === undefined ? m[0] : m[group];
       const start = m.index + (group === undefined ? 0 : m[0].lastIndexOf(g));
+      if (check && !check(text, start, g)) continue;
       if (skip?.(start, start + g.length)) continue;
+      if (category === "PHONE") {
+        if (seen.has(start)) continue;
+        seen.add(start);
+      }
       const c = cand(text, start, start + g.length, category, "definite");
       if (c) out.push(c);
     }

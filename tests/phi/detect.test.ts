@@ -27,6 +27,7 @@ const manual = (forms: readonly string[]): TokenRequest[] =>
 Deno.test("tier 1: SSN, e-mail, formatted phones, NPI after NPI:", () => {
   const t = "ssn 123-45-6789 mail Jane.Doe+x@mail.example.org. ph (555) 123-4567, 555-234-5678, " +
     "555.345.6789, +1 555-456-7890 and NPI: 1234567893; not 555 123 4567, not 1234-56-789";
+  // (`ph` is a phone cue, but 555 123 4567 is 60 characters after it.)
   assertEquals(findDefinite(t).map((c) => [c.category, c.value]).sort(), [
     ["EMAIL", "Jane.Doe+x@mail.example.org"],
     ["NPI", "1234567893"],
@@ -53,7 +54,9 @@ Deno.test("tier 2: a number with a keyword in the 20 characters before it, on it
   const past20 = "Visit" + " ".repeat(16) + "7654321";
   assertEquals(auto(exactly20).length, 1, "keyword starting 20 characters before");
   assertEquals(auto(past20).length, 0, "21 characters before: outside the window");
-  assertEquals(auto("MRN\n7654321").length, 0, "the window stays on the number's line");
+  assertEquals(auto("MRN\n7654321").length, 1, "a keyword ending the line before counts");
+  assertEquals(auto("MRN\n\n7654321").length, 0, "but not two lines before");
+  assertEquals(auto("MRN for\nthe 7654321").length, 0, "nor when the number is not first on its line");
   assertEquals(auto("Patient 123").length, 0, "fewer than 4 digits");
   assertEquals(auto("order 7654321").length, 0, "no keyword");
   assertEquals(findContextual("record 123-45").length, 1);
@@ -284,7 +287,8 @@ Deno.test("line-by-line scans (protected ranges, tier 2) find exactly what a who
     const t = lines.reduce((acc, l) => acc + pick(rand, breaks) + l);
     assertEquals(key(protectedRanges(t)), key(protectedRanges(t, false)), JSON.stringify(t));
   }
-  assertEquals(key(protectedRanges("a.b\n:1.x\n:2")), "5,6,port");
+  // ":1" is the host port of "a.b" (across the break); ":2" first on its line is a bare port.
+  assertEquals(key(protectedRanges("a.b\n:1.x\n:2")), "10,11,port;5,6,port");
 });
 
 Deno.test("tier 4: forms with letters outside the BMP, and a first word ending in Σ, are found as the text spells them", async () => {

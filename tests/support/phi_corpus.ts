@@ -480,6 +480,22 @@ export function toolOutputCorpus(seed = 5): string[] {
         "```",
         `Already tokenized: [[NAME_${f.int(1, 9)}]] and [[MRN_${f.int(1, 99)}]] and [[presidio_PERSON_2]]`,
         `checksum ${"QUJDREVGR0g".repeat(1)} id=${f.int(1, 999)} Patient count 3 Visit 12 Record 7`,
+        // Issue #14/#18 false tokenizations: whole-word keywords, counts with units, bare ports,
+        // ordinary dates, long numeric ids that may pass the Luhn check.
+        `Dobson Street ${f.int(1000, 9999)}; we recorded ${f.int(1000, 99999)} messages; visitors: ${
+          f.int(100, 999)
+        }`,
+        `MRN lookup took ${f.int(1000, 99999)} ms; Patient import: ${f.int(1000, 99999)} rows; Account feed ${
+          f.int(1000, 99999)
+        } bytes`,
+        `proxy listening on :${f.int(1024, 65535)} and :${f.int(1024, 65535)}`,
+        `Visit on ${f.int(1, 12)}/${f.int(1, 28)}/2024; Patient seen January ${
+          f.int(1, 28)
+        }, 2024; record of ${f.int(1, 28)} Mar 2023`,
+        `MSH|^~\\&|A|B|C|D|2024${pad(f.int(1, 12))}${pad(f.int(1, 28))}120000||ADT^A01|${
+          f.uniqueDigits(16)
+        }|P|2.5`,
+        `msgid=${f.uniqueDigits(19)} seq ${f.uniqueDigits(13)} ctrl ${f.uniqueDigits(15)}`,
       ].join("\n"),
     );
   }
