@@ -539,14 +539,33 @@ Deno.test("one token per value: the SSN in PID.3 (type SS) and PID.19, and after
   assertEquals(h.engine.detokenize(out.text).text, msg);
 });
 
+/** The values of the corpus's fenced block, as a tool result tokenizes them (tier, category). */
+const FENCED_VALUES = ["contextual MRN", "contextual DOB", "definite SSN", "definite PHONE"];
+
+/** The lines of `text` outside fenced blocks (fence lines kept). */
+function outsideFences(text: string): string[] {
+  let inside = false;
+  return text.split("\n").filter((l) => {
+    if (l.startsWith("```")) {
+      inside = !inside;
+      return true;
+    }
+    return !inside;
+  });
+}
+
 // ---- the never-tokenize corpus --------------------------------------------------------------------
 
-Deno.test("never-tokenize corpus (extended): nothing tokenized, as prompt or tool result", async () => {
+Deno.test("never-tokenize corpus (extended): nothing tokenized as a prompt; only the fenced values as a tool result", async () => {
   await using h = await testEngine("on");
   for (const text of toolOutputCorpus(77)) {
     const a = await h.engine.sanitizeToolResult(text, "bash_exec");
-    assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category} ${t.value}`), []);
-    const b = await h.engine.tokenizeUserInput(text);
+    // A tool result has no fenced-code exemption (that is for what the operator types): the values
+    // of the corpus's one fenced block are tokenized, nothing outside it.
+    assertEquals(a.tokenized.map((t) => `${t.tier} ${t.category}`), FENCED_VALUES);
+    assertEquals(outsideFences(a.text), outsideFences(text));
+    await using p = await testEngine("on");
+    const b = await p.engine.tokenizeUserInput(text);
     assertEquals(b.text, text);
   }
 });
