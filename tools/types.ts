@@ -39,6 +39,13 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Manual mode only: the whole of standard input, for tools that accept `-`. */
   readStdin?: () => Promise<string>;
+  /**
+   * A progress line for long runs (manual mode on a terminal: stderr, rewritten in place); `""`
+   * clears it. Absent: no progress is shown.
+   */
+  progress?: (line: string) => void;
+  /** Manual mode: a one-line note for the operator on stderr, apart from the result (stdout). */
+  notice?: (line: string) => void;
 }
 
 export interface ToolResult {
