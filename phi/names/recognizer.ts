@@ -53,6 +53,32 @@ interface Word {
 // all-caps word, or an initial (`J.`).
 const WORD_RE = /\p{Lu}[\p{L}\p{M}]*(?:['’\-]\p{L}[\p{L}\p{M}]*)*\.?/gu;
 const TITLE = new Set(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "doctor", "nurse"]);
+/** Cue and sign-off words: capitalized at a sentence start they are still no part of a name. */
+const CUE_WORDS = new Set([
+  "per",
+  "patient",
+  "pt",
+  "cc",
+  "attn",
+  "signed",
+  "dear",
+  "hello",
+  "hi",
+  "thanks",
+  "regards",
+  "cheers",
+  "best",
+  "sincerely",
+  "spoke",
+  "talked",
+  "called",
+  "caller",
+  "contact",
+  "from",
+  "by",
+  "with",
+  "name",
+]);
 const STRONG_CUE_RE =
   /(?:\bname\s*(?:is|:|=|was)|\bnamed|\bspoke\s+(?:with|to)|\btalked\s+(?:with|to)|\bspeaking\s+(?:with|to)|\bcc\s*:|\battn\s*:?|\bpatient\s*:|\bpt\s*:|\bsigned(?:\s+by)?\s*:?|\bcaller\s*:?|\bcontact\s*:|\bi\s+am|\bi'm|\bthis\s+is|\bdear|\bhello|\bhi)\s*,?\s*$/i;
 const WEAK_CUE_RE =
@@ -134,7 +160,8 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
   const isLast = (w: Word) => lex.last.has(w.key);
   const isAny = (w: Word) => lex.any.has(w.key);
   const inLex = (w: Word) => isFirst(w) || isLast(w) || isAny(w);
-  const banned = (w: Word) => vocab.never.has(w.key) || lex.common.has(w.key) || TITLE.has(w.key);
+  const banned = (w: Word) =>
+    vocab.never.has(w.key) || lex.common.has(w.key) || TITLE.has(w.key) || CUE_WORDS.has(w.key);
   // A word that can stand in a name: not banned, and not an all-caps word of two or three letters
   // unless the lexicon knows it (segment ids, acronyms: ADT, ORU, MSH, LAB).
   const nameLike = (w: Word) => !banned(w) && (w.initial || !w.upper || w.key.length > 3 || inLex(w));

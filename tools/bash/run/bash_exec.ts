@@ -18,7 +18,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       args,
       cwd: (input.cwd as string | undefined) ?? ctx.cwd,
       clearEnv: true,
-      env: childEnv(readEnv),
+      // The marker makes `assist phi-reveal` refuse to run under the model (cli/commands/_reveal.ts).
+      env: { ...childEnv(readEnv), ASSIST_UNDER_MODEL: "1" },
       stdin: "null",
       windowsRawArguments: raw,
       stdout: "piped",
