@@ -29,7 +29,7 @@ async function main(args: string[]): Promise<number> {
     );
     return await runHeadless(args);
   }
-  if (first === "ssh" || first === "auth" || first === "phi-sidecar") {
+  if (first === "ssh" || first === "auth" || first === "phi-sidecar" || first === "phi-reveal") {
     // The command-line side of the one command table (cli/commands/table.ts).
     const { runCli } = await lazy<typeof import("./cli/commands/table.ts")>(
       import.meta.url,

@@ -2,7 +2,7 @@
  * `assist phi-reveal [FILE|-] [--output PATH]` (`/phi-reveal FILE [--output PATH]` in the REPL): the
  * operator reads a text that quotes tokens (a vendor's reply with `[[NAME_3]]`) with the values put
  * back from the local lookup table. Local only: it is no tool, so the model never has it in its list;
- * it refuses to run under a model's tool (bash_exec marks its children with ASSIST_UNDER_MODEL), and
+ * it refuses to run under a model's tool (bash_exec marks its children with ASSISTED_BY_MODEL), and
  * its output goes only to the operator's terminal or to a file they name outside `$ASSIST_HOME`.
  *
  * @module
@@ -15,7 +15,7 @@ import { createPhiEngine } from "../../phi/mod.ts";
 import type { CommandContext } from "./types.ts";
 
 /** The variable bash_exec sets in its children: a command run by the model. */
-export const UNDER_MODEL_ENV = "ASSIST_UNDER_MODEL";
+export const UNDER_MODEL_ENV = "ASSISTED_BY_MODEL";
 
 export interface RevealArgs {
   file?: string;

@@ -9,6 +9,9 @@ import { generatedNames, HANDWRITTEN, type NamesText } from "../support/names_co
 import { leaks, testEngine } from "./_support.ts";
 import { namesCoverage } from "../../phi/mod.ts";
 import { engineVocabulary, identifierParts } from "../../phi/names/vocabulary.ts";
+// A literal import: the lexicon packages join the test run's module graph, so a fresh module cache
+// installs them before any test (the engine loads this module lazily).
+import { nameFinder } from "../../phi/names/mod.ts";
 import { writeFixtureRoot } from "../support/fixture_root.ts";
 import { tempDir } from "../support/run_assist.ts";
 
@@ -100,4 +103,26 @@ Deno.test("names coverage: a line only when the sidecar is down and the built-in
     /regex engine has no person recognizer/,
   );
   assertEquals(await namesCoverage({ phiPort: 9, phiNames: "off" }, presidio), undefined);
+});
+
+Deno.test("built-in tier 5: each rule on its own", async () => {
+  const find = await nameFinder(undefined);
+  const names = (t: string) => find(t).map((s) => `${t.slice(s.start, s.end)}/${s.rule}`);
+  assertEquals(names("could you correct it to Dr. Cettina Fanucci?"), ["Cettina Fanucci/title"]);
+  assertEquals(names("spoke with Dana Whitfield about the Epic feed"), ["Dana Whitfield/cue"]);
+  assertEquals(names("James Talbot restarted it"), ["James Talbot/pair"]);
+  assertEquals(names("SMITH, John called about PID.5"), ["SMITH, John/last_first"]);
+  assertEquals(names("KOWALSKI HANA in room 4"), ["KOWALSKI HANA/caps"]);
+  assertEquals(names("Thanks,\nPriya Natarajan\n"), ["Priya Natarajan/pair"]);
+  assertEquals(names("Kevin had given Alma his address"), ["Alma/cue"]);
+  for (
+    const t of [
+      "Thread Status Error Count",
+      "Message Type ORU^R01",
+      "Sending Facility",
+      "Per Epic and Cerner",
+    ]
+  ) {
+    assertEquals(names(t), [], t);
+  }
 });

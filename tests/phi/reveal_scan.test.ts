@@ -40,11 +40,11 @@ Deno.test("phi-reveal: restores tokens into a file outside $ASSIST_HOME; refuses
   await rejects(reveal([input, "--output", `${h.home}/clear.txt`], ctx), /inside \$ASSIST_HOME/);
   assert(insideHome(`${h.home}/sub/x`, h.home, "/"));
   assert(!insideHome(`${outside}/x`, h.home, "/"));
-  Deno.env.set("ASSIST_UNDER_MODEL", "1");
+  Deno.env.set("ASSISTED_BY_MODEL", "1");
   try {
     await rejects(reveal([input, "--output", `${outside}/again.txt`], ctx), /operator only/);
   } finally {
-    Deno.env.delete("ASSIST_UNDER_MODEL");
+    Deno.env.delete("ASSISTED_BY_MODEL");
   }
   assertEquals(parseRevealArgs(["-", "--output=x"]), { file: "-", output: "x" });
   // A command of the table, never a tool the model is offered.
@@ -61,4 +61,29 @@ Deno.test("phi_scan: pieces cut at line ends before MSH, and line:column in one 
   assertEquals(ends.at(-1), text.length);
   for (const e of ends.slice(0, -1)) assert(text.startsWith("MSH|", e), `cut at ${e}`);
   assertEquals(lineCols("ab\r\ncd\ref\ngh", [0, 4, 7, 11, 5]), ["1:1", "2:1", "3:1", "4:2", "2:2"]);
+});
+
+Deno.test("phi-reveal: a command the model runs through bash_exec is refused", async () => {
+  const { run } = await import("../../tools/bash/run/bash_exec.ts");
+  const home = await Deno.makeTempDir();
+  const config = { ...loadConfig(), home };
+  const r = await run(
+    {
+      command: Deno.build.os === "windows" ? "echo %ASSISTED_BY_MODEL%" : 'echo "[$ASSISTED_BY_MODEL]"',
+      timeout_seconds: 20,
+      max_lines: 50,
+    },
+    { config, cwd: home, caller: "model" },
+  );
+  assert(r.text.includes(Deno.build.os === "windows" ? "1" : "[1]"), r.text);
+  const byHand = await run(
+    {
+      command: Deno.build.os === "windows" ? "echo none" : 'echo "[$ASSISTED_BY_MODEL]"',
+      timeout_seconds: 20,
+      max_lines: 50,
+    },
+    { config, cwd: home, caller: "manual" },
+  );
+  assert(!byHand.text.includes("[1]"), byHand.text);
+  await Deno.remove(home, { recursive: true });
 });

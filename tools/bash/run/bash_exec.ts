@@ -18,8 +18,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       args,
       cwd: (input.cwd as string | undefined) ?? ctx.cwd,
       clearEnv: true,
-      // The marker makes `assist phi-reveal` refuse to run under the model (cli/commands/_reveal.ts).
-      env: { ...childEnv(readEnv), ASSIST_UNDER_MODEL: "1" },
+      // For the model's commands, a marker that makes `assist phi-reveal` refuse to run there
+      // (cli/commands/_reveal.ts); stdin is closed too, so nothing can answer for the operator.
+      env: ctx.caller === "model" ? { ...childEnv(readEnv), ASSISTED_BY_MODEL: "1" } : childEnv(readEnv),
       stdin: "null",
       windowsRawArguments: raw,
       stdout: "piped",
