@@ -124,8 +124,10 @@ export async function sidecarStatus(options: LifecycleOptions): Promise<SidecarC
 export async function sidecarHealth(options: LifecycleOptions): Promise<SidecarCommandResult> {
   const c = client(options);
   const h = await c.health();
-  if (h) return { ok: true, text: JSON.stringify(h) + personsNote(h).replace(/^; /, "\n") };
-  return { ok: false, text: `not reachable on ${c.address}: ${c.lastError ?? "no answer"}` };
+  if (!h) return { ok: false, text: `not reachable on ${c.address}: ${c.lastError ?? "no answer"}` };
+  // The answer as JSON; for an engine without a person recognizer, assist's note is added to it.
+  const note = personsNote(h).replace(/^; /, "");
+  return { ok: true, text: JSON.stringify(note ? { ...h, assist_note: note } : h) };
 }
 
 /** `/phi-sidecar start`: writes the server script, starts it detached, waits for /health. */
