@@ -53,8 +53,19 @@ interface Word {
 // all-caps word, or an initial (`J.`).
 const WORD_RE = /\p{Lu}[\p{L}\p{M}]*(?:['’\-]\p{L}[\p{L}\p{M}]*)*\.?/gu;
 const TITLE = new Set(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "doctor", "nurse"]);
-/** Cue and sign-off words: capitalized at a sentence start they are still no part of a name. */
+/** Cue and sign-off words, honorifics: capitalized they are still no part of a name. */
 const CUE_WORDS = new Set([
+  "princess",
+  "prince",
+  "queen",
+  "king",
+  "lord",
+  "lady",
+  "sir",
+  "dame",
+  "duke",
+  "duchess",
+  "saint",
   "per",
   "patient",
   "pt",
@@ -80,7 +91,7 @@ const CUE_WORDS = new Set([
   "name",
 ]);
 const STRONG_CUE_RE =
-  /(?:\bname\s*(?:is|:|=|was)|\bnamed|\bspoke\s+(?:with|to)|\btalked\s+(?:with|to)|\bspeaking\s+(?:with|to)|\bcc\s*:|\battn\s*:?|\bpatient\s*:|\bpt\s*:|\bsigned(?:\s+by)?\s*:?|\bcaller\s*:?|\bcontact\s*:|\bi\s+am|\bi'm|\bthis\s+is|\bdear|\bhello|\bhi)\s*,?\s*$/i;
+  /(?:\bname\s*(?:is|:|=|was|\?)|\b(?:mr|mrs|ms|mx|dr|prof)\.?|\bnamed|\bspoke\s+(?:with|to)|\btalked\s+(?:with|to)|\bspeaking\s+(?:with|to)|\bcc\s*:|\battn\s*:?|\bpatient\s*:|\bpt\s*:|\bsigned(?:\s+by)?\s*:?|\bcaller\s*:?|\bcontact\s*:|\bi\s+am|\bi'm|\bthis\s+is|\bdear|\bhello|\bhi)\s*,?\s*$/i;
 const WEAK_CUE_RE =
   /(?:\bper|\bpatient|\bpt|\bfrom|\bby|\bwith|\bcalled|\bcalling|\bcall|\bcontact|\bcontacted|\bemailed|\btold|\basked|\bfor|\bto|\band|\bor|\bmother|\bfather|\bwife|\bhusband|\bson|\bdaughter|\bsister|\bbrother|\bguardian|\bguarantor|\bsubscriber|\binsured|\bmember|\bprovider|\bphysician|\bnurse|\bthanks|\bthank\s+you)\s*,?\s*$/i;
 const SIGNOFF_RE =
@@ -213,8 +224,11 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     }
     const before = lineBefore(w.start);
     // `LAST, First [M]`
+    // (the family name may be unknown after a cue or in capitals: `Per Abernathy, Percival`)
     if (
-      i + 1 < n && words[i + 1].gap === ", " && isLast(w) && isFirst(words[i + 1]) && nameLike(words[i + 1])
+      i + 1 < n && words[i + 1].gap === ", " && isFirst(words[i + 1]) && !words[i + 1].upper &&
+      nameLike(words[i + 1]) && (isLast(w) || isAny(w) || w.upper || STRONG_CUE_RE.test(before) ||
+        WEAK_CUE_RE.test(before))
     ) {
       let j = i + 2;
       if (j < n && words[j].initial && joins(words[j].gap)) j++;
@@ -232,9 +246,16 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
       const a = words[i], b = words[j - 1];
       const allCaps = words.slice(i, j).every((x) => x.upper || x.initial);
       if (allCaps) {
-        // `LAST FIRST` or `FIRST LAST`, both known.
-        if (len === 2 && ((isLast(a) && isFirst(b)) || (isFirst(a) && isLast(b)))) {
-          i = emit(i, j, "caps");
+        // `LAST FIRST` or `FIRST LAST`, both known, anywhere in a run of capitals.
+        let k = i;
+        while (k + 1 < j) {
+          const x = words[k], y = words[k + 1];
+          if ((isLast(x) && isFirst(y)) || (isFirst(x) && isLast(y))) break;
+          k++;
+        }
+        if (k + 1 < j) {
+          emit(k, k + 2, "caps");
+          i = k + 2;
           continue;
         }
       } else if (!words.slice(i, j).some((x) => x.upper)) {
@@ -248,17 +269,32 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
         }
       }
     }
+    // A lone given name at a sentence or line start, before a lowercase word or a colon (`David is
+    // very`, `Amy: Remember`), or in a list of names (`Hannah, Anthony and Derek`).
+    if (len === 1 && !w.upper && isFirst(w) && !isLast(w) && w.key.length >= 3) {
+      const lead = text.slice(Math.max(0, w.start - 3), w.start);
+      const next = text.slice(w.nameEnd, w.nameEnd + 3);
+      const atStart = w.start === 0 || /(?:^|[.!?]\s|\n\s*|["'>]\s*)$/.test(lead);
+      const listed = (k: number) => k >= 0 && k < n && isFirst(words[k]) && !words[k].upper;
+      const inList =
+        (/^(?:,\s|\sand\s|\sor\s)/.test(text.slice(w.nameEnd, w.nameEnd + 5)) && listed(i + 1)) ||
+        (/(?:,\s|\sand\s|\sor\s)$/.test(text.slice(Math.max(0, w.start - 5), w.start)) && listed(i - 1));
+      if ((atStart && /^(?: \p{Ll}|:\s)/u.test(next)) || inList) {
+        i = emit(i, j, "cue");
+        continue;
+      }
+    }
     // A lone given name in the middle of a sentence (after a lowercase word): `had given Alma his`.
     if (
       len === 1 && !w.upper && isFirst(w) && !isLast(w) && w.key.length >= 3 &&
-      /\p{Ll}[,;]?[ \t]$/u.test(text.slice(Math.max(0, w.start - 3), w.start)) &&
+      /(?:^|[\s(])\p{Ll}[\p{L}'’-]*[,;]?[ \t]$/u.test(text.slice(Math.max(0, w.start - 30), w.start)) &&
       !/^[ \t]*\p{Lu}/u.test(text.slice(w.end, w.end + 3))
     ) {
       i = emit(i, j, "cue");
       continue;
     }
     // Weak cue: one known word is enough.
-    if (WEAK_CUE_RE.test(before) && words.slice(i, j).some((x) => !x.upper && inLex(x))) {
+    if (WEAK_CUE_RE.test(before) && !w.upper && inLex(w)) {
       i = emit(i, j, "cue");
       continue;
     }
