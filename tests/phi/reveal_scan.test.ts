@@ -87,3 +87,33 @@ Deno.test("phi-reveal: a command the model runs through bash_exec is refused", a
   assert(!byHand.text.includes("[1]"), byHand.text);
   await Deno.remove(home, { recursive: true });
 });
+
+Deno.test("phi_scan: a large input shows progress and finds what one whole pass finds", async () => {
+  const { run } = await import("../../tools/phi/run/phi_scan.ts");
+  const { hl7RealisticCorpus, notesCorpus } = await import("../support/phi_corpus.ts");
+  const { createPhiEngine } = await import("../../phi/mod.ts");
+  const home = await Deno.makeTempDir();
+  let text = "";
+  for (let seed = 1; text.length < 2_500_000; seed++) {
+    text += [...hl7RealisticCorpus(20, seed).map((m) => m.text), ...notesCorpus(40, seed).map((m) => m.text)]
+      .join("\n") + "\n";
+  }
+  await Deno.writeTextFile(`${home}/big.txt`, text);
+  const config = { ...loadConfig(), home, phiPort: 1 };
+  const progress: string[] = [];
+  const r = await run({ path: `${home}/big.txt` }, {
+    config,
+    cwd: home,
+    caller: "manual",
+    progress: (l) => progress.push(l),
+  });
+  assert(progress.length >= 3, progress.join("|"));
+  assert(progress[0].startsWith("phi_scan: 1.0 of 2.5 MB"), progress[0]);
+  assertEquals(progress.at(-1), "");
+  const whole = await (await createPhiEngine({ config, sidecar: false })).scan(text);
+  const m = r.text.match(/phi_scan: (\d+) occurrence\(s\) of (\d+) distinct/);
+  assert(m, r.text.slice(-300));
+  assertEquals(Number(m![1]), whole.length);
+  assertEquals(Number(m![2]), new Set(whole.map((f) => f.canonical)).size);
+  await Deno.remove(home, { recursive: true });
+});
