@@ -53,6 +53,60 @@ interface Word {
 // all-caps word, or an initial (`J.`).
 const WORD_RE = /\p{Lu}[\p{L}\p{M}]*(?:['’\-]\p{L}[\p{L}\p{M}]*)*\.?/gu;
 const TITLE = new Set(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "doctor", "nurse"]);
+/** Words that make a capitalized run a place or an organization, not a person. */
+const PLACE_WORDS = new Set([
+  "street",
+  "st",
+  "road",
+  "rd",
+  "avenue",
+  "ave",
+  "boulevard",
+  "blvd",
+  "drive",
+  "court",
+  "ct",
+  "place",
+  "square",
+  "park",
+  "plaza",
+  "highway",
+  "hwy",
+  "route",
+  "hospital",
+  "clinic",
+  "center",
+  "centre",
+  "medical",
+  "health",
+  "healthcare",
+  "university",
+  "college",
+  "school",
+  "academy",
+  "institute",
+  "orchestra",
+  "band",
+  "choir",
+  "inc",
+  "llc",
+  "ltd",
+  "corp",
+  "corporation",
+  "company",
+  "co",
+  "group",
+  "bank",
+  "church",
+  "county",
+  "city",
+  "airport",
+  "station",
+  "hotel",
+  "restaurant",
+  "foundation",
+]);
+
 /** Cue and sign-off words, honorifics: capitalized they are still no part of a name. */
 const CUE_WORDS = new Set([
   "princess",
@@ -105,7 +159,7 @@ function wordsOf(text: string): Word[] {
     const start = m.index;
     // Inside a word (`eCW`, `abcDef`) or an identifier (`ib_Quest`, `x.Ray`): not a word start.
     const before = start > 0 ? text[start - 1] : "";
-    if (before !== "" && /[\p{L}\p{N}_@$.\\/:#=<>\[\]]/u.test(before)) {
+    if (before !== "" && /[\p{L}\p{N}_@$.\\/:#=<>\[\]-]/u.test(before)) {
       prevEnd = start + m[0].length;
       continue;
     }
@@ -172,7 +226,8 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
   const isAny = (w: Word) => lex.any.has(w.key);
   const inLex = (w: Word) => isFirst(w) || isLast(w) || isAny(w);
   const banned = (w: Word) =>
-    vocab.never.has(w.key) || lex.common.has(w.key) || TITLE.has(w.key) || CUE_WORDS.has(w.key);
+    vocab.never.has(w.key) || lex.common.has(w.key) || TITLE.has(w.key) || CUE_WORDS.has(w.key) ||
+    PLACE_WORDS.has(w.key);
   // A word that can stand in a name: not banned, and not an all-caps word of two or three letters
   // unless the lexicon knows it (segment ids, acronyms: ADT, ORU, MSH, LAB).
   const nameLike = (w: Word) => !banned(w) && (w.initial || !w.upper || w.key.length > 3 || inLex(w));
@@ -237,6 +292,11 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     }
     const j = runFrom(i, 4);
     const len = j - i;
+    // `Marina Fort Street`, `Williamson Orchestra`: a place or an organization, not a person.
+    if (j < n && joins(words[j].gap) && PLACE_WORDS.has(words[j].key)) {
+      i = j + 1;
+      continue;
+    }
     // Strong cue: any name-like words.
     if (STRONG_CUE_RE.test(before) && !(len === 1 && w.upper && !inLex(w))) {
       i = emit(i, j, "cue");
