@@ -3,7 +3,7 @@
  * every locale of `@faker-js/faker` (about 22,000 given and 19,000 family names, many cultures), the
  * people-names dictionary of CSpell (`@cspell/dict-people-names`, about 39,000 name parts, given and
  * family alike, mostly from census lists), and the words that must never count as a name on their
- * own: English stop words (`@orama/stopwords`), English month and weekday names (from `Intl`).
+ * own: English stop words (`@orama/stopwords`), English month and weekday names (faker's `en` dates).
  *
  * Nothing here is typed by hand: the lists come from the pinned packages (deno.json, deno.lock). The
  * module is loaded only when the built-in tier 5 first runs (phi/tier5.ts loads it lazily), so the
@@ -37,12 +37,13 @@ function collect(into: Set<string>, v: unknown): void {
   else if (v !== null && typeof v === "object") { for (const x of Object.values(v)) collect(into, x); }
 }
 
+/** English month and weekday names, from faker's `en` locale (cheaper than starting `Intl`). */
 function calendarWords(): Set<string> {
   const out = new Set<string>();
-  const month = new Intl.DateTimeFormat("en", { month: "long", timeZone: "UTC" });
-  const day = new Intl.DateTimeFormat("en", { weekday: "long", timeZone: "UTC" });
-  for (let m = 0; m < 12; m++) out.add(month.format(new Date(Date.UTC(2024, m, 1))).toLowerCase());
-  for (let k = 0; k < 7; k++) out.add(day.format(new Date(Date.UTC(2024, 0, 1 + k))).toLowerCase());
+  const date =
+    (allLocales.en as { date?: { month?: { wide?: unknown }; weekday?: { wide?: unknown } } }).date;
+  collect(out, date?.month?.wide);
+  collect(out, date?.weekday?.wide);
   return out;
 }
 
