@@ -46,7 +46,10 @@ async function main(args: string[]): Promise<number> {
     );
     return first === "--check" ? await runCheck() : await runUpdate(args.slice(1));
   }
-  if (first === "ssh" || first === "auth" || first === "phi-sidecar" || first === "origin") {
+  if (
+    first === "ssh" || first === "auth" || first === "phi-sidecar" || first === "origin" ||
+    first === "phi-reveal"
+  ) {
     // The command-line side of the one command table (cli/commands/table.ts).
     const { runCli } = await lazy<typeof import("./cli/commands/table.ts")>(
       import.meta.url,

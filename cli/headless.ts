@@ -15,6 +15,7 @@ import { ModelError } from "./model/errors.ts";
 import { createAgent } from "./session.ts";
 import { formatToolCall } from "./repl/turn_view.ts";
 import { createPhiGate } from "./agent/phi_adapter.ts";
+import { namesCoverage } from "../phi/mod.ts";
 import { expandFileRefs } from "./file_refs.ts";
 import { newSessionId, SessionRecorder } from "./sessions/artifacts.ts";
 import { VERSION } from "../core/version.ts";
@@ -76,6 +77,13 @@ export async function runHeadless(argv: string[]): Promise<number> {
   const sessionId = newSessionId();
   const gate = await createPhiGate(config, { sessionId });
   const notices: string[] = [];
+  // Said before the turn: names in free text go uncovered when the sidecar is down and the
+  // built-in recognizer is off.
+  const coverage = await namesCoverage(config);
+  if (coverage) {
+    notices.push(coverage);
+    err(coverage + "\n");
+  }
   const agent = await createAgent({
     config,
     gate,

@@ -1,6 +1,6 @@
 /**
  * The text of `assist --help`: every command-line form, every variable, the exit codes. The forms of
- * `assist ssh|auth|phi-sidecar` come from the command table, so they cannot drift from it.
+ * `assist ssh|auth|phi-sidecar|phi-reveal` come from the command table, so they cannot drift from it.
  */
 import { ENV_DOC } from "../core/config.ts";
 import { VERSION } from "../core/version.ts";
@@ -25,8 +25,9 @@ export function helpText(): string {
     "  assist -p <prompt> [--json] [--model <id>]",
     "                                headless: one agent turn, the answer on stdout (- reads stdin)",
     "",
-    "engine hosts, authentication, the PHI sidecar and the update origin, as the REPL's /ssh-*,",
-    "/set-api-key, /phi-sidecar and /origin",
+    "engine hosts, authentication, the PHI sidecar, token reveal and the update origin, as the REPL's",
+    "/ssh-*, /set-api-key, /phi-sidecar, /phi-reveal (the operator's alone: never a tool of the model)",
+    "and /origin",
     "(`assist ssh --help` lists the operations; `assist ssh add --help` shows one):",
     ...cliHelpLines(),
     "",

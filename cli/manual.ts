@@ -102,6 +102,10 @@ export async function runTools(args: string[]): Promise<number> {
     signal: abort.signal,
     readStdin: readAllStdin,
     terminal: Deno.stdout.isTerminal(),
+    progress: Deno.stderr.isTerminal()
+      ? (line: string) => writeErr(line === "" ? "\r\x1b[K" : `\r${line}\x1b[K`)
+      : undefined,
+    notice: (line: string) => writeErr(`${line}\n`),
   };
   try {
     const result = await def.run(input, ctx);

@@ -11,6 +11,7 @@ import { type EnvReader, readEnv } from "./env.ts";
 
 export type AutoPhiMode = "off" | "on" | "confirm" | "strict";
 export type AuthMode = "api-key" | "oauth";
+export type PhiNamesMode = "auto" | "on" | "off";
 
 export interface Config {
   /** $ASSIST_HOME. @default ~/.assist (%USERPROFILE%\.assist on Windows) */
@@ -35,6 +36,12 @@ export interface Config {
   /** @default <home>/phi-venv */
   phiVenv: string;
   phiNotice: boolean;
+  /**
+   * The built-in tier 5 (person names in free text without the sidecar, ASSIST_PHI_NAMES): `auto`
+   * runs it when the sidecar is not reachable or has no person recognizer, `on` always (its names are
+   * added to the sidecar's), `off` never. @default "auto"
+   */
+  phiNames: PhiNamesMode;
   /** "always" forces the review gate; "auto" applies the threshold/HL7 rule. @default "auto" */
   toolResultReview: "always" | "auto";
   /** @default 8192 */
@@ -76,6 +83,10 @@ export const ENV_DOC: ReadonlyArray<readonly [string, string]> = [
   ["ASSIST_PHI_PORT", `PHI sidecar port on 127.0.0.1 (default ${DEFAULT_PHI_PORT})`],
   ["ASSIST_PHI_VENV", "PHI sidecar virtual environment (default $ASSIST_HOME/phi-venv)"],
   ["ASSIST_PHI_NOTICE", "1 re-enables the tier-5 notice (default silent)"],
+  [
+    "ASSIST_PHI_NAMES",
+    "built-in name recognizer: auto (default: when the sidecar is down or has none), 1/on, 0/off",
+  ],
   ["ASSIST_TOOL_RESULT_REVIEW", "always forces the tool-result review gate (default auto)"],
   [
     "ASSIST_TOOL_RESULT_REVIEW_THRESHOLD",
@@ -195,6 +206,14 @@ export function loadConfig(env: EnvReader = readEnv, os: string = Deno.build.os)
     phiPort: readInt(env, "ASSIST_PHI_PORT", 1, 65535) ?? DEFAULT_PHI_PORT,
     phiVenv: readString(env, "ASSIST_PHI_VENV") ?? joinHome(home, "phi-venv", os),
     phiNotice: readBool(env, "ASSIST_PHI_NOTICE") ?? false,
+    phiNames: readEnum(env, "ASSIST_PHI_NAMES", {
+      "auto": "auto",
+      "1": "on",
+      "on": "on",
+      "always": "on",
+      "0": "off",
+      "off": "off",
+    }, "auto"),
     toolResultReview: readEnum(env, "ASSIST_TOOL_RESULT_REVIEW", { always: "always", auto: "auto" }, "auto"),
     toolResultReviewThreshold: readInt(env, "ASSIST_TOOL_RESULT_REVIEW_THRESHOLD", 0, 1 << 30) ??
       DEFAULT_REVIEW_THRESHOLD,

@@ -5,7 +5,15 @@
 import type { LookupRow } from "./lookup.ts";
 
 /** Audit tiers (spec, "Auto-PHI audit record"), plus `sidecar` for tier 5 and `manual` for markers. */
-export type Tier = "definite" | "contextual" | "hl7" | "known" | "sidecar" | "hl7_pipeline" | "manual";
+export type Tier =
+  | "definite"
+  | "contextual"
+  | "hl7"
+  | "known"
+  | "sidecar"
+  | "names"
+  | "hl7_pipeline"
+  | "manual";
 
 /** A value found in a text, not yet replaced. */
 export interface Candidate {

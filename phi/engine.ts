@@ -102,10 +102,13 @@ export interface PhiEngineOptions {
       Config,
       "home" | "autoPhi" | "phiPort" | "toolResultReview" | "toolResultReviewThreshold" | "phiNotice"
     >
-    & Partial<Pick<Config, "phiVenv">>;
+    & Partial<Pick<Config, "phiVenv" | "phiNames">>;
   /** The terminal; omit when there is none. */
   prompter?: PhiPrompter;
-  /** Tier 5. @default a SidecarClient on 127.0.0.1:config.phiPort; `false` turns tier 5 off. */
+  /**
+   * Tier 5's sidecar. @default a SidecarClient on 127.0.0.1:config.phiPort; `false`: no sidecar (the
+   * built-in name recognizer still runs unless `config.phiNames` is `off`).
+   */
   sidecar?: SidecarDetector | false;
   /** For the once-per-session tier-5 notice (`.phi-notice-shown`). */
   sessionId?: string;
@@ -135,7 +138,7 @@ interface PassOut {
   warnings: string[];
 }
 
-const CONFIRM_TIERS = new Set<Tier>(["hl7", "known", "sidecar"]);
+const CONFIRM_TIERS = new Set<Tier>(["hl7", "known", "sidecar", "names"]);
 
 /**
  * The engine. One per session (confirm decisions and one-time warnings live here).
@@ -184,9 +187,12 @@ export class PhiEngine {
     this.#now = options.now ?? (() => new Date());
     this.#scanHl7 = options.hl7Scanner ?? scanHl7;
     this.#paths = homePaths(options.config.home);
-    if (sidecar) {
+    // Tier 5: the sidecar, and the built-in name recognizer (phi/tier5.ts decides when it runs).
+    const names = options.config.phiNames ?? "auto";
+    if (sidecar || names !== "off") {
       this.#tier5 = new Tier5({
         sidecar,
+        names,
         config: options.config,
         noticeFlag: this.#paths.phiNoticeShown,
         sessionId: options.sessionId,
@@ -459,7 +465,7 @@ export class PhiEngine {
       });
       if (this.#tier5) {
         const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
-        for (const c of await this.#tier5.find(text, all, scan, warnings)) found.push(c);
+        for (const c of await this.#tier5.find(text, all, scan, warnings, fences)) found.push(c);
       }
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
       for (const c of kept) chosen.push(c);

@@ -66,6 +66,7 @@ export { findMarkers, NOPHI_PREFIX, stripNoPhi } from "./markers.ts";
 export { HL7_FIELD_POLICY } from "./hl7_policy.ts";
 export { needsReview, REVIEW_TOOLS, reviewRefusal, strictRefusal } from "./review.ts";
 export { formatToken, parseToken } from "./token.ts";
+export { namesCoverage } from "./tier5.ts";
 export {
   SidecarClient,
   type SidecarDetector,

@@ -48,6 +48,13 @@ export interface ToolContext {
    * the eye (read_file puts HL7 segments on lines of their own); absent: exact output.
    */
   terminal?: boolean;
+  /**
+   * A progress line for long runs (manual mode on a terminal: stderr, rewritten in place); `""`
+   * clears it. Absent: no progress is shown.
+   */
+  progress?: (line: string) => void;
+  /** Manual mode: a one-line note for the operator on stderr, apart from the result (stdout). */
+  notice?: (line: string) => void;
 }
 
 export interface ToolResult {

@@ -181,6 +181,16 @@ export class Agent {
   ): Promise<{ text: string; isError: boolean }> {
     const o = this.#o;
     const def = o.tools.find((t) => t.name === name);
+    if (!def && /reveal|detok/i.test(name)) {
+      // Reversing tokens is the operator's alone (`assist phi-reveal`): say so, run nothing.
+      return {
+        text: JSON.stringify({
+          error: "refused",
+          message: "revealing tokenized values is for the operator only (assist phi-reveal); never a tool",
+        }),
+        isError: true,
+      };
+    }
     if (!def) {
       return {
         text: JSON.stringify({ error: "unknown_tool", message: `no tool named ${name}` }),

@@ -1,6 +1,7 @@
 /**
- * PHI commands: `/phi-auto` (the session's auto-PHI mode) and `/phi-sidecar` (`assist phi-sidecar`
- * on the command line), the lifecycle of the tier-5 redaction sidecar.
+ * PHI commands: `/phi-auto` (the session's auto-PHI mode), `/phi-sidecar` (`assist phi-sidecar`
+ * on the command line), the lifecycle of the tier-5 redaction sidecar, and `/phi-reveal`
+ * (`assist phi-reveal`), the operator's local reversal of tokens (cli/commands/_reveal.ts).
  *
  * @module
  */
@@ -76,6 +77,21 @@ export const PHI_COMMANDS: readonly Command[] = [
       const r = await runSidecarCommand(a[0], { config: ctx.config, hint });
       ctx.io.out(r.text);
       return r.ok ? EXIT.ok : EXIT.failure;
+    },
+  },
+  {
+    name: "phi-reveal",
+    cli: ["phi-reveal"],
+    args: "[FILE|-] [--output PATH]",
+    summary: "put the values back into a text that quotes tokens (terminal or a file outside $ASSIST_HOME)",
+    group: "phi",
+    minArgs: 0,
+    maxArgs: 3,
+    async run(a, ctx) {
+      await home(ctx);
+      const { reveal } = await lazy<typeof import("./_reveal.ts")>(import.meta.url, "./_reveal.ts");
+      ctx.io.warn(await reveal(a, ctx));
+      return EXIT.ok;
     },
   },
 ];

@@ -197,7 +197,7 @@ export class Repl {
       modeLine({ hciroot, hcirootIsEngine, sshAliases }).line,
       authLine({ rail: this.config.authMode, envKey: !!this.config.apiKey, keyFile, oauthFile }),
     ];
-    const t5 = tier5Line(sidecarRunning);
+    const t5 = tier5Line(sidecarRunning, this.config.phiNames);
     if (t5) lines.push(t5);
     return lines.map((l, i) => (i > 0 && this.#color ? `\x1b[2m${l}\x1b[22m` : l));
   }

@@ -82,8 +82,12 @@ export function authLine(f: AuthFacts): string {
 }
 
 /** The tier-5 line, shown when the sidecar is not running. */
-export function tier5Line(running: boolean): string | undefined {
+export function tier5Line(running: boolean, names: "auto" | "on" | "off" = "auto"): string | undefined {
   if (running) return undefined;
-  return "phi: free-text names are protected once known (from HL7 fields or @@markers); " +
-    "/phi-sidecar start adds name detection in free text";
+  if (names === "off") {
+    return "phi> names in free text are NOT covered: the PHI sidecar is not running and the built-in " +
+      "name recognizer is off (ASSIST_PHI_NAMES=off); known names (HL7 fields, @@markers) are still protected";
+  }
+  return "phi: free-text names are protected once known (from HL7 fields or @@markers) and by the " +
+    "built-in name recognizer; /phi-sidecar start adds Presidio";
 }

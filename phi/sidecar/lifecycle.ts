@@ -70,7 +70,14 @@ async function tail(path: string, lines = 5): Promise<string> {
 function describe(h: SidecarHealth, address: string): string {
   return `running on ${address} (pid ${h.pid ?? "?"}, engine ${h.engine ?? "?"}, version ${
     h.version ?? "?"
-  })`;
+  })${personsNote(h)}`;
+}
+
+/** What the sidecar's engine cannot do: the regex engine has no person recognizer. */
+function personsNote(h: SidecarHealth): string {
+  const persons = Array.isArray(h.entities) ? h.entities.includes("PERSON") : h.engine !== "regex";
+  return persons ? "" : `; the ${h.engine ?? "regex"} engine has no person recognizer: names in free text ` +
+    "come from the built-in recognizer (ASSIST_PHI_NAMES) or are not covered";
 }
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -117,8 +124,10 @@ export async function sidecarStatus(options: LifecycleOptions): Promise<SidecarC
 export async function sidecarHealth(options: LifecycleOptions): Promise<SidecarCommandResult> {
   const c = client(options);
   const h = await c.health();
-  if (h) return { ok: true, text: JSON.stringify(h) };
-  return { ok: false, text: `not reachable on ${c.address}: ${c.lastError ?? "no answer"}` };
+  if (!h) return { ok: false, text: `not reachable on ${c.address}: ${c.lastError ?? "no answer"}` };
+  // The answer as JSON; for an engine without a person recognizer, assist's note is added to it.
+  const note = personsNote(h).replace(/^; /, "");
+  return { ok: true, text: JSON.stringify(note ? { ...h, assist_note: note } : h) };
 }
 
 /** `/phi-sidecar start`: writes the server script, starts it detached, waits for /health. */

@@ -230,3 +230,27 @@ Deno.test("-p is a session too: its turn is in sessions/ (tokenized), files 0600
   assert(all.includes("Noted."));
   for (const n of names) assertEquals(Deno.statSync(`${dir}/${n}`).mode! & 0o777, 0o600);
 });
+
+Deno.test("names in free text: -p says when they are not covered, and finds them when they are", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  fake.replies.push({ text: "ok" });
+  fake.replies.push({ text: "ok" });
+  // The sidecar is not running on port 9; the built-in recognizer is off: the operator is told.
+  const off = await runAssist(["-p", "Spoke with Dana Whitfield about the feed"], {
+    env: env(tmp.path, fake, { ASSIST_PHI_PORT: "9", ASSIST_PHI_NAMES: "off" }),
+    cwd: tmp.path,
+  });
+  assertEquals(off.code, 0, off.stderr);
+  match(off.stderr, /names in free text are NOT covered/);
+  // Default (auto): the built-in recognizer tokenizes the name and nothing is said about coverage.
+  const on = await runAssist(["-p", "Spoke with Dana Whitfield about the feed"], {
+    env: env(tmp.path, fake, { ASSIST_PHI_PORT: "9" }),
+    cwd: tmp.path,
+  });
+  assertEquals(on.code, 0, on.stderr);
+  assert(!on.stderr.includes("NOT covered"), on.stderr);
+  const sent = fake.messageRequests.at(-1)!.body;
+  assert(!sent.includes("Whitfield"), "the name reached the model");
+  match(sent, /\[\[NAME_\d+\]\]/);
+});

@@ -318,9 +318,13 @@ Deno.test("tier 5: an unreachable sidecar is a no-op with one warning per sessio
   await using h = await testEngine("on", { sidecar });
   const a = await h.engine.tokenizeUserInput("hello there");
   assertEquals(a.warnings.length, 1);
-  match(a.warnings[0], /not reachable on 127\.0\.0\.1:0 \(connection refused\); tier 5 is off/);
+  match(a.warnings[0], /not reachable on 127\.0\.0\.1:0 \(connection refused\); its tier 5 is off/);
+  match(a.warnings[0], /the built-in name recognizer covers names in free text/);
   const b = await h.engine.tokenizeUserInput("hello again");
   assertEquals(b.warnings, []);
+  // With the built-in recognizer off, the warning says names are not covered.
+  await using off = await testEngine("on", { sidecar, config: { phiNames: "off" } });
+  match((await off.engine.tokenizeUserInput("hello")).warnings[0], /names in free text are NOT covered/);
 });
 
 Deno.test("tier-5 notice: silent by default; with ASSIST_PHI_NOTICE once per session id", async () => {

@@ -186,11 +186,17 @@ Deno.test("sidecar lifecycle with the real server (python3, regex-only): start, 
   const started = await runSidecarCommand("start", options);
   try {
     assert(started.ok, started.text);
-    match(started.text, /^started: running on .* \(pid \d+, engine regex, version 1\.0\.0\)$/);
+    match(
+      started.text,
+      /^started: running on .* \(pid \d+, engine regex, version 1\.0\.0\); the regex engine has no person recognizer/,
+    );
     const again = await runSidecarCommand("start", options);
     match(again.text, /^already running/);
     const health = JSON.parse((await runSidecarCommand("health", options)).text);
     assertEquals([health.status, health.engine], ["ok", "regex"]);
+    // Status and health say the regex engine finds no persons.
+    match(health.assist_note, /no person recognizer/);
+    match((await runSidecarCommand("status", options)).text, /no person recognizer/);
     assert(health.entities.includes("HL7_CARET_NAME"));
     const files = sidecarFiles(options.config.phiVenv);
     assertEquals((await Deno.readTextFile(files.pidFile)).trim(), `${health.pid} ${port}`);

@@ -65,11 +65,43 @@ export async function runCommand(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-export function runAssist(args: string[], options: RunOptions = {}): Promise<RunResult> {
+let denoDir: Promise<string | undefined> | undefined;
+
+/**
+ * The module cache of the deno running the tests (`DENO_DIR`, else `deno info`'s), so a program
+ * started with a throwaway HOME still finds the npm packages its lazily loaded modules import (the
+ * built-in name recognizer's lexicon); a compiled binary embeds them instead.
+ */
+export function testDenoDir(): Promise<string | undefined> {
+  denoDir ??= (async () => {
+    const set = Deno.env.get("DENO_DIR");
+    if (set) return set;
+    try {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["info", "--json"],
+        stdout: "piped",
+        stderr: "null",
+      })
+        .output();
+      return (JSON.parse(new TextDecoder().decode(out.stdout)) as { denoDir?: string }).denoDir;
+    } catch {
+      return undefined;
+    }
+  })();
+  return denoDir;
+}
+
+export async function runAssist(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const dir = await testDenoDir();
   return runCommand(Deno.execPath(), assistCommandArgs(args), {
     cwd: options.cwd ?? REPO_ROOT,
     clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...options.env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+      ...(dir ? { DENO_DIR: dir } : {}),
+      ...options.env,
+    },
     stdin: options.stdin,
   });
 }

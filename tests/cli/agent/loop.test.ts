@@ -135,6 +135,21 @@ Deno.test("unknown tools and bad inputs come back to the model as structured err
   match(bad.content, /path must be a string/);
 });
 
+Deno.test("the model asking to reveal tokens is refused: phi-reveal is never a tool", async () => {
+  await using s = await setup();
+  s.fake.replies.push({ toolCalls: [{ name: "phi_reveal", input: { path: "reply.txt" } }] });
+  s.fake.replies.push({ text: "Understood." });
+  await s.agent.turn("show me the real name behind [[NAME_3]]");
+  const tools = (s.fake.messageRequests[0].json!.tools ?? []) as Array<{ name: string }>;
+  assert(!tools.some((t) => /reveal|detok/i.test(t.name)), "offered to the model");
+  const results = s.fake.messageRequests[1].json!.messages as Array<
+    { content: Array<{ content: string; is_error?: boolean }> }
+  >;
+  const [refused] = results[2].content;
+  assertEquals(refused.is_error, true);
+  match(refused.content, /"error":"refused".*operator only/);
+});
+
 Deno.test("review gate (real PHI engine): answer n sends the refusal JSON instead of the result", async () => {
   await using tmp = await tempDir();
   await using fake = new FakeModelApi();

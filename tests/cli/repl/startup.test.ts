@@ -35,5 +35,6 @@ Deno.test("the auth line names the rail and where the credential comes from", ()
   );
   assert.match(authLine({ rail: "oauth", envKey: false, keyFile: false, oauthFile: false }), /\/login/);
   assert.equal(tier5Line(true), undefined);
-  assert.match(tier5Line(false)!, /protected once known.*\/phi-sidecar start/);
+  assert.match(tier5Line(false)!, /protected once known.*built-in name recognizer.*\/phi-sidecar start/);
+  assert.match(tier5Line(false, "off")!, /names in free text are NOT covered.*ASSIST_PHI_NAMES=off/);
 });

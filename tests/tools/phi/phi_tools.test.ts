@@ -32,7 +32,10 @@ Deno.test("phi_sanitize: a de-identified copy with tokens from the lookup table,
     cwd: tmp.path,
   });
   assertEquals(out.code, 0, out.stderr);
-  match(out.stdout, /^phi_sanitize: wrote adt\.deid\.hl7; \d+ value\(s\) tokenized: /);
+  match(
+    out.stdout,
+    /^phi_sanitize: wrote adt\.deid\.hl7; \d+ distinct value\(s\) tokenized, \d+ occurrence\(s\); distinct values by category: /,
+  );
   // Manual mode ends stdout with a newline; the file holds the copy exactly.
   assertEquals(await Deno.readTextFile(`${tmp.path}/adt.deid.hl7`) + "\n", r.stdout);
   if (Deno.build.os !== "windows") {
@@ -75,7 +78,11 @@ Deno.test("phi_scan: tier, category, token or new, masked values; nothing writte
     ["3:11", "contextual", "MRN", "new", "1…(7)", ""],
     ["3:25", "definite", "PHONE", "new", "5…(12)", ""],
   ]);
-  assertEquals(lines.at(-1), "phi_scan: 4 value(s): MRN×2 NAME×1 PHONE×1");
+  assertEquals(
+    lines.at(-1),
+    "phi_scan: 4 occurrence(s) of 4 distinct value(s) (phi_sanitize counts distinct values); " +
+      "occurrences by category: MRN×2 NAME×1 PHONE×1",
+  );
   for (const v of ["7654321", "DOE^JANE", "1234567", "555-123-4567"]) assert(!r.stdout.includes(v), v);
   const shown = await runAssist(["tools", "phi_scan", "n.txt", "--show-values"], {
     env: env(tmp.path),
@@ -86,6 +93,25 @@ Deno.test("phi_scan: tier, category, token or new, masked values; nothing writte
     () => assert(false, "phi_scan wrote the lookup table"),
     () => {},
   );
+  // The counts agree with phi_sanitize's: distinct values there, occurrences here (a repeated name).
+  await Deno.writeTextFile(
+    `${tmp.path}/r.txt`,
+    "Spoke with Dana Whitfield. MRN 1234567 again MRN 1234567.\nDana Whitfield called back.\n",
+  );
+  const scan = await runAssist(["tools", "phi_scan", "r.txt"], { env: env(tmp.path), cwd: tmp.path });
+  match(scan.stdout, /phi_scan: 4 occurrence\(s\) of 2 distinct value\(s\)/);
+  const san = await runAssist(["tools", "phi_sanitize", "r.txt", "--output", "r.deid.txt"], {
+    env: env(tmp.path),
+    cwd: tmp.path,
+  });
+  match(san.stdout, /2 distinct value\(s\) tokenized, 4 occurrence\(s\)/);
+  // Names not covered (sidecar down, built-in recognizer off): both tools say so, also without --output.
+  const offEnv = { ...env(tmp.path), ASSIST_PHI_NAMES: "off" };
+  const s2 = await runAssist(["tools", "phi_scan", "r.txt"], { env: offEnv, cwd: tmp.path });
+  match(s2.stdout, /names in free text are NOT covered/);
+  const s3 = await runAssist(["tools", "phi_sanitize", "r.txt"], { env: offEnv, cwd: tmp.path });
+  match(s3.stderr, /names in free text are NOT covered/);
+  assert(!s3.stdout.includes("NOT covered"), "the copy on stdout stays clean");
   // For the model, unmasked values are refused.
   await using home = await tempDir();
   const res = await phiScanTool.run({ path: "-", show_values: true, as_prompt: false }, {

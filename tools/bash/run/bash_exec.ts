@@ -18,7 +18,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       args,
       cwd: (input.cwd as string | undefined) ?? ctx.cwd,
       clearEnv: true,
-      env: childEnv(readEnv),
+      // For the model's commands, a marker that makes `assist phi-reveal` refuse to run there
+      // (cli/commands/_reveal.ts); stdin is closed too, so nothing can answer for the operator.
+      env: ctx.caller === "model" ? { ...childEnv(readEnv), ASSISTED_BY_MODEL: "1" } : childEnv(readEnv),
       stdin: "null",
       windowsRawArguments: raw,
       stdout: "piped",

@@ -8,7 +8,8 @@
  */
 import { CharsetError, encodeText } from "../../../hl7/charset.ts";
 import { atomicWrite } from "../../../core/atomic_write.ts";
-import { createPhiEngine } from "../../../phi/mod.ts";
+import { createPhiEngine, namesCoverage } from "../../../phi/mod.ts";
+import { ANY_TOKEN_RE } from "../../../phi/token.ts";
 import { checkWriteTarget } from "../../files/guard.ts";
 import { readInput } from "../../input.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
@@ -26,11 +27,21 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   }
   const counts = new Map<string, number>();
   for (const t of out.tokenized) counts.set(t.category, (counts.get(t.category) ?? 0) + 1);
-  const summary = `${out.tokenized.length} value(s) tokenized` +
-    (counts.size ? `: ${[...counts].map(([c, n]) => `${c}×${n}`).join(" ")}` : "");
+  // Occurrences: tokens in the copy that were not in the input already.
+  const tokensIn = (s: string) => s.match(ANY_TOKEN_RE)?.length ?? 0;
+  const occurrences = tokensIn(out.text) - tokensIn(text);
+  const summary = `${out.tokenized.length} distinct value(s) tokenized, ${occurrences} occurrence(s)` +
+    (counts.size
+      ? `; distinct values by category: ${[...counts].map(([c, n]) => `${c}×${n}`).join(" ")}`
+      : "");
+  const coverage = await namesCoverage(ctx.config);
   const output = input.output as string | undefined;
   const notes = src.notes.length ? { notes: src.notes } : {};
-  if (output === undefined) return { text: out.text, ...notes };
+  if (output === undefined) {
+    // The copy is the result; the coverage line goes to the operator's stderr (by hand) or after it.
+    if (coverage && ctx.notice) ctx.notice(coverage);
+    return { text: coverage && !ctx.notice ? `${out.text}\n${coverage}` : out.text, ...notes };
+  }
   let bytes: Uint8Array;
   try {
     bytes = src.decoded ? encodeText(out.text, src.decoded) : new TextEncoder().encode(out.text);
@@ -48,5 +59,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     return toolError("io_error", `cannot write ${output}: ${(err as Error).message}`, { path: output });
   }
   const warn = out.warnings.length ? ` (${out.warnings.join("; ")})` : "";
-  return { text: `phi_sanitize: wrote ${output}; ${summary}${warn}`, ...notes };
+  return {
+    text: `phi_sanitize: wrote ${output}; ${summary}${warn}${coverage ? `\n${coverage}` : ""}`,
+    ...notes,
+  };
 }

@@ -1,0 +1,376 @@
+/**
+ * The built-in tier 5: person names in free text, found without the sidecar from a name lexicon
+ * (phi/names/lexicon.ts) and cues. What counts as a name here:
+ *
+ * | Rule | Example | Condition |
+ * |---|---|---|
+ * | title | `Dr. Hana Kowalski`, `Mrs Obi` | a title (Mr, Mrs, Ms, Miss, Mx, Dr, Prof) then capitalized words |
+ * | strong cue | `spoke with Anya Petrov`, `cc: Ravi`, `My name is Rubija`, `Patient: Lee Chen` | any capitalized word that is no common or engine word |
+ * | weak cue | `per Maria`, `Patient Tomas Berg`, `from Ines Duarte`, `called Ken` | at least one word in the lexicon |
+ * | pair | `Horatio Vanderhoeven`, `Maria J. Lopez` | a given name, then a family name (initials may stand between); or a lexicon given name with an unknown capitalized word, or an unknown word with a lexicon family name |
+ * | `LAST, First` | `SMITH, John`, `Okafor, Ngozi A` | family name, comma, given name |
+ * | all caps | `KOWALSKI HANA` | two all-caps words, one a given and one a family name |
+ * | signature | `Thanks,\nDana Whitfield` | a line of one to three capitalized words after a sign-off line |
+ *
+ * Never a name: a word of the engine's vocabulary (phi/names/vocabulary.ts: vendors and products,
+ * the engine root's sites, threads, procs, Xlates and tables), a sequence made only of HL7 terms,
+ * stop words, months and weekdays. The spec's never-tokenize list is applied by the caller.
+ *
+ * @module
+ */
+import type { NameLexicon } from "./lexicon.ts";
+
+/** A name found in a text. */
+export interface NameSpan {
+  start: number;
+  end: number;
+  /** Which rule found it (for the audit context). */
+  rule: "title" | "cue" | "pair" | "last_first" | "caps" | "signature";
+}
+
+/** What is never a name. */
+export interface NameVocabulary {
+  /** Vendors, products and engine names: a word here is never part of a name. */
+  readonly never: ReadonlySet<string>;
+  /** HL7 terms: a sequence made only of these is not a name. */
+  readonly hl7: ReadonlySet<string>;
+}
+
+interface Word {
+  start: number;
+  end: number;
+  /** Lowercase, without a trailing `.` or possessive `'s`. */
+  key: string;
+  /** Where the name part ends (before a possessive `'s` or a sentence full stop). */
+  nameEnd: number;
+  initial: boolean;
+  upper: boolean;
+  /** The text between the previous word and this one. */
+  gap: string;
+}
+
+// A capitalized word (letters, marks, inner apostrophes and hyphens: O'Brien, Jean-Luc, McDonald), an
+// all-caps word, or an initial (`J.`).
+const WORD_RE = /\p{Lu}[\p{L}\p{M}]*(?:['’\-]\p{L}[\p{L}\p{M}]*)*\.?/gu;
+const TITLE = new Set(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "doctor", "nurse"]);
+/** Words that make a capitalized run a place or an organization, not a person. */
+const PLACE_WORDS = new Set([
+  "street",
+  "st",
+  "road",
+  "rd",
+  "avenue",
+  "ave",
+  "boulevard",
+  "blvd",
+  "drive",
+  "court",
+  "ct",
+  "place",
+  "square",
+  "park",
+  "plaza",
+  "highway",
+  "hwy",
+  "route",
+  "hospital",
+  "clinic",
+  "center",
+  "centre",
+  "medical",
+  "health",
+  "healthcare",
+  "university",
+  "college",
+  "school",
+  "academy",
+  "institute",
+  "orchestra",
+  "band",
+  "choir",
+  "inc",
+  "llc",
+  "ltd",
+  "corp",
+  "corporation",
+  "company",
+  "co",
+  "group",
+  "bank",
+  "church",
+  "county",
+  "city",
+  "airport",
+  "station",
+  "hotel",
+  "restaurant",
+  "foundation",
+]);
+
+/** Cue and sign-off words, honorifics: capitalized they are still no part of a name. */
+const CUE_WORDS = new Set([
+  "princess",
+  "prince",
+  "queen",
+  "king",
+  "lord",
+  "lady",
+  "sir",
+  "dame",
+  "duke",
+  "duchess",
+  "saint",
+  "per",
+  "patient",
+  "pt",
+  "cc",
+  "attn",
+  "signed",
+  "dear",
+  "hello",
+  "hi",
+  "thanks",
+  "regards",
+  "cheers",
+  "best",
+  "sincerely",
+  "spoke",
+  "talked",
+  "called",
+  "caller",
+  "contact",
+  "from",
+  "by",
+  "with",
+  "name",
+]);
+const STRONG_CUE_RE =
+  /(?:\bname\s*(?:is|:|=|was|\?)|\b(?:mr|mrs|ms|mx|dr|prof)\.?|\bnamed|\bspoke\s+(?:with|to)|\btalked\s+(?:with|to)|\bspeaking\s+(?:with|to)|\bcc\s*:|\battn\s*:?|\bpatient\s*:|\bpt\s*:|\bsigned(?:\s+by)?\s*:?|\bcaller\s*:?|\bcontact\s*:|\bi\s+am|\bi'm|\bthis\s+is|\bdear|\bhello|\bhi)\s*,?\s*$/i;
+const WEAK_CUE_RE =
+  /(?:\bper|\bpatient|\bpt|\bfrom|\bby|\bwith|\bcalled|\bcalling|\bcall|\bcontact|\bcontacted|\bemailed|\btold|\basked|\bfor|\bto|\band|\bor|\bmother|\bfather|\bwife|\bhusband|\bson|\bdaughter|\bsister|\bbrother|\bguardian|\bguarantor|\bsubscriber|\binsured|\bmember|\bprovider|\bphysician|\bnurse|\bthanks|\bthank\s+you)\s*,?\s*$/i;
+const SIGNOFF_RE =
+  /^\s*(?:thanks|thank\s+you|regards|best\s+regards|kind\s+regards|best|cheers|sincerely|respectfully|cordially|warm\s+regards|-{2,}|—|–)[\s,.!]*$/i;
+
+function wordsOf(text: string): Word[] {
+  const out: Word[] = [];
+  let prevEnd = 0;
+  WORD_RE.lastIndex = 0;
+  for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
+    const start = m.index;
+    // Inside a word (`eCW`, `abcDef`) or an identifier (`ib_Quest`, `x.Ray`): not a word start.
+    const before = start > 0 ? text[start - 1] : "";
+    if (before !== "" && /[\p{L}\p{N}_@$.\\/:#=<>\[\]-]/u.test(before)) {
+      prevEnd = start + m[0].length;
+      continue;
+    }
+    let raw = m[0];
+    const after = text[start + raw.length] ?? "";
+    if (after !== "" && /[\p{N}_@/\\:=]/u.test(after) && after !== ":") {
+      prevEnd = start + raw.length;
+      continue;
+    }
+    let nameEnd = start + raw.length;
+    if (raw.endsWith(".")) {
+      raw = raw.slice(0, -1);
+      nameEnd--;
+    }
+    const poss = /['’]s$/i.exec(raw);
+    if (poss) {
+      raw = raw.slice(0, -2);
+      nameEnd -= 2;
+    }
+    if (raw.length === 0) continue;
+    const letters = [...raw];
+    const initial = letters.length === 1;
+    const upper = !initial && raw === raw.toUpperCase() && raw !== raw.toLowerCase();
+    out.push({
+      start,
+      end: start + m[0].length,
+      key: raw.toLowerCase(),
+      nameEnd,
+      initial,
+      upper,
+      gap: text.slice(prevEnd, start),
+    });
+    prevEnd = start + m[0].length;
+  }
+  return out;
+}
+
+/** True when the gap joins two words of one name: one or two spaces or tabs. */
+function joins(gap: string): boolean {
+  return gap.length > 0 && gap.length <= 2 && /^[ \t]+$/.test(gap);
+}
+
+/**
+ * Person names in `text`.
+ *
+ * @example
+ * ```ts
+ * import { findNames } from "./recognizer.ts";
+ * import { nameLexicon } from "./lexicon.ts";
+ * import { hl7Vocabulary, VENDOR_WORDS } from "./vocabulary.ts";
+ * const found = findNames("spoke with Dana Whitfield about the Epic feed", await nameLexicon(), {
+ *   never: new Set(VENDOR_WORDS),
+ *   hl7: hl7Vocabulary(),
+ * });
+ * // [{ start: 11, end: 25, rule: "cue" }]
+ * ```
+ */
+export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary): NameSpan[] {
+  const words = wordsOf(text);
+  const out: NameSpan[] = [];
+  const n = words.length;
+  const isFirst = (w: Word) => lex.first.has(w.key);
+  const isLast = (w: Word) => lex.last.has(w.key);
+  const isAny = (w: Word) => lex.any.has(w.key);
+  const inLex = (w: Word) => isFirst(w) || isLast(w) || isAny(w);
+  const banned = (w: Word) =>
+    vocab.never.has(w.key) || lex.common.has(w.key) || TITLE.has(w.key) || CUE_WORDS.has(w.key) ||
+    PLACE_WORDS.has(w.key);
+  // A word that can stand in a name: not banned, and not an all-caps word of two or three letters
+  // unless the lexicon knows it (segment ids, acronyms: ADT, ORU, MSH, LAB).
+  const nameLike = (w: Word) => !banned(w) && (w.initial || !w.upper || w.key.length > 3 || inLex(w));
+  const allHl7 = (a: number, b: number) => {
+    for (let k = a; k < b; k++) if (!words[k].initial && !vocab.hl7.has(words[k].key)) return false;
+    return true;
+  };
+  const emit = (a: number, b: number, rule: NameSpan["rule"]): number => {
+    // Trim initials at the edges; a span of initials only is nothing.
+    while (a < b && words[a].initial) a++;
+    while (b > a && words[b - 1].initial) b--;
+    if (b <= a || allHl7(a, b)) return a + 1;
+    out.push({ start: words[a].start, end: words[b - 1].nameEnd, rule });
+    return b;
+  };
+  /** The end (exclusive) of a run of name-like words from i, joined by spaces, at most `max` words. */
+  const runFrom = (i: number, max: number): number => {
+    let j = i;
+    while (j < n && j - i < max && nameLike(words[j])) {
+      if (j > i) {
+        const p = words[j - 1];
+        if (!joins(words[j].gap)) break;
+        // A full stop or a possessive ends the name (an initial's full stop does not).
+        if (p.end !== p.nameEnd && !p.initial) break;
+      }
+      j++;
+    }
+    return j;
+  };
+  const lineBefore = (pos: number) => {
+    const ls = text.lastIndexOf("\n", pos - 1) + 1;
+    return text.slice(Math.max(ls, pos - 40), pos);
+  };
+
+  let i = 0;
+  while (i < n) {
+    const w = words[i];
+    // Title: the name is what follows.
+    if (TITLE.has(w.key) && i + 1 < n && joins(words[i + 1].gap)) {
+      const j = runFrom(i + 1, 4);
+      if (j > i + 1) {
+        i = emit(i + 1, j, "title");
+        continue;
+      }
+    }
+    if (!nameLike(w) || w.initial) {
+      i++;
+      continue;
+    }
+    const before = lineBefore(w.start);
+    // `LAST, First [M]`
+    // (the family name may be unknown after a cue or in capitals: `Per Abernathy, Percival`)
+    if (
+      i + 1 < n && words[i + 1].gap === ", " && isFirst(words[i + 1]) && !words[i + 1].upper &&
+      nameLike(words[i + 1]) && (isLast(w) || isAny(w) || w.upper || STRONG_CUE_RE.test(before) ||
+        WEAK_CUE_RE.test(before))
+    ) {
+      let j = i + 2;
+      if (j < n && words[j].initial && joins(words[j].gap)) j++;
+      i = emit(i, j, "last_first");
+      continue;
+    }
+    const j = runFrom(i, 4);
+    const len = j - i;
+    // `Marina Fort Street`, `Williamson Orchestra`: a place or an organization, not a person.
+    if (j < n && joins(words[j].gap) && PLACE_WORDS.has(words[j].key)) {
+      i = j + 1;
+      continue;
+    }
+    // Strong cue: any name-like words.
+    if (STRONG_CUE_RE.test(before) && !(len === 1 && w.upper && !inLex(w))) {
+      i = emit(i, j, "cue");
+      continue;
+    }
+    if (len >= 2) {
+      const a = words[i], b = words[j - 1];
+      const allCaps = words.slice(i, j).every((x) => x.upper || x.initial);
+      if (allCaps) {
+        // `LAST FIRST` or `FIRST LAST`, both known, anywhere in a run of capitals.
+        let k = i;
+        while (k + 1 < j) {
+          const x = words[k], y = words[k + 1];
+          if ((isLast(x) && isFirst(y)) || (isFirst(x) && isLast(y))) break;
+          k++;
+        }
+        if (k + 1 < j) {
+          emit(k, k + 2, "caps");
+          i = k + 2;
+          continue;
+        }
+      } else if (!words.slice(i, j).some((x) => x.upper)) {
+        // Given then family name; the CSpell list (either kind) may stand in for one side.
+        const knownPair = (isFirst(a) && (isLast(b) || isAny(b))) || ((isFirst(a) || isAny(a)) && isLast(b));
+        const firstPlus = isFirst(a) && !lex.last.has(a.key) && !inLex(b) && b.key.length >= 3;
+        const plusLast = !inLex(a) && isLast(b) && !lex.first.has(b.key) && a.key.length >= 3;
+        if (knownPair || ((firstPlus || plusLast) && len <= 3)) {
+          i = emit(i, j, "pair");
+          continue;
+        }
+      }
+    }
+    // A lone given name at a sentence or line start, before a lowercase word or a colon (`David is
+    // very`, `Amy: Remember`), or in a list of names (`Hannah, Anthony and Derek`).
+    if (len === 1 && !w.upper && isFirst(w) && !isLast(w) && w.key.length >= 3) {
+      const lead = text.slice(Math.max(0, w.start - 3), w.start);
+      const next = text.slice(w.nameEnd, w.nameEnd + 3);
+      const atStart = w.start === 0 || /(?:^|[.!?]\s|\n\s*|["'>]\s*)$/.test(lead);
+      const listed = (k: number) => k >= 0 && k < n && isFirst(words[k]) && !words[k].upper;
+      const inList =
+        (/^(?:,\s|\sand\s|\sor\s)/.test(text.slice(w.nameEnd, w.nameEnd + 5)) && listed(i + 1)) ||
+        (/(?:,\s|\sand\s|\sor\s)$/.test(text.slice(Math.max(0, w.start - 5), w.start)) && listed(i - 1));
+      if ((atStart && /^(?: \p{Ll}|:\s)/u.test(next)) || inList) {
+        i = emit(i, j, "cue");
+        continue;
+      }
+    }
+    // A lone given name in the middle of a sentence (after a lowercase word): `had given Alma his`.
+    if (
+      len === 1 && !w.upper && isFirst(w) && !isLast(w) && w.key.length >= 3 &&
+      /(?:^|[\s(])\p{Ll}[\p{L}'’-]*[,;]?[ \t]$/u.test(text.slice(Math.max(0, w.start - 30), w.start)) &&
+      !/^[ \t]*\p{Lu}/u.test(text.slice(w.end, w.end + 3))
+    ) {
+      i = emit(i, j, "cue");
+      continue;
+    }
+    // Weak cue: one known word is enough.
+    if (WEAK_CUE_RE.test(before) && !w.upper && inLex(w)) {
+      i = emit(i, j, "cue");
+      continue;
+    }
+    // Signature: a line of one to three words after a sign-off line.
+    if (len <= 3 && /^[ \t]*$/.test(text.slice(text.lastIndexOf("\n", w.start - 1) + 1, w.start))) {
+      const lineEnd = words[j - 1].end;
+      const rest = text.slice(lineEnd, (text.indexOf("\n", lineEnd) + 1 || text.length + 1) - 1);
+      const ls = text.lastIndexOf("\n", w.start - 1);
+      const prevLineStart = ls <= 0 ? -1 : text.lastIndexOf("\n", ls - 1) + 1;
+      const prevLine = prevLineStart === -1 ? "" : text.slice(prevLineStart, ls);
+      if (/^[\s,.]*$/.test(rest) && SIGNOFF_RE.test(prevLine) && (len >= 2 || inLex(w))) {
+        i = emit(i, j, "signature");
+        continue;
+      }
+    }
+    i++;
+  }
+  return out;
+}
