@@ -4,6 +4,7 @@
  * `deno compile` downloads its runtime, which is unreachable here), then `assist` found on PATH, and
  * the next release on the origin picked up at the next start.
  */
+import { VERSION } from "../../core/version.ts";
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { dirname } from "node:path";
 import { generateKeyPair } from "../../update/signature.ts";
@@ -46,7 +47,10 @@ Deno.test("install.sh --source on a fresh HOME: assist on PATH, signed release v
   const r = await sh(`${ROOT}/install.sh`, ["--source"], env, tmp.path);
   assertEquals(r.code, 0, r.stderr + r.stdout);
   match(r.stdout, /install: MANIFEST signature verified/);
-  match(r.stdout, /install: assist 0\.10\.0 installed at .*\/home\/\.local\/bin\/assist/);
+  match(
+    r.stdout,
+    new RegExp(`install: assist ${VERSION.replaceAll(".", "\\.")} installed at .*/home/\\.local/bin/assist`),
+  );
   match(r.stdout, /is not on PATH; add it: export PATH=/);
 
   // A new shell with the folder on PATH finds it.
@@ -56,7 +60,7 @@ Deno.test("install.sh --source on a fresh HOME: assist on PATH, signed release v
     clearEnv: true,
     env: { ...withPath, ...denoCache() },
   });
-  assertEquals(v.stdout, "assist 0.10.0\n", v.stderr);
+  assertEquals(v.stdout, `assist ${VERSION}\n`, v.stderr);
   assertEquals(
     (await runCommand("sh", ["-c", "assist --check"], {
       clearEnv: true,

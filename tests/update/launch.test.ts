@@ -4,6 +4,7 @@
  * connections, hanging, signed with a pinned key, or private (token only). The token never
  * appears in any output or file under $ASSIST_HOME.
  */
+import { VERSION } from "../../core/version.ts";
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { generateKeyPair } from "../../update/signature.ts";
 import { snapshot, startOrigin } from "../support/origin.ts";
@@ -19,7 +20,7 @@ async function fixture() {
   await Deno.mkdir(home, { recursive: true });
   await copyInstall(root);
   await Deno.writeTextFile(`${home}/.origin-key`, `${keys.publicKey}\n`);
-  await Deno.writeTextFile(`${home}/.last-sync-version`, "0.10.0\n");
+  await Deno.writeTextFile(`${home}/.last-sync-version`, `${VERSION}\n`);
   return { dir, root, home };
 }
 
