@@ -155,6 +155,20 @@ function normalizeAsciiName(value: string): string | undefined {
 }
 
 /**
+ * The words of a NAME canonical form without its initials (one-letter words): the key under which
+ * tier 4 finds `Jane Doe` for a known `jane q doe`, and the lookup table gives both one token.
+ *
+ * @example
+ * ```ts
+ * import { nameWithoutInitials } from "./normalize.ts";
+ * nameWithoutInitials("horatio q vanderhoeven"); // "horatio vanderhoeven"
+ * ```
+ */
+export function nameWithoutInitials(canonical: string): string {
+  return canonical.split(" ").filter((w) => w.length > 1).join(" ");
+}
+
+/**
  * True when `s` is a NAME canonical form made of ASCII words: lowercase letters, words separated by
  * one space, strictly increasing (sorted, no repeats). `normalizeName` would give it back unchanged.
  */
