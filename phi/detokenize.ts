@@ -28,10 +28,16 @@ const DELIMS = "|^~&";
  * inHl7Field("seen [[NAME_1]] today", 5, 15); // false
  * ```
  */
-export function inHl7Field(text: string, start: number, end: number, shaped = SEGMENT.test(text)): boolean {
-  if (!shaped || start === 0) return false;
+export function inHl7Field(text: string, start: number, end: number, shaped?: boolean): boolean {
+  if (start === 0 || !DELIMS.includes(text[start - 1])) return false;
   const after = end < text.length ? text[end] : "\r";
-  return DELIMS.includes(text[start - 1]) && (DELIMS.includes(after) || after === "\r" || after === "\n");
+  if (!DELIMS.includes(after) && after !== "\r" && after !== "\n") return false;
+  return shaped ?? hasSegment(text);
+}
+
+/** True when `text` holds an HL7 segment start (`PID|`): `inHl7Field`'s `shaped`, computed once per text. */
+export function hasSegment(text: string): boolean {
+  return SEGMENT.test(text);
 }
 
 export interface Detokenized {

@@ -21,6 +21,7 @@ import {
   type Detokenized,
   detokenizeJson,
   detokenizeText,
+  hasSegment,
   inHl7Field,
   type StreamDetokenizer,
 } from "./detokenize.ts";
@@ -468,8 +469,11 @@ export class PhiEngine {
     }
     chosen.sort((a, b) => a.start - b.start);
     // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
-    if (!o.dryRun) {
-      for (const c of chosen) if (c.row) this.table.seen(c.row, c.value, inHl7Field(text, c.start, c.end));
+    if (!o.dryRun && chosen.length > 0) {
+      const shaped = hasSegment(text);
+      for (const c of chosen) {
+        if (c.row) this.table.seen(c.row, c.value, inHl7Field(text, c.start, c.end, shaped));
+      }
     }
 
     let outText = o.dryRun ? text : substitute(text, chosen);

@@ -90,6 +90,13 @@ Deno.test("one name token: a reply in prose with only the HL7 form known reads `
   assertEquals(readableXpn("Vanderhoeven^Horatio"), "Horatio Vanderhoeven");
   assertEquals(readableXpn("Vanderhoeven"), "Vanderhoeven");
   assertEquals(inHl7Field(out.text, out.text.indexOf(token), out.text.indexOf(token) + token.length), true);
+  // Pipes alone do not make an HL7 field: a table cell, a pipe-separated line with no segment.
+  for (
+    const [text, at] of [["| [[NAME_1]] |", 2], ["a|[[NAME_1]]|b", 2], ["PID|x [[NAME_1]]|", 6]] as const
+  ) {
+    assertEquals(inHl7Field(text, at, at + 10), false, text);
+  }
+  assertEquals(h.engine.detokenize(`a|${token}|b`).text, "a|HORATIO Q VANDERHOEVEN|b");
 });
 
 Deno.test("one name token: generated persons, both orders, every spelling, exact round trips", async () => {
