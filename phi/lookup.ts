@@ -230,19 +230,19 @@ export class LookupTable {
   /**
    * The row of the same name written with or without initials (`horatio vanderhoeven`, `horatio q
    * vanderhoeven`). An HL7 form (`original` holding `^`) joins only a token with no HL7 form yet: two
-   * HL7 spellings of one token could not both come back in one message (`fresh`: rows of this batch).
+   * HL7 spellings of one token could not both come back in one message (`fieldTokens`: tokens given
+   * an HL7 form by this batch).
    */
   #nameAlias(
     r: { category: string; canonical: string; original?: string },
-    fresh?: readonly Row[],
+    fieldTokens?: ReadonlySet<string>,
   ): Row | undefined {
     if (this.#byName.size === 0) return undefined;
     const key = nameKey(r.category, r.canonical);
     const row = key === undefined ? undefined : this.#byName.get(key);
     if (row === undefined || !initialsAgree(row.canonical, r.canonical)) return undefined;
     if (r.original?.includes("^")) {
-      if (this.#fieldForm.has(row.token)) return undefined;
-      if (fresh?.some((f) => f.token === row.token && f.original?.includes("^"))) return undefined;
+      if (this.#fieldForm.has(row.token) || fieldTokens?.has(row.token)) return undefined;
     }
     return row;
   }
@@ -481,13 +481,14 @@ export class LookupTable {
       lock.lockSync(true);
       this.refreshSync();
       const fresh: Row[] = [];
+      const fieldTokens = new Set<string>();
       // Counters of the categories in this batch (few; a Map lookup per value would cost more).
       const cats: string[] = [];
       const next: number[] = [];
       for (let i = 0; i < requests.length; i++) {
         const r = requests[i];
         let row = this.#byCanonical.get(r.canonical) ?? this.#alias(r);
-        const same = row === undefined ? this.#nameAlias(r, fresh) : undefined;
+        const same = row === undefined ? this.#nameAlias(r, fieldTokens) : undefined;
         if (same !== undefined) {
           // Another form of a known name: an alias row with its token (its category and counter).
           row = new Row(
@@ -502,6 +503,7 @@ export class LookupTable {
           );
           this.#byCanonical.set(r.canonical, row);
           fresh.push(row);
+          if (r.original.includes("^")) fieldTokens.add(row.token);
         } else if (row === undefined) {
           let k = cats.indexOf(r.category);
           if (k === -1) {
@@ -523,6 +525,7 @@ export class LookupTable {
           this.#byCanonical.set(r.canonical, row);
           this.#indexAlias(row);
           fresh.push(row);
+          if (isName(r.category) && r.original.includes("^")) fieldTokens.add(row.token);
         }
         out[i] = row;
       }

@@ -165,7 +165,16 @@ function normalizeAsciiName(value: string): string | undefined {
  * ```
  */
 export function nameWithoutInitials(canonical: string): string {
-  return canonical.split(" ").filter((w) => w.length > 1).join(" ");
+  // Most names have no initial: then the form is its own key (no split, no copy).
+  let start = 0;
+  let initial = false;
+  for (let i = 0; i <= canonical.length && !initial; i++) {
+    if (i === canonical.length || canonical.charCodeAt(i) === 32) {
+      initial = i - start === 1;
+      start = i + 1;
+    }
+  }
+  return initial ? canonical.split(" ").filter((w) => w.length > 1).join(" ") : canonical;
 }
 
 /**

@@ -8,6 +8,7 @@
 import { deepStrictEqual as assertEquals, notDeepStrictEqual as assertNotEquals } from "node:assert/strict";
 import { LookupTable, readableXpn } from "../../phi/lookup.ts";
 import { inHl7Field } from "../../phi/detokenize.ts";
+import { nameWithoutInitials } from "../../phi/normalize.ts";
 import { PhiFactory, toolOutputCorpus } from "../support/phi_corpus.ts";
 import { tempDir } from "../support/run_assist.ts";
 import { testEngine } from "./_support.ts";
@@ -198,4 +199,17 @@ Deno.test("one name token: with many known names, the never-tokenize corpus stil
   for (const text of toolOutputCorpus(78)) {
     assertEquals((await h.engine.tokenizeUserInput(text)).text, text);
   }
+});
+
+Deno.test("nameWithoutInitials: the one-token key drops one-letter words only", () => {
+  for (
+    const [c, k] of [
+      ["horatio q vanderhoeven", "horatio vanderhoeven"],
+      ["a jane doe", "jane doe"],
+      ["doe jane z", "doe jane"],
+      ["jane doe", "jane doe"],
+      ["q", ""],
+      ["ab cd", "ab cd"],
+    ]
+  ) assertEquals(nameWithoutInitials(c), k, c);
 });
