@@ -29,10 +29,14 @@ const DELIMS = "|^~&";
  * ```
  */
 export function inHl7Field(text: string, start: number, end: number, shaped?: boolean): boolean {
+  return betweenDelimiters(text, start, end) && (shaped ?? hasSegment(text));
+}
+
+/** The delimiter half of `inHl7Field`: HL7 delimiters before and after the span (or a line end). */
+export function betweenDelimiters(text: string, start: number, end: number): boolean {
   if (start === 0 || !DELIMS.includes(text[start - 1])) return false;
   const after = end < text.length ? text[end] : "\r";
-  if (!DELIMS.includes(after) && after !== "\r" && after !== "\n") return false;
-  return shaped ?? hasSegment(text);
+  return DELIMS.includes(after) || after === "\r" || after === "\n";
 }
 
 /** True when `text` holds an HL7 segment start (`PID|`): `inHl7Field`'s `shaped`, computed once per text. */

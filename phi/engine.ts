@@ -17,12 +17,12 @@ import { decodedRuns, encodeRunText, layoutLike, mapBase64Runs, MIN_DECODE } fro
 import { type Candidate, detectAuto, findDefinite, KnownIndex, type Tier } from "./detect.ts";
 import { candidate } from "./candidate.ts";
 import {
+  betweenDelimiters,
   createStreamDetokenizer as makeStream,
   type Detokenized,
   detokenizeJson,
   detokenizeText,
   hasSegment,
-  inHl7Field,
   type StreamDetokenizer,
 } from "./detokenize.ts";
 import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
@@ -469,10 +469,13 @@ export class PhiEngine {
     }
     chosen.sort((a, b) => a.start - b.start);
     // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
-    if (!o.dryRun && chosen.length > 0) {
-      const shaped = hasSegment(text);
+    if (!o.dryRun) {
+      let shaped: boolean | undefined; // the segment test, once per pass and only when needed
       for (const c of chosen) {
-        if (c.row) this.table.seen(c.row, c.value, inHl7Field(text, c.start, c.end, shaped));
+        if (c.row) {
+          const field = betweenDelimiters(text, c.start, c.end) && (shaped ??= hasSegment(text));
+          this.table.seen(c.row, c.value, field);
+        }
       }
     }
 

@@ -101,18 +101,40 @@ function ssnDigits(category: string, canonical: string): string | undefined {
 
 const isName = (category: string) => category === "NAME" || category === "presidio_PERSON";
 
+// The last key computed: a new name is looked up and then indexed, with one computation.
+let lastCanonical = "";
+let lastKey: string | undefined;
+
 /** The one-token key of a name (its words without initials, two or more), else undefined. */
 function nameKey(category: string, canonical: string): string | undefined {
   if (!isName(category)) return undefined;
+  if (canonical === lastCanonical) return lastKey;
   const key = nameWithoutInitials(canonical);
-  return key.indexOf(" ") === -1 ? undefined : key;
+  lastCanonical = canonical;
+  lastKey = key.indexOf(" ") === -1 ? undefined : key;
+  return lastKey;
+}
+
+/** The one-letter words of a canonical name, as one string (`"q"` of `horatio q vanderhoeven`). */
+function initials(canonical: string): string {
+  let out = "";
+  for (let i = 0; i < canonical.length; i++) {
+    if (
+      (i === 0 || canonical.charCodeAt(i - 1) === 32) &&
+      (i + 1 === canonical.length || canonical.charCodeAt(i + 1) === 32)
+    ) {
+      out += canonical[i];
+    }
+  }
+  return out;
 }
 
 /** True when the initials of one name are all among the other's (`jane doe`, `jane q doe`; not `q`/`r`). */
 function initialsAgree(a: string, b: string): boolean {
-  const ia = a.split(" ").filter((w) => w.length === 1);
-  const ib = b.split(" ").filter((w) => w.length === 1);
-  return ia.every((w) => ib.includes(w)) || ib.every((w) => ia.includes(w));
+  const ia = initials(a), ib = initials(b);
+  const [short, long] = ia.length <= ib.length ? [ia, ib] : [ib, ia];
+  for (const c of short) if (!long.includes(c)) return false;
+  return true;
 }
 
 /** `Given Family` (with the middle names) from an HL7 XPN `Family^Given^Middle^...`. */
@@ -240,11 +262,11 @@ export class LookupTable {
     if (this.#byName.size === 0) return undefined;
     const key = nameKey(r.category, r.canonical);
     const row = key === undefined ? undefined : this.#byName.get(key);
-    if (row === undefined || !initialsAgree(row.canonical, r.canonical)) return undefined;
+    if (row === undefined) return undefined;
     if (r.original?.includes("^")) {
       if (this.#fieldForm.has(row.token) || fieldTokens?.has(row.token)) return undefined;
     }
-    return row;
+    return initialsAgree(row.canonical, r.canonical) ? row : undefined;
   }
 
   #alias(r: { category: string; canonical: string }): Row | undefined {

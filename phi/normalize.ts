@@ -174,7 +174,16 @@ export function nameWithoutInitials(canonical: string): string {
       start = i + 1;
     }
   }
-  return initial ? canonical.split(" ").filter((w) => w.length > 1).join(" ") : canonical;
+  if (!initial) return canonical;
+  let out = "";
+  start = 0;
+  for (let i = 0; i <= canonical.length; i++) {
+    if (i === canonical.length || canonical.charCodeAt(i) === 32) {
+      if (i - start > 1) out = out === "" ? canonical.slice(start, i) : `${out} ${canonical.slice(start, i)}`;
+      start = i + 1;
+    }
+  }
+  return out;
 }
 
 /**
