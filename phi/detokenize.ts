@@ -5,8 +5,44 @@
  */
 import { ANY_TOKEN_RE, MAX_TOKEN_LENGTH } from "./token.ts";
 
-/** Where the values come from: the lookup table (`LookupTable.valueOf`). */
-export type TokenResolver = (token: string) => string | undefined;
+/**
+ * Where the values come from: the lookup table (`LookupTable.valueOf`). `field` tells whether the
+ * token sits inside an HL7 field (`inHl7Field`), so a name comes back in the form of its context.
+ */
+export type TokenResolver = (token: string, field: boolean) => string | undefined;
+
+// A segment start (`PID|`, `MSH|`) after a line break, a quote or the start: the text is HL7-shaped.
+const SEGMENT = /(?:^|[^A-Za-z0-9])[A-Z][A-Z0-9]{2}\|/;
+const DELIMS = "|^~&";
+
+/**
+ * True when `text[start, end)` (a value, or the token that replaced it) is inside an HL7 field: the
+ * text is HL7-shaped and the span sits between HL7 delimiters (`|`, `^`, `~`, `&`; a segment may end
+ * after it).
+ *
+ * @example
+ * ```ts
+ * import { inHl7Field } from "./detokenize.ts";
+ * const msg = "PID|1||[[NAME_1]]||19800101";
+ * inHl7Field(msg, 7, 17); // true
+ * inHl7Field("seen [[NAME_1]] today", 5, 15); // false
+ * ```
+ */
+export function inHl7Field(text: string, start: number, end: number, shaped?: boolean): boolean {
+  return betweenDelimiters(text, start, end) && (shaped ?? hasSegment(text));
+}
+
+/** The delimiter half of `inHl7Field`: HL7 delimiters before and after the span (or a line end). */
+export function betweenDelimiters(text: string, start: number, end: number): boolean {
+  if (start === 0 || !DELIMS.includes(text[start - 1])) return false;
+  const after = end < text.length ? text[end] : "\r";
+  return DELIMS.includes(after) || after === "\r" || after === "\n";
+}
+
+/** True when `text` holds an HL7 segment start (`PID|`): `inHl7Field`'s `shaped`, computed once per text. */
+export function hasSegment(text: string): boolean {
+  return SEGMENT.test(text);
+}
 
 export interface Detokenized {
   text: string;
@@ -29,8 +65,10 @@ export function detokenizeText(text: string, resolve: TokenResolver): Detokenize
   const restored: string[] = [];
   const unknown: string[] = [];
   if (text.indexOf("[[") === -1) return { text, restored, unknown };
-  const out = text.replace(ANY_TOKEN_RE, (token) => {
-    const v = resolve(token);
+  let shaped: boolean | undefined;
+  const out = text.replace(ANY_TOKEN_RE, (token: string, _inner: string, at: number) => {
+    shaped ??= SEGMENT.test(text);
+    const v = resolve(token, inHl7Field(text, at, at + token.length, shaped));
     if (v === undefined) {
       unknown.push(token);
       return token;

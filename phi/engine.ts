@@ -17,10 +17,12 @@ import { decodedRuns, encodeRunText, layoutLike, mapBase64Runs, MIN_DECODE } fro
 import { type Candidate, detectAuto, findDefinite, KnownIndex, type Tier } from "./detect.ts";
 import { candidate } from "./candidate.ts";
 import {
+  betweenDelimiters,
   createStreamDetokenizer as makeStream,
   type Detokenized,
   detokenizeJson,
   detokenizeText,
+  hasSegment,
   type StreamDetokenizer,
 } from "./detokenize.ts";
 import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
@@ -349,7 +351,7 @@ export class PhiEngine {
 
   /** Restores known tokens in text shown to the operator (also inside base64-encoded HL7). */
   detokenize(text: string): Detokenized {
-    const resolve = (t: string) => this.table.valueOf(t);
+    const resolve = (t: string, field: boolean) => this.table.valueOf(t, field);
     const d = detokenizeText(text, resolve);
     if (text.length < MIN_DECODE) return d;
     const restored = [...d.restored];
@@ -366,12 +368,12 @@ export class PhiEngine {
 
   /** A stream detokenizer for model text shown as it arrives (tokens split across chunks restored). */
   createStreamDetokenizer(): StreamDetokenizer {
-    return makeStream((t) => this.table.valueOf(t));
+    return makeStream((t, field) => this.table.valueOf(t, field));
   }
 
   /** Restores tokens in every string of a tool input before the tool runs. */
   detokenizeToolInput<T>(input: T): { value: T; restored: string[] } {
-    return detokenizeJson(input, (t) => this.table.valueOf(t));
+    return detokenizeJson(input, (t, field) => this.table.valueOf(t, field));
   }
 
   // ---- the pass -----------------------------------------------------------------------------------
@@ -472,6 +474,16 @@ export class PhiEngine {
       if (!o.dryRun) await this.#assign(kept, warnings);
     }
     chosen.sort((a, b) => a.start - b.start);
+    // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
+    if (!o.dryRun) {
+      let shaped: boolean | undefined; // the segment test, once per pass and only when needed
+      for (const c of chosen) {
+        if (c.row) {
+          const field = betweenDelimiters(text, c.start, c.end) && (shaped ??= hasSegment(text));
+          this.table.seen(c.row, c.value, field);
+        }
+      }
+    }
 
     let outText = o.dryRun ? text : substitute(text, chosen);
 

@@ -5,7 +5,7 @@
  * single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits. The
  * needle matching itself is phi/tier4_known.ts.
  */
-import { isCanonicalAsciiName, normalizeName, parseDate } from "./normalize.ts";
+import { isCanonicalAsciiName, nameWithoutInitials, normalizeName, parseDate } from "./normalize.ts";
 import { SpanSet } from "./spans.ts";
 import type { LookupRow, LookupTable } from "./lookup.ts";
 import { type Candidate, candidate } from "./candidate.ts";
@@ -206,7 +206,7 @@ export class KnownIndex {
         this.#names.set(norm, { row, exact: true });
       }
       if (full >= 2 && full < words.length) {
-        const sub = words.filter((w) => w.length > 1).join(" ");
+        const sub = nameWithoutInitials(norm);
         if (!this.#names.has(sub)) this.#names.set(sub, { row, exact: false });
       }
       if (row.original !== undefined && !hasNameSeparator(row.original.trim())) {

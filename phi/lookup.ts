@@ -14,6 +14,12 @@
  * crash never leaves a stale lock; a crash mid-write can leave a partial last line, which the next
  * writer terminates with a newline before appending (the partial row is then ignored as malformed).
  *
+ * One token per name: a NAME row whose words without initials are another row's (`Horatio
+ * Vanderhoeven` and `Vanderhoeven^Horatio^Q`, in either order) gets that row's token, written as an
+ * alias row (same token, its own canonical and original value), so every surface form a token stood
+ * for is kept. Detokenization picks among them by context (`valueOf`): inside an HL7 field the HL7
+ * form, in prose the prose form seen last (else `Given Family` read from the HL7 form).
+ *
  * Escaping: a value holding a tab, newline, carriage return or backslash is written with `\t`, `\n`,
  * `\r`, `\\`, and read back the same way.
  *
@@ -24,7 +30,7 @@
  * Modes: the file is created 0600 and its folder 0700 (POSIX).
  */
 import { formatToken, parseToken } from "./token.ts";
-import { canonicalize } from "./normalize.ts";
+import { canonicalize, nameWithoutInitials } from "./normalize.ts";
 
 export interface LookupRow {
   /**
@@ -93,6 +99,51 @@ function ssnDigits(category: string, canonical: string): string | undefined {
   return m ? m[1] + m[3] + m[4] : undefined;
 }
 
+const isName = (category: string) => category === "NAME" || category === "presidio_PERSON";
+
+// The last key computed: a new name is looked up and then indexed, with one computation.
+let lastCanonical = "";
+let lastKey: string | undefined;
+
+/** The one-token key of a name (its words without initials, two or more), else undefined. */
+function nameKey(category: string, canonical: string): string | undefined {
+  if (!isName(category)) return undefined;
+  if (canonical === lastCanonical) return lastKey;
+  const key = nameWithoutInitials(canonical);
+  lastCanonical = canonical;
+  lastKey = key.indexOf(" ") === -1 ? undefined : key;
+  return lastKey;
+}
+
+/** The one-letter words of a canonical name, as one string (`"q"` of `horatio q vanderhoeven`). */
+function initials(canonical: string): string {
+  let out = "";
+  for (let i = 0; i < canonical.length; i++) {
+    if (
+      (i === 0 || canonical.charCodeAt(i - 1) === 32) &&
+      (i + 1 === canonical.length || canonical.charCodeAt(i + 1) === 32)
+    ) {
+      out += canonical[i];
+    }
+  }
+  return out;
+}
+
+/** True when the initials of one name are all among the other's (`jane doe`, `jane q doe`; not `q`/`r`). */
+function initialsAgree(a: string, b: string): boolean {
+  const ia = initials(a), ib = initials(b);
+  const [short, long] = ia.length <= ib.length ? [ia, ib] : [ib, ia];
+  for (const c of short) if (!long.includes(c)) return false;
+  return true;
+}
+
+/** `Given Family` (with the middle names) from an HL7 XPN `Family^Given^Middle^...`. */
+export function readableXpn(xpn: string): string {
+  const [family = "", given = "", middle = ""] = xpn.split("^");
+  const out = [given, middle, family].filter((w) => w !== "").join(" ");
+  return out === "" ? xpn : out;
+}
+
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const posix = Deno.build.os !== "windows";
@@ -139,6 +190,11 @@ export class LookupTable {
   #byCanonical = new Map<string, Row>();
   /** SSN-shaped MRN and SSN rows by their nine digits (`find`). */
   #bySsn = new Map<string, Row>();
+  /** Name rows by their words without initials (`#nameAlias`). */
+  #byName = new Map<string, Row>();
+  /** The surface forms of name tokens (by the first row's token): last seen in an HL7 field, in prose. */
+  #fieldForm = new Map<string, string>();
+  #proseForm = new Map<string, string>();
   #byToken = new Map<string, Row>();
   /** Tokens lowercased, built on the first lookup that needs it (models rarely vary the case). */
   #byTokenLower = new Map<string, Row>();
@@ -186,11 +242,31 @@ export class LookupTable {
    * dashes (`123-45-6789` in PID.3 with identifier type SS, `123456789` after `SSN:`), and the SSN
    * field's `123-45-6789`.
    *
-   * Names written with and without their initials keep their own rows: one token for both would
-   * give the model's reply back with the other spelling (the round trip must restore the input).
+   * And a name written with or without its initials (`#nameAlias`): `assign` writes such a form as
+   * an alias row with the name's token, so the table keeps every spelling (see `valueOf`).
    */
   find(r: { category: string; canonical: string }): LookupRow | undefined {
-    return this.#byCanonical.get(r.canonical) ?? this.#alias(r);
+    return this.#byCanonical.get(r.canonical) ?? this.#alias(r) ?? this.#nameAlias(r);
+  }
+
+  /**
+   * The row of the same name written with or without initials (`horatio vanderhoeven`, `horatio q
+   * vanderhoeven`). An HL7 form (`original` holding `^`) joins only a token with no HL7 form yet: two
+   * HL7 spellings of one token could not both come back in one message (`fieldTokens`: tokens given
+   * an HL7 form by this batch).
+   */
+  #nameAlias(
+    r: { category: string; canonical: string; original?: string },
+    fieldTokens?: ReadonlySet<string>,
+  ): Row | undefined {
+    if (this.#byName.size === 0) return undefined;
+    const key = nameKey(r.category, r.canonical);
+    const row = key === undefined ? undefined : this.#byName.get(key);
+    if (row === undefined) return undefined;
+    if (r.original?.includes("^")) {
+      if (this.#fieldForm.has(row.token) || fieldTokens?.has(row.token)) return undefined;
+    }
+    return initialsAgree(row.canonical, r.canonical) ? row : undefined;
   }
 
   #alias(r: { category: string; canonical: string }): Row | undefined {
@@ -202,6 +278,22 @@ export class LookupTable {
   #indexAlias(row: Row): void {
     const ssn = ssnDigits(row.category, row.canonical);
     if (ssn !== undefined && !this.#bySsn.has(ssn)) this.#bySsn.set(ssn, row);
+    const key = nameKey(row.category, row.canonical);
+    if (key !== undefined && !this.#byName.has(key)) this.#byName.set(key, row);
+  }
+
+  /** Keeps a surface form of a name token: in an HL7 field (`field`), else in prose. */
+  #noteForm(row: LookupRow, value: string, field: boolean): void {
+    if (!isName(row.category)) return;
+    (field ? this.#fieldForm : this.#proseForm).set(row.token, value);
+  }
+
+  /**
+   * Records that `value` was just tokenized as `row`'s token, inside an HL7 field or in prose:
+   * detokenizing in that context then gives this form back (names only; other tokens have one value).
+   */
+  seen(row: LookupRow, value: string, field: boolean): void {
+    this.#noteForm(row, value, field);
   }
 
   /** The row of a token (exact text first, then ignoring case, since models sometimes vary it). */
@@ -219,10 +311,20 @@ export class LookupTable {
     return this.#byTokenLower.get(lower);
   }
 
-  /** The value a token stands for: column 4, else column 3. */
-  valueOf(token: string): string | undefined {
+  /**
+   * The value a token stands for: column 4, else column 3. With `field` given, a name token gives the
+   * form for that context: inside an HL7 field (`true`) its HL7 form, in prose (`false`) the prose
+   * form seen last, else `Given Family` from its HL7 form.
+   */
+  valueOf(token: string, field?: boolean): string | undefined {
     const row = this.byToken(token);
-    return row === undefined ? undefined : row.original ?? row.canonical;
+    if (row === undefined) return undefined;
+    const value = row.original ?? row.canonical;
+    if (field === undefined || !isName(row.category)) return value;
+    const hl7 = this.#fieldForm.get(row.token);
+    const prose = this.#proseForm.get(row.token);
+    if (field) return hl7 ?? prose ?? value;
+    return prose ?? (hl7 !== undefined ? readableXpn(hl7) : value);
   }
 
   #add(row: Row): void {
@@ -240,6 +342,7 @@ export class LookupTable {
     }
     this.#indexAlias(row);
     if (!this.#byToken.has(row.token)) this.#byToken.set(row.token, row);
+    if (row.original !== undefined) this.#noteForm(row, row.original, row.original.includes("^"));
     if (row.n > (this.#maxN.get(row.nCategory) ?? 0)) this.#maxN.set(row.nCategory, row.n);
     this.version++;
   }
@@ -328,6 +431,9 @@ export class LookupTable {
     this.#rows = [];
     this.#byCanonical.clear();
     this.#bySsn.clear();
+    this.#byName.clear();
+    this.#fieldForm.clear();
+    this.#proseForm.clear();
     this.#byToken.clear();
     this.#byTokenLower.clear();
     this.#lowerIndexed = 0;
@@ -397,13 +503,30 @@ export class LookupTable {
       lock.lockSync(true);
       this.refreshSync();
       const fresh: Row[] = [];
+      const fieldTokens = new Set<string>();
       // Counters of the categories in this batch (few; a Map lookup per value would cost more).
       const cats: string[] = [];
       const next: number[] = [];
       for (let i = 0; i < requests.length; i++) {
         const r = requests[i];
         let row = this.#byCanonical.get(r.canonical) ?? this.#alias(r);
-        if (row === undefined) {
+        const same = row === undefined ? this.#nameAlias(r, fieldTokens) : undefined;
+        if (same !== undefined) {
+          // Another form of a known name: an alias row with its token (its category and counter).
+          row = new Row(
+            this.#nextId++,
+            same.token,
+            same.category,
+            r.canonical,
+            r.original,
+            false,
+            same.nCategory,
+            same.n,
+          );
+          this.#byCanonical.set(r.canonical, row);
+          fresh.push(row);
+          if (r.original.includes("^")) fieldTokens.add(row.token);
+        } else if (row === undefined) {
           let k = cats.indexOf(r.category);
           if (k === -1) {
             k = cats.push(r.category) - 1;
@@ -424,6 +547,7 @@ export class LookupTable {
           this.#byCanonical.set(r.canonical, row);
           this.#indexAlias(row);
           fresh.push(row);
+          if (isName(r.category) && r.original.includes("^")) fieldTokens.add(row.token);
         }
         out[i] = row;
       }
@@ -434,15 +558,18 @@ export class LookupTable {
           for (const row of fresh) {
             this.#byCanonical.delete(row.canonical);
             for (const [k, v] of this.#bySsn) if (v === row) this.#bySsn.delete(k);
+            for (const [k, v] of this.#byName) if (v === row) this.#byName.delete(k);
           }
           // Part of the batch may be on disk: its numbers are never used again.
           for (let k = 0; k < cats.length; k++) this.#maxN.set(cats[k], next[k] - 1);
           throw err;
         }
-        // New tokens, past the highest counter of their category: nothing to check on the way in.
+        // New tokens, past the highest counter of their category, or alias rows of a token already
+        // indexed (`byToken` keeps the first row): nothing to check on the way in.
         for (const row of fresh) {
           this.#rows.push(row);
-          this.#byToken.set(row.token, row);
+          if (!this.#byToken.has(row.token)) this.#byToken.set(row.token, row);
+          if (row.original !== undefined) this.#noteForm(row, row.original, row.original.includes("^"));
         }
         for (let k = 0; k < cats.length; k++) this.#maxN.set(cats[k], next[k] - 1);
         this.version++;
@@ -492,7 +619,7 @@ export class LookupTable {
   /** `remember`, giving the rows. */
   rememberRows(requests: readonly TokenRequest[]): LookupRow[] {
     return requests.map((r) => {
-      const have = this.#byCanonical.get(r.canonical) ?? this.#alias(r);
+      const have = this.#byCanonical.get(r.canonical) ?? this.#alias(r) ?? this.#nameAlias(r);
       if (have) return have;
       const n = (this.#maxN.get(r.category) ?? 0) + 1;
       const row = new Row(

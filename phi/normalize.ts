@@ -155,6 +155,38 @@ function normalizeAsciiName(value: string): string | undefined {
 }
 
 /**
+ * The words of a NAME canonical form without its initials (one-letter words): the key under which
+ * tier 4 finds `Jane Doe` for a known `jane q doe`, and the lookup table gives both one token.
+ *
+ * @example
+ * ```ts
+ * import { nameWithoutInitials } from "./normalize.ts";
+ * nameWithoutInitials("horatio q vanderhoeven"); // "horatio vanderhoeven"
+ * ```
+ */
+export function nameWithoutInitials(canonical: string): string {
+  // Most names have no initial: then the form is its own key (no split, no copy).
+  let start = 0;
+  let initial = false;
+  for (let i = 0; i <= canonical.length && !initial; i++) {
+    if (i === canonical.length || canonical.charCodeAt(i) === 32) {
+      initial = i - start === 1;
+      start = i + 1;
+    }
+  }
+  if (!initial) return canonical;
+  let out = "";
+  start = 0;
+  for (let i = 0; i <= canonical.length; i++) {
+    if (i === canonical.length || canonical.charCodeAt(i) === 32) {
+      if (i - start > 1) out = out === "" ? canonical.slice(start, i) : `${out} ${canonical.slice(start, i)}`;
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+/**
  * True when `s` is a NAME canonical form made of ASCII words: lowercase letters, words separated by
  * one space, strictly increasing (sorted, no repeats). `normalizeName` would give it back unchanged.
  */
