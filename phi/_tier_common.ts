@@ -32,3 +32,15 @@ export function digitCount(s: string): number {
   }
   return n;
 }
+
+/** The up to `width` (20) characters before `pos` on its line (spec: the tier-2 context window). */
+export function contextWindow(text: string, pos: number, width = 20): string {
+  let i = pos - 1;
+  const stop = Math.max(0, pos - width);
+  while (i >= stop) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) break;
+    i--;
+  }
+  return text.slice(i + 1, pos);
+}

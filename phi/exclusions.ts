@@ -21,6 +21,8 @@
 import { type Span, SpanSet } from "./spans.ts";
 import { base64Runs, MIN_RUN } from "./base64.ts";
 import { cardCueBefore, luhnValid } from "./tier1_definite.ts";
+import { contextWindow } from "./_tier_common.ts";
+export { contextWindow };
 
 export type ProtectedKind =
   | "fence"
@@ -96,18 +98,6 @@ export function lineStart(text: string, pos: number): number {
     i--;
   }
   return i + 1;
-}
-
-/** The up to `width` (20) characters before `pos` on its line (spec: the tier-2 context window). */
-export function contextWindow(text: string, pos: number, width = 20): string {
-  let i = pos - 1;
-  const stop = Math.max(0, pos - width);
-  while (i >= stop) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) break;
-    i--;
-  }
-  return text.slice(i + 1, pos);
 }
 
 /**

@@ -15,7 +15,7 @@
  * by chance; a cue word or the card layout with a real network prefix is what makes a number a card.
  */
 import type { Candidate } from "./candidate.ts";
-import { cand } from "./_tier_common.ts";
+import { cand, contextWindow } from "./_tier_common.ts";
 
 /** Digits of `s` pass the Luhn check. */
 export function luhnValid(s: string): boolean {
@@ -57,18 +57,6 @@ const PHONE_CUE =
   /(?<![A-Za-z])(?:phone|phones|ph|tel|telephone|fax|cell|cellphone|mobile|pager|call|contact\s+(?:number|no))(?![A-Za-z])/i;
 const SSN_CUE = /(?<![A-Za-z])(?:ssn|ss#|ss\s*no|social\s+security(?:\s+(?:number|no|#))?)(?![A-Za-z])/i;
 
-/** The up to `width` characters before `pos` on its line. */
-function before(text: string, pos: number, width: number): string {
-  let i = pos - 1;
-  const stop = Math.max(0, pos - width);
-  while (i >= stop) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) break;
-    i--;
-  }
-  return text.slice(i + 1, pos);
-}
-
 // An extension (part of the token) and the end of a phone: no digit or word character may follow,
 // but a word suffix joined by a dash ("-Fax") may.
 const EXT = String.raw`(?:[ \t]*(?:x|ext\.?|extension)[ \t]*\d{1,6})?`;
@@ -109,8 +97,8 @@ const TIER1: Rule[] = [
     category: "SSN",
     // Spaces need an SSN cue (`Suite 680 36 4022` is an address); dots and en dashes do not.
     check: (t, s, v) =>
-      ssnPlausible(v.replace(/\D/g, "")) && !INTL_BEFORE.test(before(t, s, 12)) &&
-      (v[3] !== " " || SSN_CUE.test(before(t, s, 24))),
+      ssnPlausible(v.replace(/\D/g, "")) && !INTL_BEFORE.test(contextWindow(t, s, 12)) &&
+      (v[3] !== " " || SSN_CUE.test(contextWindow(t, s, 24))),
   },
   {
     // Nine bare digits right after an SSN cue (up to 16 other characters between them).
@@ -129,7 +117,7 @@ const TIER1: Rule[] = [
     ),
     category: "PHONE",
     // Not the tail of an international number (`+91 (0)878-406-5199`): the rule below takes it whole.
-    check: (t, s) => !INTL_BEFORE.test(before(t, s, 12)),
+    check: (t, s) => !INTL_BEFORE.test(contextWindow(t, s, 12)),
   },
   {
     // `+1 555 123 4567`: the plus makes the spaced form definite.
@@ -167,7 +155,7 @@ const TIER1: Rule[] = [
 
 /** True when a card cue word occurs in the 30 characters before `pos` on its line. */
 export function cardCueBefore(text: string, pos: number): boolean {
-  return CARD_CUE.test(before(text, pos, 30));
+  return CARD_CUE.test(contextWindow(text, pos, 30));
 }
 
 /** A card number at `start`: see the module doc. */

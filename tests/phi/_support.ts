@@ -45,3 +45,18 @@ export function leaks(text: string, value: string): boolean {
   const esc = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(?<![A-Za-z0-9])${esc}(?![A-Za-z0-9])`).test(text);
 }
+
+/** The values of the never-tokenize corpus's fenced block, as a tool result tokenizes them (tier, category). */
+export const FENCED_VALUES = ["contextual MRN", "contextual DOB", "definite SSN", "definite PHONE"];
+
+/** The lines of `text` outside fenced blocks (fence lines kept). */
+export function outsideFences(text: string): string[] {
+  let inside = false;
+  return text.split("\n").filter((l) => {
+    if (l.startsWith("```")) {
+      inside = !inside;
+      return true;
+    }
+    return !inside;
+  });
+}

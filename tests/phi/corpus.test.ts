@@ -10,7 +10,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { hl7Corpus, hl7RealisticCorpus, notesCorpus, toolOutputCorpus } from "../support/phi_corpus.ts";
-import { leaks, testEngine } from "./_support.ts";
+import { FENCED_VALUES, leaks, outsideFences, testEngine } from "./_support.ts";
 import { diffMessageLists, extractTable, formatDiff, parseMessages, renderDocument } from "../../hl7/mod.ts";
 
 Deno.test("generator agreement (not field recall): structured HL7 PHI 100%, exact round trip", async () => {
@@ -86,21 +86,6 @@ Deno.test("generator agreement (not field recall): tier-1/2 free text at least 9
   );
   for (const n of notes.slice(0, 50)) for (const p of n.phi) assert(!leaks(out.text, p.value));
 });
-
-/** The values of the corpus's fenced block, as a tool result tokenizes them (tier, category). */
-const FENCED_VALUES = ["contextual MRN", "contextual DOB", "definite SSN", "definite PHONE"];
-
-/** The lines of `text` outside fenced blocks (fence lines kept). */
-function outsideFences(text: string): string[] {
-  let inside = false;
-  return text.split("\n").filter((l) => {
-    if (l.startsWith("```")) {
-      inside = !inside;
-      return true;
-    }
-    return !inside;
-  });
-}
 
 Deno.test("generator agreement (not field recall): nothing on the never-tokenize corpus is tokenized, as prompt or tool result", async () => {
   await using h = await testEngine("on");

@@ -12,7 +12,7 @@ import { luhnValid, npiValid } from "../../phi/tier1_definite.ts";
 import { tempDir } from "../support/run_assist.ts";
 import { mulberry32 } from "../support/prng.ts";
 import { toolOutputCorpus } from "../support/phi_corpus.ts";
-import { leaks, testEngine } from "./_support.ts";
+import { FENCED_VALUES, leaks, outsideFences, testEngine } from "./_support.ts";
 
 const found = (text: string, known?: KnownIndex) =>
   detectAuto(text, { protect: protectedSpans(text), known }).map((c) => [c.category, c.value]);
@@ -541,21 +541,6 @@ Deno.test("one token per value: the SSN in PID.3 (type SS) and PID.19, and after
   }
   assertEquals(h.engine.detokenize(out.text).text, msg);
 });
-
-/** The values of the corpus's fenced block, as a tool result tokenizes them (tier, category). */
-const FENCED_VALUES = ["contextual MRN", "contextual DOB", "definite SSN", "definite PHONE"];
-
-/** The lines of `text` outside fenced blocks (fence lines kept). */
-function outsideFences(text: string): string[] {
-  let inside = false;
-  return text.split("\n").filter((l) => {
-    if (l.startsWith("```")) {
-      inside = !inside;
-      return true;
-    }
-    return !inside;
-  });
-}
 
 // ---- the never-tokenize corpus --------------------------------------------------------------------
 
