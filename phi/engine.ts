@@ -472,6 +472,13 @@ export class PhiEngine {
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
       for (const c of kept) chosen.push(c);
       if (!o.dryRun) await this.#assign(kept, warnings);
+      // A value the automatic tiers found once is PHI wherever else it stands in the same text
+      // (`MRN 12345678 ... MR# 12345678`): tier 4 read the table before these tokens existed.
+      if (kept.length > 0) {
+        const again = repeatsOf(text, kept, chosen, fences);
+        if (!o.dryRun) await this.#assign(again, warnings);
+        for (const c of again) chosen.push(c);
+      }
     }
     chosen.sort((a, b) => a.start - b.start);
     // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
@@ -739,4 +746,44 @@ function substitute(text: string, chosen: Candidate[]): string {
 export async function createPhiEngine(options: PhiEngineOptions): Promise<PhiEngine> {
   const table = await LookupTable.open(homePaths(options.config.home).lookup);
   return new PhiEngine(options, table);
+}
+
+/** Shortest value the repeat sweep looks for (shorter ones are too often parts of other words). */
+const MIN_REPEAT = 4;
+
+/**
+ * Other occurrences in `text` of the values of `found`, as whole values (no letter or digit on
+ * either side), outside every chosen span and, for what the operator types, outside fenced code:
+ * candidates with the same category and canonical value, so they get the same token.
+ */
+function repeatsOf(
+  text: string,
+  found: readonly Candidate[],
+  chosen: readonly Candidate[],
+  fences: boolean,
+): Candidate[] {
+  const byValue = new Map<string, Candidate>();
+  for (const c of found) {
+    if (c.value.length >= MIN_REPEAT && !c.value.includes("[[") && !byValue.has(c.value)) {
+      byValue.set(c.value, c);
+    }
+  }
+  if (byValue.size === 0) return [];
+  const taken = SpanSet.union(chosen.map((c) => ({ start: c.start, end: c.end })));
+  const fenced = fences ? SpanSet.union(protectedRanges(text).filter((p) => p.kind === "fence")) : undefined;
+  const values = [...byValue.keys()].sort((a, b) => b.length - a.length);
+  const re = new RegExp(
+    `(?<![\\p{L}\\p{N}])(?:${
+      values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")
+    })(?![\\p{L}\\p{N}])`,
+    "gu",
+  );
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(re)) {
+    const start = m.index, end = start + m[0].length;
+    if (fenced?.overlaps(start, end) || !taken.add(start, end)) continue;
+    const c = byValue.get(m[0])!;
+    out.push(candidate(start, end, m[0], c.category, c.canonical, c.tier));
+  }
+  return out;
 }

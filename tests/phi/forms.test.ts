@@ -575,3 +575,22 @@ Deno.test("corpus-style sentences (presidio-like): every phone, card, SSN, e-mai
     assertEquals(h.engine.detokenize(out.text).text, text);
   }
 });
+
+Deno.test("a value found once in a text is tokenized wherever else it stands in that text", async () => {
+  await using h = await testEngine("on");
+  for (
+    const [text, value] of [
+      ["MRN 12345678 here\nagain MR# 12345678", "12345678"],
+      ["MRNs 11122233, 77788899\nthe second one, 77788899, was merged", "77788899"],
+      ["Call 217-555-0199 today; 217-555-0199 is the daughter's", "217-555-0199"],
+      ["Spoke with Dana Whitfield. Later Dana Whitfield called back.", "Dana Whitfield"],
+    ] as const
+  ) {
+    const out = await h.engine.sanitizeToolResult(text, "bash_exec");
+    assert(!leaks(out.text, value), `${JSON.stringify(text)} -> ${out.text}`);
+    assertEquals(h.engine.detokenize(out.text).text, text);
+  }
+  // Only whole values: a longer number that contains it is another value.
+  const out = await h.engine.sanitizeToolResult("MRN 12345678; ticket 9912345678 is unrelated", "bash_exec");
+  assert(out.text.includes("9912345678"), out.text);
+});
