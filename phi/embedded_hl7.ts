@@ -35,10 +35,10 @@ import { type Span, SpanSet } from "./spans.ts";
 const ANCHOR = /[A-Z][A-Z0-9]{2}\|/g;
 /** Carrier escapes around segments (case-insensitive part). */
 const CARRIER_I =
-  /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da]|01[25])|[%=]0[da][A-Z%=]|[\u240d\u240a]/i;
+  /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|<0x0[da]>|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da]|01[25])|\\X0[DA]\\|[%=]0[da][A-Z%=]|[\u240d\u240a]/i;
 /** Carrier openers right before a segment id (case-sensitive), and log-prefix pipes. */
 const CARRIER_S =
-  /[{'"`][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)/;
+  /[{'"`][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)|\|[^\r\n]*[ \t](?:PID|NK1|GT1|IN1|PV1|MRG)\|/;
 
 /** Segment ids that may start a segment after a character inside a line. */
 const STRONG = new Set<string>([...KNOWN_SEGMENTS, ...Object.keys(HL7_FIELD_POLICY)]);
@@ -48,7 +48,7 @@ const PIPE_START = new Set<string>([...Object.keys(HL7_FIELD_POLICY), "MSH"]);
 const SEG_ID = /[A-Z][A-Z0-9]{2}\|/y;
 const ENTITY = /&((?:amp;)*)(?:#(?:[xX]([0-9A-Fa-f]{1,6})|(\d{1,7}))|(amp|lt|gt|quot|apos));/y;
 const BREAK_TAG =
-  /<(?:br\s*\/?|cr|lf)>|<!\[CDATA\[|\]\]>|\[CR\]|\[LF\]|<\/?[A-Za-z][\w:.-]*(?:\s[^<>|]*)?\/?>/iy;
+  /<(?:br\s*\/?|cr|lf|0x0[da])>|<!\[CDATA\[|\]\]>|\[CR\]|\[LF\]|<\/?[A-Za-z][\w:.-]*(?:\s[^<>|]*)?\/?>/iy;
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
 const BREAK = "\r";
@@ -152,9 +152,9 @@ class View {
 
 /** Characters the decoder looks at inside a segment; outside one the start characters too. */
 const SPECIAL_IN = new Uint8Array(128);
-for (const c of "\r\\\"'`&<[]^{}%=") SPECIAL_IN[c.charCodeAt(0)] = 1;
+for (const c of "\r\\\"'`&<[]^{}%= \t") SPECIAL_IN[c.charCodeAt(0)] = 1;
 const SPECIAL_OUT = SPECIAL_IN.slice();
-for (const c of " \t:>=+,;(-|") SPECIAL_OUT[c.charCodeAt(0)] = 1;
+for (const c of ":>=+,;(-|") SPECIAL_OUT[c.charCodeAt(0)] = 1;
 for (let c = 65; c <= 90; c++) SPECIAL_OUT[c] = 1; // a segment id may start here
 
 /** True when the view ends inside an HL7 escape sequence (`\T`, `\X0D`, `\.br`): a `\` closes it. */
@@ -225,6 +225,14 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, j + 1);
         changed = true;
         i = j + 1;
+        startHere(i, true);
+        continue;
+      }
+      if (n === "X" && j - i === 1 && /^X0[dDaA]\\/.test(text.slice(j, j + 4))) {
+        // The HL7 hex escape of a segment terminator (`\X0D\`), written where the CR was.
+        brk(i, j + 4);
+        changed = true;
+        i = j + 4;
         startHere(i, true);
         continue;
       }
@@ -384,6 +392,20 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, i + 1);
         changed = true;
         i++;
+        startHere(i, true);
+        continue;
+      }
+    }
+    if ((c === " " || c === "\t") && inSeg) {
+      // A segment terminator turned into white space (a message pasted onto one line): white space
+      // before a known segment id ends the segment.
+      let j = i;
+      while (j < le && (text[j] === " " || text[j] === "\t")) j++;
+      const id = segIdAt(text, j, le);
+      if (id !== undefined && strong(id)) {
+        brk(i, j);
+        changed = true;
+        i = j;
         startHere(i, true);
         continue;
       }

@@ -51,6 +51,9 @@ export const CARRIERS: Record<string, (segs: string[]) => string> = {
   "markdown inline code": (s) => s.map((x) => `- segment \`${x}\` was rejected`).join("\n"),
   "quoted-printable =0D=0A": (s) =>
     `Content-Transfer-Encoding: quoted-printable\n\n${s.join("=0D=0A")}=0D=0A`,
+  "HL7 hex escape \\X0D\\": (s) => `${s.join("\\X0D\\")}\\X0D\\`,
+  "log <0x0D>": (s) => `2026-11-24 01:02:03 rx: ${s.join(" <0x0D> ")} <0x0D>`,
+  "segments on one line, spaces": (s) => `pasted from the ticket: ${s.join(" ")}`,
   "upper-case thread prefix": (s) => s.map((x) => `ADT|IN|${x}`).join("\n"),
   "lone segments": (s) =>
     s.slice(1).map((x) => `the engine rejected this segment:\n${x}\nplease look`).join("\n\n"),
