@@ -1,0 +1,111 @@
+/**
+ * Forms an adversarial review found leaking or wrongly tokenized (`phi_sanitize` on a fresh home):
+ * identifier keywords, phone and birth-date spellings. Each hand-written case names what must be
+ * tokenized (and as what) and what must stay; generated cases repeat each form with random values.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { leaks, testEngine } from "./_support.ts";
+import { npiValid } from "../../phi/tier1_definite.ts";
+
+interface Case {
+  text: string;
+  /** Values that must be tokenized, with the token's category. */
+  phi: Array<[string, string]>;
+  /** Text that must reach the model unchanged. */
+  keep?: string[];
+}
+
+/** What is wrong with one case's result (empty when it passes). */
+async function problems(c: Case): Promise<string[]> {
+  await using h = await testEngine("on");
+  const out = await h.engine.sanitizeToolResult(c.text, "bash_exec");
+  const bad: string[] = [];
+  for (const [value, category] of c.phi) {
+    if (leaks(out.text, value)) bad.push(`${JSON.stringify(c.text)}: ${value} leaked`);
+    else if (!out.text.includes(`[[${category}_`)) {
+      bad.push(`${JSON.stringify(c.text)}: no ${category} token in ${JSON.stringify(out.text)}`);
+    }
+  }
+  for (const k of c.keep ?? []) {
+    if (!out.text.includes(k)) bad.push(`${JSON.stringify(c.text)}: lost ${JSON.stringify(k)}`);
+  }
+  if (c.phi.length === 0 && out.text !== c.text) bad.push(`${JSON.stringify(c.text)} became ${out.text}`);
+  return bad;
+}
+
+async function check(cases: Case[]): Promise<void> {
+  const bad: string[] = [];
+  for (const c of cases) bad.push(...await problems(c));
+  assertEquals(bad, []);
+}
+
+/** Random digits (first not 0), seeded for repeatable runs. */
+function rng(seed: number): (n: number) => string {
+  let x = seed;
+  const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return (n) => {
+    let s = String(1 + Math.floor(next() * 9));
+    while (s.length < n) s += String(Math.floor(next() * 10));
+    return s;
+  };
+}
+
+const IDENTIFIERS: Case[] = [
+  { text: "MR# 12345678", phi: [["12345678", "MRN"]] },
+  { text: "Med Rec # 12345678", phi: [["12345678", "MRN"]] },
+  { text: "CSN 123456789", phi: [["123456789", "MRN"]] },
+  { text: "FIN 22334455", phi: [["22334455", "MRN"]] },
+  { text: "EMPI 12345678", phi: [["12345678", "MRN"]] },
+  { text: "encounter 555666777", phi: [["555666777", "MRN"]] },
+  { text: "Member ID XYZ123456789", phi: [["XYZ123456789", "MRN"]] },
+  { text: "pt id: 4455667", phi: [["4455667", "MRN"]] },
+  { text: "SSN:\n123456789", phi: [["123456789", "SSN"]] },
+  { text: "NPI1234567893", phi: [["1234567893", "NPI"]] },
+  { text: "PID-19 123456789", phi: [["123456789", "SSN"]] },
+  {
+    text: "MRNs 11122233 44455566 77788899",
+    phi: [["11122233", "MRN"], ["44455566", "MRN"], ["77788899", "MRN"]],
+  },
+  { text: "MRN 12 345 678", phi: [["12 345 678", "MRN"]] },
+];
+
+const NOT_IDENTIFIERS: Case[] = [
+  { text: "the MRN field is PID.3 and acct table has 998877 entries", phi: [] },
+  { text: "Copied 4455667 bytes from the PID segment; PID.3 has 12 reps", phi: [] },
+  { text: "Patient count 1234567 today", phi: [] },
+  // A joined NPI whose check digit is wrong is some other code.
+  { text: "NPI1234567890", phi: [] },
+];
+
+Deno.test("review forms: identifier keywords, lists, groups and a joined NPI are tokenized", async () => {
+  await check(IDENTIFIERS);
+});
+
+Deno.test("review forms: a count or another noun's number after a keyword stays", async () => {
+  await check(NOT_IDENTIFIERS);
+});
+
+Deno.test("review forms: generated identifier values behind each keyword", async () => {
+  const digits = rng(7);
+  const cases: Case[] = [];
+  for (let i = 0; i < 6; i++) {
+    const v = digits(7 + (i % 3));
+    for (const kw of ["MR#", "Med Rec #", "CSN", "FIN", "EMPI", "Encounter", "Member ID", "pt id:"]) {
+      cases.push({ text: `see ${kw} ${v} for the ADT`, phi: [[v, "MRN"]], keep: ["for the ADT"] });
+    }
+    const a = digits(8), b = digits(8), c = digits(8);
+    cases.push({ text: `MRNs ${a} ${b} ${c}`, phi: [[a, "MRN"], [b, "MRN"], [c, "MRN"]] });
+    cases.push({ text: `Patient count ${v} today`, phi: [] });
+    cases.push({ text: `Copied ${v} bytes; PID.3 has 2 reps`, phi: [] });
+  }
+  // Joined NPIs with a valid check digit.
+  let made = 0;
+  for (let i = 0; made < 5 && i < 200; i++) {
+    const n = "1" + digits(9);
+    if (!npiValid(n)) continue;
+    made++;
+    cases.push({ text: `prov NPI${n} on PV1`, phi: [[n, "NPI"]] });
+  }
+  assert(made === 5);
+  await check(cases);
+});
