@@ -109,3 +109,39 @@ Deno.test("review forms: generated identifier values behind each keyword", async
   assert(made === 5);
   await check(cases);
 });
+
+const PHONES: Case[] = [
+  {
+    text: "Called the daughter at 937 555 0142 yesterday",
+    phi: [["937 555 0142", "PHONE"]],
+    keep: ["Called the daughter at", "yesterday"],
+  },
+  { text: "NTE|1||Called the daughter at 937 555 0142 yesterday", phi: [["937 555 0142", "PHONE"]] },
+  {
+    text: "calling 937 555 0142 now; calls to 9375550142 failed",
+    phi: [["937 555 0142", "PHONE"], ["9375550142", "PHONE"]],
+  },
+  { text: "home 937\u2013555\u20130142", phi: [["937\u2013555\u20130142", "PHONE"]] },
+  { text: "tel:+19375550142", phi: [["+19375550142", "PHONE"]] },
+  { text: "phone 937 5550142", phi: [["937 5550142", "PHONE"]] },
+];
+
+Deno.test("review forms: phones after call words, with en dashes, tel: URIs and 3-7 groups", async () => {
+  await check(PHONES);
+});
+
+Deno.test("review forms: generated phones in each new form", async () => {
+  const digits = rng(11);
+  const cases: Case[] = [];
+  for (let i = 0; i < 8; i++) {
+    const a = String(200 + (+digits(3) % 800)), b = String(200 + (+digits(3) % 800)), c = digits(4);
+    cases.push({
+      text: `Called the patient's son at ${a} ${b} ${c} twice`,
+      phi: [[`${a} ${b} ${c}`, "PHONE"]],
+    });
+    cases.push({ text: `fax ${a}\u2013${b}\u2013${c}`, phi: [[`${a}\u2013${b}\u2013${c}`, "PHONE"]] });
+    cases.push({ text: `<a href="tel:+1${a}${b}${c}">`, phi: [[`+1${a}${b}${c}`, "PHONE"]] });
+    cases.push({ text: `cell ${a} ${b}${c}`, phi: [[`${a} ${b}${c}`, "PHONE"]] });
+  }
+  await check(cases);
+});
