@@ -7,7 +7,9 @@
  * Keywords are whole words in either case: `Dobson`, `recorded`, `visitors` hold no keyword. A
  * keyword may be joined to the value (`MRN12345678`, `Mrn-12345678`, `MRN#12345678`) or end a
  * camel-case word (`PatientMRN12345678`); plurals `MRNs`, `Accounts`, `Accts` count. Birth cues are
- * `DOB` (also `D.O.B.`), `Birth`, `Birthdate`, `Birthday` and `born`.
+ * `DOB` (also `D.O.B.`), `Birth`, `Birthdate`, `Birthday`, `born` and `b.` right before a date (`born`
+ * and `b.` make birth dates only). Digits that form a date after a birth cue are a DOB, not an MRN:
+ * `DOB 01051950` (`MMDDYYYY`), `DOB 010550` (`MMDDYY`), `DOB: 1950.01.05` (`YYYY.M.D`).
  *
  * | Form | Result |
  * |---|---|
@@ -30,8 +32,8 @@ import { cand, digitCount, NUMBER_RE } from "./_tier_common.ts";
 
 /** The keywords (lowercase, as matched); which are birth cues. */
 const KEYWORD_RE =
-  /mrns?|mr(?=[ \t]*#)|med\.?[ \t]*rec(?:ord)?s?|csns?|fins?|empi|encounters?|member(?=[ \t]*(?:id|#|no|number)(?![A-Za-z]))|pt(?=[ \t]*(?:id|#)(?![A-Za-z]))|patient|d\.?o\.?b\.?|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
-const BIRTH = /^(?:d|birth|born)/i;
+  /mrns?|mr(?=[ \t]*#)|med\.?[ \t]*rec(?:ord)?s?|csns?|fins?|empi|encounters?|member(?=[ \t]*(?:id|#|no|number)(?![A-Za-z]))|pt(?=[ \t]*(?:id|#)(?![A-Za-z]))|patient|d\.?o\.?b\.?|b\.(?=[ \t]*\d)|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
+const BIRTH = /^(?:d\.?o|birth|born|b\.)/i;
 
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isUpper = (c: number) => c >= 65 && c <= 90;
@@ -65,7 +67,7 @@ function keywordsIn(text: string, from: number, to: number): Keyword[] {
         start: s,
         end: e,
         birth: BIRTH.test(m[0]),
-        born: m[0].length === 4 && /^born$/i.test(m[0]),
+        born: /^(?:born|b\.)$/i.test(m[0]),
       });
     } else KEYWORD_RE.lastIndex = m.index + 1;
   }
@@ -126,6 +128,13 @@ const NO_CUE = { id: false, birth: false, bornOnly: false };
 const OTHER_NOUN =
   /(?<![A-Za-z])(?:counts?|total|totals|tables?|size|length|len|queue|depth|limit|max|min|threshold|fields?|segments?|columns?|port|threads?|version|batch|index|has|have|had|of)(?![A-Za-z])/i;
 
+/** A birth date written as bare digits: `MMDDYYYY` or `MMDDYY` with a valid month and day. */
+function compactBirthDate(s: string): boolean {
+  if (s.length === 8) return parseDate(`${s.slice(0, 2)}/${s.slice(2, 4)}/${s.slice(4)}`) !== undefined;
+  if (s.length === 6) return parseDate(`${s.slice(0, 2)}/${s.slice(2, 4)}/${s.slice(4)}`) !== undefined;
+  return false;
+}
+
 // A count, not an identifier: a number followed by a unit.
 export const UNIT_RE =
   /^[ \t]*(?:ms|msecs?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?|bytes?|[kmgt]i?b|rows?|records?|messages?|msgs?|lines?|files?|items?|entries|entry|errors?|retries|times|patients|visits|accounts|users|requests|calls|events|segments|transactions|txns?|hits|%|percent)(?![A-Za-z])/i;
@@ -138,6 +147,7 @@ const DATE_RE = new RegExp(
     String.raw`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
     String.raw`|(?:18|19|20)\d{6}(?:\d{2}(?:\d{2}(?:\d{2})?)?)?` +
     String.raw`|\d{1,2}([-\/.])\d{1,2}\1(?:\d{4}|\d{2})` +
+    String.raw`|(?:18|19|20)\d{2}([-\/.])\d{1,2}\2\d{1,2}` +
     String.raw`|${MON}[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}` +
     String.raw`|\d{1,2}(?:st|nd|rd|th)?(?:[ \t]+|-)(?:of[ \t]+)?${MON}(?:,?[ \t]+|-)\d{4}` +
     String.raw`)(?![\w\/-]|\.\d)`,
@@ -304,7 +314,9 @@ function contextualIn(
     // date (`Visit 20380117`); a written date (`03/15/2024`) is an ordinary date, not PHI, unless a
     // birth cue makes it a birth date.
     const bare = /^\d+$/.test(m[0]);
-    const date = isDateShaped(m[0]) && (cue.birth || !bare);
+    // A birth cue wins over the identifier reading of digits that form a date (`DOB 01051950`).
+    const date = (isDateShaped(m[0]) && (cue.birth || !bare)) ||
+      (cue.birth && bare && compactBirthDate(m[0]));
     if (date && !cue.birth) continue;
     if (!date && UNIT_RE.test(text.slice(e, e + 16))) continue;
     // `born` alone makes birth dates only (`born in 1977` is a year, not an identifier).

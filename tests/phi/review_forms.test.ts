@@ -145,3 +145,39 @@ Deno.test("review forms: generated phones in each new form", async () => {
   }
   await check(cases);
 });
+
+const BIRTH_DATES: Case[] = [
+  { text: "DOB: 1950.01.05", phi: [["1950.01.05", "DOB"]] },
+  { text: "DOB:1950.01.05", phi: [["1950.01.05", "DOB"]] },
+  { text: "dob:1950.1.5", phi: [["1950.1.5", "DOB"]] },
+  { text: "b. 1950-01-05", phi: [["1950-01-05", "DOB"]] },
+  { text: "DOB 01051950", phi: [["01051950", "DOB"]] },
+  { text: "DOB 010550", phi: [["010550", "DOB"]] },
+];
+
+Deno.test("review forms: birth dates with dots, after `b.`, and as bare MMDDYYYY / MMDDYY", async () => {
+  await check(BIRTH_DATES);
+});
+
+Deno.test("review forms: a version or a plain number after `b.` stays; other dates stay", async () => {
+  await check([
+    { text: "b. 12345678 rows", phi: [] },
+    { text: "upgraded to 3.14.2 and 2024.01.05 build", phi: [] },
+    { text: "sent 2024-01-05 to the lab", phi: [] },
+  ]);
+});
+
+Deno.test("review forms: generated birth dates in each new form", async () => {
+  const digits = rng(23);
+  const cases: Case[] = [];
+  for (let i = 0; i < 10; i++) {
+    const y = String(1930 + (+digits(2) % 70)), m = 1 + (+digits(2) % 12), d = 1 + (+digits(2) % 28);
+    const mm = String(m).padStart(2, "0"), dd = String(d).padStart(2, "0");
+    cases.push({ text: `DOB: ${y}.${mm}.${dd}`, phi: [[`${y}.${mm}.${dd}`, "DOB"]] });
+    cases.push({ text: `dob:${y}.${m}.${d}`, phi: [[`${y}.${m}.${d}`, "DOB"]] });
+    cases.push({ text: `pt b. ${y}-${mm}-${dd} in Ohio`, phi: [[`${y}-${mm}-${dd}`, "DOB"]] });
+    cases.push({ text: `DOB ${mm}${dd}${y}`, phi: [[`${mm}${dd}${y}`, "DOB"]] });
+    cases.push({ text: `DOB ${mm}${dd}${y.slice(2)}`, phi: [[`${mm}${dd}${y.slice(2)}`, "DOB"]] });
+  }
+  await check(cases);
+});
