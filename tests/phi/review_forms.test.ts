@@ -181,3 +181,18 @@ Deno.test("review forms: generated birth dates in each new form", async () => {
   }
   await check(cases);
 });
+
+Deno.test("review forms: an id of identifier type SS is an SSN, one token with PID.19, exact round trip", async () => {
+  const digits = rng(31);
+  for (const ssn of ["123456789", "123-45-6789", digits(9)]) {
+    await using h = await testEngine("on");
+    const msg = "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\r" +
+      `PID|1||${ssn}^^^SSA^SS~MRN555^^^H^MR||DOE^JANE||19500105|F|||||||||||${ssn}\r`;
+    const out = await h.engine.sanitizeToolResult(msg, "bash_exec");
+    assert(!leaks(out.text, ssn), out.text);
+    const fields = out.text.split("\r")[1].split("|");
+    assert(/^\[\[SSN_\d+\]\]\^\^\^SSA\^SS~\[\[MRN_\d+\]\]/.test(fields[3]), fields[3]);
+    assertEquals(fields[19], fields[3].split("^")[0]);
+    assertEquals(h.engine.detokenize(out.text).text, msg);
+  }
+});
