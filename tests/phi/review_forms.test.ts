@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { leaks, testEngine } from "./_support.ts";
 import { npiValid } from "../../phi/tier1_definite.ts";
+import { decodedRuns } from "../../phi/base64.ts";
 
 interface Case {
   text: string;
@@ -194,5 +195,46 @@ Deno.test("review forms: an id of identifier type SS is an SSN, one token with P
     assert(/^\[\[SSN_\d+\]\]\^\^\^SSA\^SS~\[\[MRN_\d+\]\]/.test(fields[3]), fields[3]);
     assertEquals(fields[19], fields[3].split("^")[0]);
     assertEquals(h.engine.detokenize(out.text).text, msg);
+  }
+});
+
+Deno.test("review forms: short base64 values after `=` or `:` are decoded and sanitized", async () => {
+  const shown = decodedRuns("name=S293YWxjenlrXkJlcm5hZGV0dGU= x=U1NOIDEyMy00NS02Nzg5").map((r) => r.text);
+  assertEquals(shown, ["Kowalczyk^Bernadette", "SSN 123-45-6789"]);
+  // Generated values: each decodes to what was encoded.
+  const digits = rng(41);
+  const enc = new TextEncoder();
+  for (const last of ["Nguyen", "Okafor", "Lindqvist", "Brzezinski", "Delacroix"]) {
+    const v = `${last}^Ann`;
+    const b64 = enc.encode(v).toBase64();
+    assertEquals(decodedRuns(`pt=${b64};`).map((r) => r.text), [v]);
+    assertEquals(decodedRuns(`"name": "${b64}"`).map((r) => r.text), [v]);
+  }
+  await using h = await testEngine("on");
+  for (let i = 0; i < 5; i++) {
+    const ssn = `${digits(3)}-${digits(2)}-${digits(4)}`;
+    const text = `x=${enc.encode(`SSN ${ssn}`).toBase64()} done`;
+    const out = await h.engine.sanitizeToolResult(text, "bash_exec");
+    assert(out.text !== text && out.text.endsWith(" done"), out.text);
+    assert(!decodedRuns(out.text).some((r) => r.text.includes(ssn)), out.text);
+    assertEquals(h.engine.detokenize(out.text).text, text);
+  }
+});
+
+Deno.test("review forms: short hashes and keys after `=` stay untouched", async () => {
+  // Random bytes (seeded) of 12 to 23 bytes, as hashes, salts and keys are.
+  let x = 99;
+  const byte = () => (x = (x * 1103515245 + 12345) % 2147483648) >> 23;
+  const texts: string[] = [];
+  for (let n = 12; n < 24; n++) {
+    for (let k = 0; k < 8; k++) {
+      const b = new Uint8Array(n).map(() => byte());
+      texts.push(`sha=${b.toBase64()} salt: ${b.toBase64({ alphabet: "base64url", omitPadding: true })}`);
+    }
+  }
+  for (const t of texts) assertEquals(decodedRuns(t), [], t);
+  await using h = await testEngine("on");
+  for (const t of texts.slice(0, 20)) {
+    assertEquals((await h.engine.sanitizeToolResult(t, "bash_exec")).text, t);
   }
 });
