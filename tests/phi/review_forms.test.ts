@@ -7,6 +7,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { leaks, testEngine } from "./_support.ts";
 import { npiValid } from "../../phi/tier1_definite.ts";
 import { decodedRuns } from "../../phi/base64.ts";
+import { nameFinder } from "../../phi/names/mod.ts";
 
 interface Case {
   text: string;
@@ -236,5 +237,48 @@ Deno.test("review forms: short hashes and keys after `=` stay untouched", async 
   await using h = await testEngine("on");
   for (const t of texts.slice(0, 20)) {
     assertEquals((await h.engine.sanitizeToolResult(t, "bash_exec")).text, t);
+  }
+});
+
+/** The names the built-in tier 5 finds in `text` (no engine root). */
+async function namesIn(text: string): Promise<string[]> {
+  const find = await nameFinder(undefined);
+  return find(text).map((s) => text.slice(s.start, s.end));
+}
+
+Deno.test("review forms: names in capitals after a comma, and lowercase after a name cue", async () => {
+  assertEquals(await namesIn("THOMPSON, MARGARET A was the patient"), ["THOMPSON, MARGARET"]);
+  assertEquals(await namesIn("Failing msg for KOWALSKI, ANNA"), ["KOWALSKI, ANNA"]);
+  assertEquals(await namesIn("HERNANDEZ, MARIA L"), ["HERNANDEZ, MARIA"]);
+  assertEquals(await namesIn("patient name: garcia, jose"), ["garcia, jose"]);
+  // Generated: known family and given names in both forms.
+  const pairs = [["GARCIA", "JOSE"], ["NGUYEN", "LINDA"], ["MILLER", "ROBERT"], ["LOPEZ", "ANA"], [
+    "WILSON",
+    "MARY",
+  ]];
+  for (const [last, first] of pairs) {
+    assertEquals(await namesIn(`msg for ${last}, ${first} failed`), [`${last}, ${first}`]);
+    const lower = `${last.toLowerCase()}, ${first.toLowerCase()}`;
+    assertEquals(await namesIn(`name: ${lower}`), [lower]);
+  }
+  // Through the engine (tier 5 on): nothing of the name reaches the model.
+  await using h = await testEngine("on", { config: { phiNames: "on" } });
+  const out = await h.engine.sanitizeToolResult("THOMPSON, MARGARET A was the patient", "bash_exec");
+  assert(!leaks(out.text, "THOMPSON") && !leaks(out.text, "MARGARET"), out.text);
+});
+
+Deno.test("review forms: engine objects and teams named like people are not names", async () => {
+  const keep = [
+    "Grace period 30 s; Hunter thread; Jordan site",
+    "Per Austin datacenter policy",
+    "Thanks,\nInterface Team",
+    "ERROR, MARK the message",
+    "name: port, table",
+  ];
+  for (const t of keep) assertEquals(await namesIn(t), [], t);
+  for (const w of ["Hunter", "Jordan", "Austin", "Taylor", "Madison"]) {
+    for (const noun of ["thread", "site", "proc", "table", "process", "route", "xlate"]) {
+      assertEquals(await namesIn(`restart the ${w} ${noun} now`), [], `${w} ${noun}`);
+    }
   }
 });
