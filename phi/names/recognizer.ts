@@ -8,6 +8,7 @@
  * | strong cue | `spoke with Anya Petrov`, `cc: Ravi`, `My name is Rubija`, `Patient: Lee Chen` | any capitalized word that is no common or engine word |
  * | weak cue | `per Maria`, `Patient Tomas Berg`, `from Ines Duarte`, `called Ken` | at least one word in the lexicon |
  * | pair | `Horatio Vanderhoeven`, `Maria J. Lopez` | a given name, then a family name (initials may stand between); or a lexicon given name with an unknown capitalized word, or an unknown word with a lexicon family name |
+ * | `Last^First` | `Kowalczyk^Bernadette` | an HL7 person name out of its segment, one word in the lexicon |
  * | `LAST, First` | `SMITH, John`, `Okafor, Ngozi A`, `THOMPSON, MARGARET A` | family name, comma, given name (both in capitals: a known family name or a cue before it) |
  * | lowercase after a name cue | `patient name: garcia, jose` | two lexicon words, neither a common word |
  * | all caps | `KOWALSKI HANA` | two all-caps words, one a given and one a family name |
@@ -297,6 +298,17 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
       continue;
     }
     const before = lineBefore(w.start);
+    // `Last^First[^Middle]`: an HL7 person name out of its segment (a decoded `key=` value, a log
+    // line), one of the two words a known name.
+    if (
+      i + 1 < n && words[i + 1].gap === "^" && !words[i + 1].initial && nameLike(words[i + 1]) &&
+      (inLex(w) || inLex(words[i + 1]))
+    ) {
+      let j = i + 2;
+      if (j < n && words[j].gap === "^" && nameLike(words[j])) j++;
+      i = emit(i, j, "pair");
+      continue;
+    }
     // `LAST, First [M]`
     // (the family name may be unknown after a cue or in capitals: `Per Abernathy, Percival`)
     if (

@@ -261,10 +261,17 @@ Deno.test("review forms: names in capitals after a comma, and lowercase after a 
     const lower = `${last.toLowerCase()}, ${first.toLowerCase()}`;
     assertEquals(await namesIn(`name: ${lower}`), [lower]);
   }
+  // An HL7 person name out of its segment (as a decoded `name=` value gives it); not message types.
+  assertEquals(await namesIn("Kowalczyk^Bernadette"), ["Kowalczyk^Bernadette"]);
+  assertEquals(await namesIn("msg ADT^A01 from ORU^R01 via Epic^Cerner"), []);
   // Through the engine (tier 5 on): nothing of the name reaches the model.
   await using h = await testEngine("on", { config: { phiNames: "on" } });
   const out = await h.engine.sanitizeToolResult("THOMPSON, MARGARET A was the patient", "bash_exec");
   assert(!leaks(out.text, "THOMPSON") && !leaks(out.text, "MARGARET"), out.text);
+  const encoded = "name=S293YWxjenlrXkJlcm5hZGV0dGU=";
+  const b = await h.engine.sanitizeToolResult(encoded, "bash_exec");
+  assert(b.text !== encoded && !decodedRuns(b.text).some((r) => r.text.includes("Kowalczyk")), b.text);
+  assertEquals(h.engine.detokenize(b.text).text, encoded);
 });
 
 Deno.test("review forms: engine objects and teams named like people are not names", async () => {
