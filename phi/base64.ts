@@ -3,7 +3,8 @@
  * HL7 messages base64-encoded, where no text tier can see them. A candidate is a run of
  * `[A-Za-z0-9+/=]` with a length divisible by 4 (no entropy test), split after an `=` that is not
  * trailing padding; the never-tokenize list protects runs of 200 or more, the pass decodes runs of
- * 32 or more (a short message in a SMAT sample encodes to fewer than 200), and base64 wrapped at
+ * 32 or more (a short message in a SMAT sample encodes to fewer than 200), or of 16 or more right
+ * after `=` or `:` (a `key=` value), and base64 wrapped at
  * 76 (or 64) columns is one run. It is decoded;
  * when it is valid canonical base64 of text, the caller sanitizes the text and the run is replaced by
  * the re-encoded result. Everything else is left untouched. The bytes become text through
@@ -25,6 +26,12 @@ export const MIN_RUN = 200;
  * is HL7-shaped are ever rewritten, so decoding shorter runs costs little.
  */
 export const MIN_DECODE = 32;
+/**
+ * Shortest run decoded when it is a value: right after `=` or `:` (`name=S293YWxjenlrXkJlcm5hZGV0dGU=`,
+ * a 20-byte name). Such a run is taken only when its bytes read as text, as every run is, so
+ * hashes and keys stay untouched. Texts shorter than this hold no run the pass decodes.
+ */
+export const MIN_KEYED = 16;
 /** Line widths of wrapped base64 (MIME 76, PEM 64) read as one run. */
 const WRAP_WIDTHS = [76, 64];
 const enc = new TextEncoder();
@@ -304,6 +311,18 @@ function previousLine(text: string, s: number): Span | undefined {
   return e - b >= 4 ? { start: b, end: e } : undefined;
 }
 
+/**
+ * A run starting at `s` is a value: `=` or `:` right before it, then at most one space and one
+ * quote (`key=X`, `key: X`, `"key": "X"`).
+ */
+function keyedAt(text: string, s: number): boolean {
+  let p = s - 1;
+  if (text.charCodeAt(p) === 34 || text.charCodeAt(p) === 39) p--;
+  if (text.charCodeAt(p) === 32) p--;
+  const c = text.charCodeAt(p);
+  return c === 61 || c === 58;
+}
+
 /** Splits `[s, e)` after each run of `=` that more base64 follows. */
 function splitPadding(text: string, s: number, e: number, min: number, out: Base64Run[]): void {
   let p = s;
@@ -322,9 +341,10 @@ const latin1Ok = (c: number) => c === 9 || c === 10 || c === 13 || (c >= 32 && c
  * True when decoded bytes read as text: no control characters but tab, line breaks and the MLLP
  * frame bytes; Latin-1 also mostly printable ASCII (random bytes, hashes and keys fail this).
  */
-function isText(s: string, latin1: boolean): boolean {
+function isText(s: string, latin1: boolean, keyed = false): boolean {
   let ascii = 0;
   let letters = 0;
+  let digits = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 11 && c !== 28) return false;
@@ -332,14 +352,16 @@ function isText(s: string, latin1: boolean): boolean {
     if (latin1 && !latin1Ok(c) && c !== 11 && c !== 28) return false;
     if (c >= 32 && c < 127) ascii++;
     if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+    else if (c >= 48 && c <= 57) digits++;
   }
-  return letters >= 4 && (!latin1 || ascii >= s.length * 0.8);
+  // A short `key=` value may be mostly digits (`SSN 123-45-6789`).
+  return (letters >= 4 || (keyed && letters + digits >= 6)) && (!latin1 || ascii >= s.length * 0.8);
 }
 
 /**
  * The text a run of either alphabet encodes, padded or not, UTF-8 or Latin-1, with how it was
  * written; undefined when it is not canonical base64 (re-encoding must give the run back exactly)
- * or not text.
+ * or not text (four letters or more; `keyed`, a short `key=` value: six letters and digits).
  *
  * @example
  * ```ts
@@ -347,7 +369,10 @@ function isText(s: string, latin1: boolean): boolean {
  * decodeRunText("Sm9obiBEb2UncyBub3Rl")?.text; // "John Doe's note"
  * ```
  */
-export function decodeRunText(b64: string): { text: string; encoding: RunEncoding } | undefined {
+export function decodeRunText(
+  b64: string,
+  keyed = false,
+): { text: string; encoding: RunEncoding } | undefined {
   const url = b64.indexOf("-") !== -1 || b64.indexOf("_") !== -1;
   if (url && (b64.indexOf("+") !== -1 || b64.indexOf("/") !== -1)) return undefined;
   // Without any `=` a length divisible by 4 does not say: URL-safe runs are taken as unpadded
@@ -372,7 +397,7 @@ export function decodeRunText(b64: string): { text: string; encoding: RunEncodin
     probe = "";
     for (let i = 0; i < bytes.length; i++) probe += String.fromCharCode(bytes[i]);
   }
-  if (!isText(probe, latin1)) return undefined;
+  if (!isText(probe, latin1, keyed)) return undefined;
   return { text, encoding: { url, padded, latin1, charset: decoded } };
 }
 
@@ -392,8 +417,9 @@ export function encodeRunText(text: string, e: RunEncoding): string | undefined 
 /**
  * The base64 runs of `text` that decode to text, in order: either alphabet (standard or URL-safe),
  * padded or not, on one line or wrapped at any width of 16 or more (line breaks real, or written
- * `\n` as in a JSON string), holding UTF-8 or Latin-1 text. Hashes, keys and other random bytes do
- * not decode to text and are left out.
+ * `\n` as in a JSON string), holding UTF-8 or Latin-1 text; `min` (32) or more characters long, or
+ * 16 or more right after `=` or `:`. Hashes, keys and other random bytes do not decode to text and
+ * are left out.
  *
  * @example
  * ```ts
@@ -456,6 +482,10 @@ export function decodedRuns(text: string, min: number = MIN_DECODE): DecodedRun[
           const one = decodeRunText(text.slice(p.start, p.end));
           if (one) out.push({ run: p, text: one.text, encoding: one.encoding });
         }
+      } else if (min > MIN_KEYED && keyedAt(text, s)) {
+        // A short value after `key=` or `key:`: one run, taken when it decodes to text.
+        const one = decodeRunText(text.slice(s, e), true);
+        if (one) out.push({ run: { start: s, end: e }, text: one.text, encoding: one.encoding });
       }
     }
     // The first probe position (one before a multiple of step, as the first) at or after `next`.

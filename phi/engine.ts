@@ -13,7 +13,7 @@ import { AssistError } from "../core/errors.ts";
 import { homePaths } from "../core/home.ts";
 import { isHl7Shaped } from "./_hl7.ts";
 import { appendAuditText, AuditBook, AuditLines, noticeLine, type Surface } from "./audit.ts";
-import { decodedRuns, encodeRunText, layoutLike, mapBase64Runs, MIN_DECODE } from "./base64.ts";
+import { decodedRuns, encodeRunText, layoutLike, mapBase64Runs, MIN_KEYED } from "./base64.ts";
 import { type Candidate, detectAuto, findDefinite, KnownIndex, type Tier } from "./detect.ts";
 import { candidate } from "./candidate.ts";
 import {
@@ -353,7 +353,7 @@ export class PhiEngine {
   detokenize(text: string): Detokenized {
     const resolve = (t: string, field: boolean) => this.table.valueOf(t, field);
     const d = detokenizeText(text, resolve);
-    if (text.length < MIN_DECODE) return d;
+    if (text.length < MIN_KEYED) return d;
     const restored = [...d.restored];
     const unknown = [...d.unknown];
     const out = mapBase64Runs(d.text, (decoded) => {
@@ -557,7 +557,7 @@ export class PhiEngine {
     warnings: string[],
   ): Promise<{ text: string; chosen: Candidate[] }> {
     const chosen: Candidate[] = [];
-    if (text.length < MIN_DECODE) return { text, chosen };
+    if (text.length < MIN_KEYED) return { text, chosen };
     const runs = decodedRuns(text);
     if (runs.length === 0) return { text, chosen };
     // A run inside a fenced block the operator typed is theirs to show as it is.

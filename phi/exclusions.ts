@@ -9,8 +9,8 @@
  * | fenced code | what the operator typed, from an opening ``` or ~~~ fence line to its closing fence (an unclosed fence protects nothing); never in tool results, nor anywhere inside attached file content (`@file`, `/load`: fences tagged `assist-attached-file`) |
  * | token | an existing `[[...]]` token (so tokens are never nested) |
  * | field reference | `PID.3`, `PID-5.1`, `OBX.5[2].1`, `IN1.16` (dash form only for known segment ids and Z-segments) |
- * | version | `v1.2`, `1.2.3[.4...]` with an optional `-suffix`, a number after `version`/`ver`/`release`/`build`/`rev`; a `555.123.4567` phone shape (also with a `-Fax` suffix), a dotted number after a `+CC` country code or a `123.45.6789` SSN shape is not a version, nor a date with DOB context |
- * | ISO date | `YYYY-MM-DD[THH:MM[:SS][Z]]` with a real month and day, unless a birth cue (`DOB`, `D.O.B.`, `Birth`, `born`) occurs in the 20 characters before it |
+ * | version | `v1.2`, `1.2.3[.4...]` with an optional `-suffix`, a number after `version`/`ver`/`release`/`build`/`rev`; a `555.123.4567` phone shape (also with a `-Fax` suffix), a dotted number after a `+CC` country code or a `123.45.6789` SSN shape is not a version, nor a date with DOB context (`M.D.YYYY`, `YYYY.M.D`) |
+ * | ISO date | `YYYY-MM-DD[THH:MM[:SS][Z]]` with a real month and day, unless a birth cue (`DOB`, `D.O.B.`, `Birth`, `born`, `b.` right before it) occurs in the 20 characters before it |
  * | port | numbers after `port`/`ports`/`--port`, `host:port` where the host is `localhost`, an IPv4 address, a dotted name or `[v6]`, and a bare `:8080` after white space |
  * | error/status code | a number after `error`, `err`, `errno`, `status`, `code`, `rc`, `exit`, `returned`, `HTTP/x.y` |
  * | JSON key | a quoted string followed by `:` |
@@ -86,8 +86,9 @@ export const KNOWN_SEGMENTS = new Set([
   "TQ1",
 ]);
 
-// Birth cues: DOB (also `D.O.B.`), birth (birthdate, date of birth, birth_date) and born.
-const DOB_CONTEXT = /(?<![A-Za-z])(?:d\.?o\.?b(?![a-z])|born(?![a-z]))|birth/i;
+// Birth cues: DOB (also `D.O.B.`), birth (birthdate, date of birth, birth_date), born, and `b.`
+// right before the date.
+const DOB_CONTEXT = /(?<![A-Za-z])(?:d\.?o\.?b(?![a-z])|born(?![a-z])|b\.[ \t]*$)|birth/i;
 
 /** Start of the line holding `pos` (a backward scan to the previous `\n` or `\r`). */
 export function lineStart(text: string, pos: number): number {
@@ -132,7 +133,7 @@ const PHONE_DOTTED = /^(?:\+?1\.)?\d{3}\.\d{3}\.\d{4}$/;
 const SSN_DOTTED = /^\d{3}\.\d{2}\.\d{4}$/;
 // A country code right before a dotted number makes it an international phone (`+49 689.55.4270`).
 const INTL_PHONE_BEFORE = /(?<![\w+])\+\d{1,3}[ \t.-]?(?:\(\d{1,4}\)[ \t.-]?)?$/;
-const DOTTED_DATE = /^\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})$/;
+const DOTTED_DATE = /^(?:\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})|(?:18|19|20)\d{2}\.\d{1,2}\.\d{1,2})$/;
 
 const RULES: Rule[] = [
   { kind: "token", re: /\[\[[^\[\]\s]{1,80}\]\]/g, need: has("[[") },

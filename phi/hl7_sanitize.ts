@@ -9,6 +9,9 @@
  * headless fragments), and also inside other text the way the shape test finds them: after a
  * grep-style `file:line:` prefix and after `\r`/`\n` written out as two characters (JSON strings,
  * logs). A text whose header delimiters cannot be read is scanned that second way only.
+ *
+ * An identifier field's id whose identifier type code (CX.5) is `SS` is an SSN, not an MRN: the same
+ * number in PID.19 then shares its SSN token.
  */
 import { MINTED_TOKEN_RE } from "./token.ts";
 import {
@@ -158,6 +161,12 @@ const ADDR_TAILS = [1, 2, 5, 7, 10, 11];
 const PHONE_PARTS = [0, 3, 5, 6, 11];
 const PHONE_TAILS = [1, 6, 8, 9, 12];
 
+/** The identifier (CX) in `[s, e)` has identifier type code `SS` (CX.5): its id is an SSN. */
+function ssType(text: string, s: number, e: number, sep: string): boolean {
+  const n = cuts(C2, text, s, e, sep);
+  return n > 4 && C2[5] - 1 - C2[4] === 2 && text.startsWith("SS", C2[4]);
+}
+
 function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimiters, field: FieldRef): void {
   if (rule.kind === "free") {
     if (fe > fs) ctx.out.free.push({ start: fs, end: fe });
@@ -176,7 +185,10 @@ function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimit
         case "id":
         case "date": {
           const cs = d.component === "" ? -1 : text.indexOf(d.component, rs);
-          push(ctx, rs, cs === -1 || cs > re ? re : cs, rule.category, d, field, r, T_WHOLE);
+          const category = rule.kind === "id" && cs !== -1 && cs < re && ssType(text, rs, re, d.component)
+            ? "SSN"
+            : rule.category;
+          push(ctx, rs, cs === -1 || cs > re ? re : cs, category, d, field, r, T_WHOLE);
           break;
         }
         case "name": {

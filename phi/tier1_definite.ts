@@ -4,10 +4,10 @@
  *
  * | Category | What matches |
  * |---|---|
- * | SSN | `123-45-6789`; also with dots or en dashes, or with spaces after an SSN cue (one separator throughout, a valid area/group/serial); 9 bare digits after an SSN cue (`SSN`, `SS#`, `social security number`) |
+ * | SSN | `123-45-6789`; also with dots or en dashes, or with spaces after an SSN cue (one separator throughout, a valid area/group/serial); 9 bare digits after an SSN cue (`SSN`, `SS#`, `social security number`), also first on the next line |
  * | EMAIL | an address, also inside a URL query string or path, and with `%40` for the `@` |
- * | PHONE | NANP `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`/`001-`; `+1 555 123 4567`; any `+CC` international number of 8–15 digits; a space-separated or bare 10-digit number after a phone cue (`phone`, `tel`, `fax`, `cell`, `mobile`, ...). An extension (`x4587`, `ext. 12`) belongs to the token; a word suffix (`-Fax`) does not stop the match |
- * | NPI | 10 digits after an explicit `NPI:`; after `NPI` with other separators (`NPI 1234567893`, `NPI#`) only when the check digit is valid (Luhn over `80840` + the number) |
+ * | PHONE | NANP `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`/`001-`; `+1 555 123 4567`; any `+CC` international number of 8–15 digits; a space-separated (`3 3 4` or `3 7`) or bare 10-digit number after a phone cue (`phone`, `tel`, `fax`, `cell`, `mobile`, `call`/`called`/`calling`, ...); `937–555–0142` with en dashes; `+19375550142`. An extension (`x4587`, `ext. 12`) belongs to the token; a word suffix (`-Fax`) does not stop the match |
+ * | NPI | 10 digits after an explicit `NPI:`; after `NPI` with other separators or joined (`NPI 1234567893`, `NPI#`, `NPI1234567893`) only when the check digit is valid (Luhn over `80840` + the number) |
  * | CARD | 13–19 digits passing the Luhn check, bare or grouped with one separator (space or dash): after a card cue (`card`, `cc`, `credit`, `debit`, `visa`, ...) in the 30 characters before it on its line; without a cue only in a card layout (`4-4-4-4[-1..3]`, `4-6-5`, `4-6-4`) with a known network prefix (IIN) |
  *
  * Cards: a bare run of 13–19 digits without a cue is never tokenized. Engine logs and HL7 are full of
@@ -54,7 +54,7 @@ const CARD_IIN =
 const CARD_CUE =
   /(?<![A-Za-z])(?:card|cards|cc|credit|debit|visa|master\s?card|amex|american\s+express|discover|maestro|jcb|diners|pan)(?![A-Za-z])/i;
 const PHONE_CUE =
-  /(?<![A-Za-z])(?:phone|phones|ph|tel|telephone|fax|cell|cellphone|mobile|pager|call|contact\s+(?:number|no))(?![A-Za-z])/i;
+  /(?<![A-Za-z])(?:phone|phones|ph|tel|telephone|fax|cell|cellphone|mobile|pager|call(?:ed|ing|s)?|contact\s+(?:number|no))(?![A-Za-z])/i;
 const SSN_CUE = /(?<![A-Za-z])(?:ssn|ss#|ss\s*no|social\s+security(?:\s+(?:number|no|#))?)(?![A-Za-z])/i;
 
 // An extension (part of the token) and the end of a phone: no digit or word character may follow,
@@ -102,7 +102,10 @@ const TIER1: Rule[] = [
   },
   {
     // Nine bare digits right after an SSN cue (up to 16 other characters between them).
-    re: new RegExp(SSN_CUE.source + String.raw`[^\r\n\d]{0,16}?(?<![\w.-])(\d{9})(?![\w-]|\.\d)`, "gi"),
+    re: new RegExp(
+      SSN_CUE.source + String.raw`[^\r\n\d]{0,16}?(?:\r?\n[ \t]*)?(?<![\w.-])(\d{9})(?![\w-]|\.\d)`,
+      "gi",
+    ),
     category: "SSN",
     group: 1,
     check: (_t, _s, v) => ssnPlausible(v),
@@ -111,7 +114,7 @@ const TIER1: Rule[] = [
   {
     re: new RegExp(
       String
-        .raw`(?<![\w.+-])(?:(?:\+?1|001)[ \t.-]?)?(?:\(\d{3}\)[ \t.-]?\d{3}[ \t.-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4})` +
+        .raw`(?<![\w.+-])(?:(?:\+?1|001)[ \t.-]?)?(?:\(\d{3}\)[ \t.-]?\d{3}[ \t.-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4}|\d{3}\u2013\d{3}\u2013\d{4})` +
         EXT + PHONE_END,
       "gi",
     ),
@@ -121,15 +124,20 @@ const TIER1: Rule[] = [
   },
   {
     // `+1 555 123 4567`: the plus makes the spaced form definite.
-    re: new RegExp(String.raw`(?<![\w+])\+1[ \t]?\d{3}[ \t]\d{3}[ \t]\d{4}` + EXT + PHONE_END, "gi"),
+    re: new RegExp(
+      String.raw`(?<![\w+])\+1(?:[ \t]?\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10})` + EXT + PHONE_END,
+      "gi",
+    ),
     category: "PHONE",
   },
   {
-    // Spaced or bare 10 digits (optionally after `1`) right after a phone cue (up to 16 other
+    // Spaced or bare 10 digits (optionally after `1`) right after a phone cue (up to 24 other
     // characters between them).
     re: new RegExp(
       PHONE_CUE.source +
-        String.raw`[^\r\n\d]{0,16}?(?<![\w.+-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10})` + EXT +
+        String
+          .raw`[^\r\n\d]{0,24}?(?<![\w.+-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{3}[ \t]\d{7}|\d{10})` +
+        EXT +
         ")" +
         PHONE_END,
       "gi",
@@ -139,7 +147,7 @@ const TIER1: Rule[] = [
   },
   { re: /\bNPI\s*:\s*(\d{10})(?!\d)/gi, category: "NPI", group: 1 },
   {
-    re: /\bNPI(?:\s*(?:#|no\.?|number|=|-|is)\s*|\s+)(\d{10})(?![\w-])/gi,
+    re: /\bNPI(?:\s*(?:#|no\.?|number|=|-|is)\s*|\s+|)(\d{10})(?![\w-])/gi,
     category: "NPI",
     group: 1,
     check: (_t, _s, v) => npiValid(v),

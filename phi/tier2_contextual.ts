@@ -1,12 +1,15 @@
 /**
  * Tier 2 (contextual) of the spec's "Auto-PHI detection model": a number (4+ digits; may be
  * `E1234567`, `03/15/1980`, `1980-03-15`) with MRN, Patient, DOB, Account, Visit, Acct, Record or
- * Birth in the 20 characters before it on its line.
+ * Birth in the 20 characters before it on its line. The other identifier keywords of HL7 shops
+ * count as MRN cues too: `MR#`, `Med Rec`, `CSN`, `FIN`, `EMPI`, `Encounter`, `Member ID`, `pt id`.
  *
  * Keywords are whole words in either case: `Dobson`, `recorded`, `visitors` hold no keyword. A
  * keyword may be joined to the value (`MRN12345678`, `Mrn-12345678`, `MRN#12345678`) or end a
  * camel-case word (`PatientMRN12345678`); plurals `MRNs`, `Accounts`, `Accts` count. Birth cues are
- * `DOB` (also `D.O.B.`), `Birth`, `Birthdate`, `Birthday` and `born`.
+ * `DOB` (also `D.O.B.`), `Birth`, `Birthdate`, `Birthday`, `born` and `b.` right before a date (`born`
+ * and `b.` make birth dates only). Digits that form a date after a birth cue are a DOB, not an MRN:
+ * `DOB 01051950` (`MMDDYYYY`), `DOB 010550` (`MMDDYY`), `DOB: 1950.01.05` (`YYYY.M.D`).
  *
  * | Form | Result |
  * |---|---|
@@ -15,6 +18,9 @@
  * | a date after a birth cue: numeric, ISO with a time, HL7 `YYYYMMDD[HHMM[SS]]`, month names (`January 5, 1950`, `18-Dec-1986`, `5 Jan 1950`) | one DOB token for the whole date |
  * | a number first on its line, the keyword ending the line before (`MRN:` newline `12345678`) | as on one line |
  * | more values after the first, joined by `,`, `;`, `/`, `and`, `or` (`MRNs 123..., 456..., 789...`) | the first value's category |
+ * | more bare numbers of the first one's length after it, separated by spaces only (`MRNs 111 222 333`) | MRN |
+ * | digits in space-separated groups right after an identifier keyword (`MRN 12 345 678`) | one MRN token |
+ * | a number after a keyword with another noun between them (`Patient count 1234567`, `acct table has 998877`) | nothing: the number belongs to that noun |
  *
  * A date written with a month name after an identifier keyword is an ordinary date: no part of it
  * (its year) becomes an MRN.
@@ -25,8 +31,9 @@ import type { Candidate } from "./candidate.ts";
 import { cand, digitCount, NUMBER_RE } from "./_tier_common.ts";
 
 /** The keywords (lowercase, as matched); which are birth cues. */
-const KEYWORD_RE = /mrns?|patient|d\.?o\.?b\.?|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
-const BIRTH = /^(?:d|birth|born)/i;
+const KEYWORD_RE =
+  /mrns?|mr(?=[ \t]*#)|med\.?[ \t]*rec(?:ord)?s?|csns?|fins?|empi|encounters?|member(?=[ \t]*(?:id|#|no|number)(?![A-Za-z]))|pt(?=[ \t]*(?:id|#)(?![A-Za-z]))|patient|d\.?o\.?b\.?|b\.(?=[ \t]*\d)|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
+const BIRTH = /^(?:d\.?o|birth|born|b\.)/i;
 
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isUpper = (c: number) => c >= 65 && c <= 90;
@@ -60,7 +67,7 @@ function keywordsIn(text: string, from: number, to: number): Keyword[] {
         start: s,
         end: e,
         birth: BIRTH.test(m[0]),
-        born: m[0].length === 4 && /^born$/i.test(m[0]),
+        born: /^(?:born|b\.)$/i.test(m[0]),
       });
     } else KEYWORD_RE.lastIndex = m.index + 1;
   }
@@ -114,8 +121,22 @@ function cueBefore(
 
 const NO_CUE = { id: false, birth: false, bornOnly: false };
 
+/**
+ * A noun or verb between a keyword and a number that makes the number belong to something else
+ * (`Patient count 1234567`, `acct table has 998877 entries`).
+ */
+const OTHER_NOUN =
+  /(?<![A-Za-z])(?:counts?|total|totals|tables?|size|length|len|queue|depth|limit|max|min|threshold|fields?|segments?|columns?|port|threads?|version|batch|index|has|have|had|of)(?![A-Za-z])/i;
+
+/** A birth date written as bare digits: `MMDDYYYY` or `MMDDYY` with a valid month and day. */
+function compactBirthDate(s: string): boolean {
+  if (s.length === 8) return parseDate(`${s.slice(0, 2)}/${s.slice(2, 4)}/${s.slice(4)}`) !== undefined;
+  if (s.length === 6) return parseDate(`${s.slice(0, 2)}/${s.slice(2, 4)}/${s.slice(4)}`) !== undefined;
+  return false;
+}
+
 // A count, not an identifier: a number followed by a unit.
-const UNIT_RE =
+export const UNIT_RE =
   /^[ \t]*(?:ms|msecs?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?|bytes?|[kmgt]i?b|rows?|records?|messages?|msgs?|lines?|files?|items?|entries|entry|errors?|retries|times|patients|visits|accounts|users|requests|calls|events|segments|transactions|txns?|hits|%|percent)(?![A-Za-z])/i;
 
 const MON = String
@@ -126,6 +147,7 @@ const DATE_RE = new RegExp(
     String.raw`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
     String.raw`|(?:18|19|20)\d{6}(?:\d{2}(?:\d{2}(?:\d{2})?)?)?` +
     String.raw`|\d{1,2}([-\/.])\d{1,2}\1(?:\d{4}|\d{2})` +
+    String.raw`|(?:18|19|20)\d{2}([-\/.])\d{1,2}\2\d{1,2}` +
     String.raw`|${MON}[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}` +
     String.raw`|\d{1,2}(?:st|nd|rd|th)?(?:[ \t]+|-)(?:of[ \t]+)?${MON}(?:,?[ \t]+|-)\d{4}` +
     String.raw`)(?![\w\/-]|\.\d)`,
@@ -148,6 +170,10 @@ const MONTH_DATE_BEFORE = new RegExp(
 const AFTER_KEYWORD =
   /[ \t]{0,3}(?:[:#=.-][ \t]{0,3})?(?:(?:number|num|nbr|no\.?|id)(?![A-Za-z])[ \t]{0,3}(?:[:#=.-][ \t]{0,3})?){0,2}(?:\r?\n[ \t]*)?/iy;
 const IDENT = /[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]|[A-Za-z0-9]/y;
+/** Digits in space-separated groups (`12 345 678`), the identifier right after a keyword. */
+const GROUPED = /\d{1,4}(?: \d{2,4}){1,3}(?![\w\/]|[ .:-]?\d)/y;
+/** A space alone between the values of a list of bare numbers (`MRNs 111 222 333`). */
+const SPACE_SEP = /[ \t]+/y;
 const STARTS_WITH_KEYWORD = /^(?:mrns?|patient|dob|accounts?|accts?|visit|record|birth)(?![a-z])/i;
 // Between the values of a list.
 const LIST_SEP = /[ \t]*(?:[,;\/&]|and(?![A-Za-z])|or(?![A-Za-z]))[ \t]*(?:(?:and|or)[ \t]+)?/iy;
@@ -245,6 +271,17 @@ function contextualIn(
     if (k.birth) continue;
     AFTER_KEYWORD.lastIndex = k.end;
     if (!AFTER_KEYWORD.exec(text)) continue;
+    GROUPED.lastIndex = AFTER_KEYWORD.lastIndex;
+    const g = GROUPED.exec(text);
+    if (
+      g && digitCount(g[0]) >= 6 &&
+      !UNIT_RE.test(text.slice(g.index + g[0].length, g.index + g[0].length + 16))
+    ) {
+      // `MRN 12 345 678`: one identifier written in groups.
+      const c = cand(text, g.index, g.index + g[0].length, "MRN", "contextual");
+      push(c);
+      continue;
+    }
     IDENT.lastIndex = AFTER_KEYWORD.lastIndex;
     const m = IDENT.exec(text);
     if (!m) continue;
@@ -277,11 +314,14 @@ function contextualIn(
     // date (`Visit 20380117`); a written date (`03/15/2024`) is an ordinary date, not PHI, unless a
     // birth cue makes it a birth date.
     const bare = /^\d+$/.test(m[0]);
-    const date = isDateShaped(m[0]) && (cue.birth || !bare);
+    // A birth cue wins over the identifier reading of digits that form a date (`DOB 01051950`).
+    const date = (isDateShaped(m[0]) && (cue.birth || !bare)) ||
+      (cue.birth && bare && compactBirthDate(m[0]));
     if (date && !cue.birth) continue;
     if (!date && UNIT_RE.test(text.slice(e, e + 16))) continue;
     // `born` alone makes birth dates only (`born in 1977` is a year, not an identifier).
     if (!date && cue.bornOnly) continue;
+    if (!date && OTHER_NOUN.test(text.slice(Math.max(lineStart(text, at), at - 20), at))) continue;
     const c = cand(text, at, e, date ? "DOB" : "MRN", "contextual");
     push(c);
     if (c) list(text, c, push);
@@ -294,8 +334,16 @@ function list(text: string, head: Candidate, push: (c: Candidate | undefined) =>
   let at = head.end;
   for (let n = 0; n < 50; n++) {
     LIST_SEP.lastIndex = at;
-    if (!LIST_SEP.exec(text)) return;
-    const from = LIST_SEP.lastIndex;
+    let from: number;
+    let spaced = false;
+    if (LIST_SEP.exec(text)) from = LIST_SEP.lastIndex;
+    else {
+      // Bare numbers of the head's length, separated by spaces only.
+      SPACE_SEP.lastIndex = at;
+      if (head.category === "DOB" || !/^\d+$/.test(head.value) || !SPACE_SEP.exec(text)) return;
+      from = SPACE_SEP.lastIndex;
+      spaced = true;
+    }
     let value: string | undefined;
     if (head.category === "DOB") {
       DATE_AT.lastIndex = from;
@@ -311,6 +359,7 @@ function list(text: string, head: Candidate, push: (c: Candidate | undefined) =>
       if (e < text.length && /[\w\/]/.test(text[e])) return;
       if (digitCount(value) < 4 || UNIT_RE.test(text.slice(e, e + 16))) return;
       if (isDateShaped(value) && !/^\d+$/.test(value)) return;
+      if (spaced && (value.length !== head.value.length || !/^\d+$/.test(value))) return;
     }
     const c = cand(text, from, from + value.length, head.category, "contextual");
     if (!c) return;

@@ -1,16 +1,18 @@
 /**
  * Tier 3 (hl7) of the spec's "Auto-PHI detection model": field listings (a value printed after its
- * path, phi/hl7_listing.ts) by the HL7 field policy; and on a line mentioning PID.3/5/7/11/13/18,
- * NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits, dates, and the
- * value after `<ref>:` or `<ref> =`.
+ * path, phi/hl7_listing.ts) by the HL7 field policy; and on a line mentioning PID.3/5/7/11/13/18/19,
+ * NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits (not a count such as
+ * `4455667 bytes`), dates, and the value after `<ref>:` or `<ref> =`. A number on a PID.19 line is
+ * an SSN.
  */
 import { detectCategory, isDateShaped } from "./normalize.ts";
 import { findFieldListings } from "./hl7_listing.ts";
 import type { Candidate } from "./candidate.ts";
 import { cand, digitCount, NUMBER_RE } from "./_tier_common.ts";
+import { UNIT_RE } from "./tier2_contextual.ts";
 
 const REF_RE =
-  /(?<![A-Za-z0-9])(PID[.\-](?:3|5|7|11|13|18)|NK1[.\-]\d{1,2}|GT1[.\-]\d{1,2}|IN1[.\-](?:1[6-9]|20))(?![0-9])/;
+  /(?<![A-Za-z0-9])(PID[.\-](?:3|5|7|11|13|18|19)|NK1[.\-]\d{1,2}|GT1[.\-]\d{1,2}|IN1[.\-](?:1[6-9]|20))(?![0-9])/;
 
 const HINTS: Record<string, string> = {
   "PID.3": "MRN",
@@ -19,6 +21,7 @@ const HINTS: Record<string, string> = {
   "PID.11": "ADDRESS",
   "PID.13": "PHONE",
   "PID.18": "MRN",
+  "PID.19": "SSN",
   "NK1.2": "NAME",
   "NK1.4": "ADDRESS",
   "NK1.5": "PHONE",
@@ -119,7 +122,9 @@ export function findHl7Lines(text: string): Candidate[] {
     NUMBER_RE.lastIndex = 0;
     for (let m = NUMBER_RE.exec(line); m; m = NUMBER_RE.exec(line)) {
       if (digitCount(m[0]) < 4) continue;
-      const category = isDateShaped(m[0]) ? "DOB" : hint === "PHONE" ? "PHONE" : "MRN";
+      const e = m.index + m[0].length;
+      if (UNIT_RE.test(line.slice(e, e + 16))) continue;
+      const category = isDateShaped(m[0]) ? "DOB" : hint === "PHONE" || hint === "SSN" ? hint : "MRN";
       const c = cand(text, base + m.index, base + m.index + m[0].length, category, "hl7");
       if (c) out.push(c);
     }

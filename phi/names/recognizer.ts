@@ -8,13 +8,17 @@
  * | strong cue | `spoke with Anya Petrov`, `cc: Ravi`, `My name is Rubija`, `Patient: Lee Chen` | any capitalized word that is no common or engine word |
  * | weak cue | `per Maria`, `Patient Tomas Berg`, `from Ines Duarte`, `called Ken` | at least one word in the lexicon |
  * | pair | `Horatio Vanderhoeven`, `Maria J. Lopez` | a given name, then a family name (initials may stand between); or a lexicon given name with an unknown capitalized word, or an unknown word with a lexicon family name |
- * | `LAST, First` | `SMITH, John`, `Okafor, Ngozi A` | family name, comma, given name |
+ * | `Last^First` | `Kowalczyk^Bernadette` | an HL7 person name out of its segment, one word in the lexicon |
+ * | `LAST, First` | `SMITH, John`, `Okafor, Ngozi A`, `THOMPSON, MARGARET A` | family name, comma, given name (both in capitals: a known family name or a cue before it) |
+ * | lowercase after a name cue | `patient name: garcia, jose` | two lexicon words, neither a common word |
  * | all caps | `KOWALSKI HANA` | two all-caps words, one a given and one a family name |
  * | signature | `Thanks,\nDana Whitfield` | a line of one to three capitalized words after a sign-off line |
  *
  * Never a name: a word of the engine's vocabulary (phi/names/vocabulary.ts: vendors and products,
  * the engine root's sites, threads, procs, Xlates and tables), a sequence made only of HL7 terms,
- * stop words, months and weekdays. The spec's never-tokenize list is applied by the caller.
+ * stop words, months and weekdays; a word right before an engine noun (`Hunter thread`, `Jordan site`,
+ * `Austin datacenter`, `Grace period`) or an organization word (`Interface Team`). The spec's
+ * never-tokenize list is applied by the caller.
  *
  * @module
  */
@@ -105,7 +109,23 @@ const PLACE_WORDS = new Set([
   "hotel",
   "restaurant",
   "foundation",
+  "team",
+  "desk",
+  "department",
+  "dept",
+  "datacenter",
 ]);
+
+/**
+ * Engine nouns: a capitalized word right before one of these names an engine object or a setting
+ * (`Hunter thread`, `Jordan site`, `Austin datacenter`, `Grace period`), not a person.
+ */
+const ENGINE_NOUN_AFTER =
+  /^[ \t]+(?:threads?|sites?|procs?|tables?|process(?:es)?|routes?|xlates?|datacenters?|data\s+center|period|interval|timeout|queue|server|host|port|feed|interface|team|desk)(?![\p{L}\p{N}])/iu;
+
+/** A lowercase `last, first` or `first last` right after a name cue (`patient name: garcia, jose`). */
+const LOWER_AFTER_CUE_RE =
+  /\bname\s*(?:is|:|=)\s*(\p{Ll}[\p{Ll}'’-]+)(,?[ \t])(\p{Ll}[\p{Ll}'’-]+)(?![\p{L}\p{N}])/gu;
 
 /** Cue and sign-off words, honorifics: capitalized they are still no part of a name. */
 const CUE_WORDS = new Set([
@@ -278,12 +298,25 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
       continue;
     }
     const before = lineBefore(w.start);
+    // `Last^First[^Middle]`: an HL7 person name out of its segment (a decoded `key=` value, a log
+    // line), one of the two words a known name.
+    if (
+      i + 1 < n && words[i + 1].gap === "^" && !words[i + 1].initial && nameLike(words[i + 1]) &&
+      (inLex(w) || inLex(words[i + 1]))
+    ) {
+      let j = i + 2;
+      if (j < n && words[j].gap === "^" && nameLike(words[j])) j++;
+      i = emit(i, j, "pair");
+      continue;
+    }
     // `LAST, First [M]`
     // (the family name may be unknown after a cue or in capitals: `Per Abernathy, Percival`)
     if (
-      i + 1 < n && words[i + 1].gap === ", " && isFirst(words[i + 1]) && !words[i + 1].upper &&
-      nameLike(words[i + 1]) && (isLast(w) || isAny(w) || w.upper || STRONG_CUE_RE.test(before) ||
-        WEAK_CUE_RE.test(before))
+      i + 1 < n && words[i + 1].gap === ", " && isFirst(words[i + 1]) && nameLike(words[i + 1]) &&
+      (!words[i + 1].upper
+        ? isLast(w) || isAny(w) || w.upper || STRONG_CUE_RE.test(before) || WEAK_CUE_RE.test(before)
+        // Both in capitals (`THOMPSON, MARGARET A`): a known family name, or a cue before it.
+        : w.upper && (isLast(w) || isAny(w) || STRONG_CUE_RE.test(before) || WEAK_CUE_RE.test(before)))
     ) {
       let j = i + 2;
       if (j < n && words[j].initial && joins(words[j].gap)) j++;
@@ -295,6 +328,11 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     // `Marina Fort Street`, `Williamson Orchestra`: a place or an organization, not a person.
     if (j < n && joins(words[j].gap) && PLACE_WORDS.has(words[j].key)) {
       i = j + 1;
+      continue;
+    }
+    // `Hunter thread`, `Jordan site`: an engine object named like a person.
+    if (ENGINE_NOUN_AFTER.test(text.slice(words[j - 1].end, words[j - 1].end + 16))) {
+      i = j;
       continue;
     }
     // Strong cue: any name-like words.
@@ -372,5 +410,27 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     }
     i++;
   }
-  return out;
+  lowerAfterCue(text, lex, banned, out);
+  return out.length > 1 ? out.sort((a, b) => a.start - b.start) : out;
+}
+
+/** Lowercase names right after a name cue, both words known names and neither a common word. */
+function lowerAfterCue(
+  text: string,
+  lex: NameLexicon,
+  banned: (w: Word) => boolean,
+  out: NameSpan[],
+): void {
+  if (!/name/i.test(text)) return;
+  LOWER_AFTER_CUE_RE.lastIndex = 0;
+  for (let m = LOWER_AFTER_CUE_RE.exec(text); m; m = LOWER_AFTER_CUE_RE.exec(text)) {
+    const a = m[1], b = m[3];
+    const known = (k: string) => lex.first.has(k) || lex.last.has(k) || lex.any.has(k);
+    const plain = (k: string) => !banned({ key: k } as Word);
+    if (!known(a) || !known(b) || !plain(a) || !plain(b)) continue;
+    const start = m.index + m[0].length - a.length - m[2].length - b.length;
+    const end = m.index + m[0].length;
+    if (out.some((o) => o.start < end && start < o.end)) continue;
+    out.push({ start, end, rule: "cue" });
+  }
 }
