@@ -43,6 +43,12 @@ export interface SyncOptions {
   trustedKeys: readonly string[];
   /** Time limit for `VERSION`. @default 3000 */
   versionTimeoutMs?: number;
+  /**
+   * One budget shared by `VERSION`, `MANIFEST` and `MANIFEST.sig` (the launch: a few seconds, so a
+   * hanging origin never holds the start). Absent: `VERSION` gets `versionTimeoutMs`, the others
+   * the per-file limit (`assist update`).
+   */
+  metadataBudgetMs?: number;
   /** Per-file time limit. @default perFileLimitMs */
   perFileMs?: (size: number | undefined) => number;
   /** Cancels the whole sync (the launch budget). */
@@ -119,7 +125,13 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
     // everything.
     const localCheck = localMismatches(o.root, { hash: false });
     localCheck.catch(() => {});
-    const versionBytes = await get("VERSION", { timeoutMs: o.versionTimeoutMs ?? 3000 });
+    const metaDeadline = o.metadataBudgetMs === undefined ? undefined : Date.now() + o.metadataBudgetMs;
+    /** What is left of the metadata budget (at least 1 ms), or `fallback` without one. */
+    const metaMs = (fallback: number) =>
+      metaDeadline === undefined ? fallback : Math.max(1, metaDeadline - Date.now());
+    const versionBytes = await get("VERSION", {
+      timeoutMs: Math.min(o.versionTimeoutMs ?? 3000, metaMs(Infinity)),
+    });
     const version = new TextDecoder().decode(versionBytes).trim();
     if (!SEMVER.test(version)) throw new UpdateError(`the origin's VERSION is not a semantic version`);
     const last = (await Deno.readTextFile(paths.lastSync).catch(() => "")).trim();
@@ -127,8 +139,10 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
       return { status: "current", version, changed: [] };
     }
 
+    const metaGet: Getter = (path, opts) =>
+      get(path, { ...opts, timeoutMs: metaMs(opts.timeoutMs ?? limit(opts.size)) });
     const { manifestBytes, sigBytes, entries: all, signed } = await fetchManifest(
-      get,
+      metaGet,
       o.trustedKeys,
       limit(0),
     );
