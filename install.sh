@@ -145,6 +145,19 @@ get() {
   echo "$stage"
 }
 
+# no_link <path>: refuse a MANIFEST path whose existing components under $INSTALL_DIR include a
+# symbolic link (a write through it would land outside the install folder).
+no_link() {
+  d="$INSTALL_DIR"; rest="$1"
+  while :; do
+    part=${rest%%/*}; d="$d/$part"
+    [ -L "$d" ] && die "refused, nothing written: $1: $d is a symbolic link inside the install folder; remove it and retry"
+    [ -e "$d" ] || return 0
+    [ "$rest" = "$part" ] && return 0
+    rest=${rest#*/}
+  done
+}
+
 mkdir -p "$BIN_DIR"
 if [ "$mode" = binary ]; then
   os=$(uname -s); arch=$(uname -m)
@@ -164,6 +177,9 @@ if [ "$mode" = binary ]; then
 else
   command -v deno >/dev/null 2>&1 || die "a source install needs deno on PATH"
   mkdir -p "$INSTALL_DIR"
+  for p in $(awk 'NF == 3 && $1 !~ /^#/ && $1 !~ /^dist\// { print $1 }' "$TMP/MANIFEST") MANIFEST MANIFEST.sig; do
+    no_link "$p"
+  done
   n=0
   moves=""
   for p in $(awk 'NF == 3 && $1 !~ /^#/ && $1 !~ /^dist\// { print $1 }' "$TMP/MANIFEST"); do

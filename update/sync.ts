@@ -80,6 +80,41 @@ export function stagedPath(target: string): string {
   return join(dirOf(target), `.${baseOf(target)}${STAGED_SUFFIX}`);
 }
 
+/**
+ * Why writing `rel` under `root` could land outside the root, or undefined: an existing component
+ * of its path (the target included) is a symbolic link (or junction), or its deepest existing
+ * folder resolves outside the root.
+ */
+export async function escapesRoot(root: string, rel: string): Promise<string | undefined> {
+  const base = root.replace(/[\\/]+$/, "");
+  let p = base;
+  let parent = base;
+  const parts = rel.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    p = `${p}${sep}${parts[i]}`;
+    const st = await Deno.lstat(p).catch(() => undefined);
+    if (!st) break;
+    if (st.isSymlink) return `${rel}: ${p} is a symbolic link inside the install root`;
+    if (i < parts.length - 1) parent = p;
+  }
+  const real = await Deno.realPath(base).catch(() => base);
+  const realParent = await Deno.realPath(parent).catch(() => undefined);
+  if (realParent === undefined) return `${rel}: ${parent} cannot be resolved`;
+  const norm = (x: string) => Deno.build.os === "windows" ? x.toLowerCase() : x;
+  if (norm(realParent) !== norm(real) && !norm(realParent).startsWith(norm(real) + sep)) {
+    return `${rel}: ${parent} resolves outside the install root (${realParent})`;
+  }
+  return undefined;
+}
+
+/** Throws when any of `rels` could be written outside `root` (nothing is written then). */
+async function refuseEscapes(root: string, rels: readonly string[]): Promise<void> {
+  for (const rel of rels) {
+    const why = await escapesRoot(root, rel);
+    if (why) throw new UpdateError(`refused, nothing written: ${why}; remove the link and retry`);
+  }
+}
+
 /** The home files this module owns. */
 export function syncPaths(home: string) {
   return { lock: join(home, ".update.lock"), lastSync: join(home, ".last-sync-version") };
@@ -156,6 +191,8 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
         "the origin's VERSION and MANIFEST disagree (a release in progress?); try again later",
       );
     }
+
+    await refuseEscapes(o.root, [...entries.map((e) => e.path), "MANIFEST", "MANIFEST.sig"]);
 
     const staged: Array<[string, string]> = [];
     const changed: string[] = [];
@@ -307,7 +344,11 @@ export async function recover(root: string): Promise<{ rolledForward: number; sw
         );
       }
     } catch { /* a torn journal cannot exist (atomic write); treat as empty */ }
+    const base = root.replace(/[\\/]+$/, "");
     for (const [s, t] of moves) {
+      // A target reached through a symbolic link is never renamed onto (nor touched).
+      const rel = t.slice(base.length + 1).split(sep).join("/");
+      if (!t.startsWith(base + sep) || await escapesRoot(root, rel)) continue;
       if (await Deno.lstat(s).then(() => true, () => false)) {
         await Deno.rename(s, t);
         rolledForward++;
@@ -318,7 +359,12 @@ export async function recover(root: string): Promise<{ rolledForward: number; sw
   await Deno.remove(`${journal}.new`).catch(() => {});
   let swept = 0;
   const dirs = new Set<string>([root.replace(/[\\/]+$/, "")]);
-  for (const e of await localManifest(root)) dirs.add(dirOf(join(root, e.path)));
+  const relDirs = new Set<string>();
+  for (const e of await localManifest(root)) {
+    if (e.path.includes("/")) relDirs.add(e.path.slice(0, e.path.lastIndexOf("/")));
+  }
+  // Folders reached through a symbolic link are not swept (that would delete outside the root).
+  for (const d of relDirs) if (!(await escapesRoot(root, d))) dirs.add(join(root, d));
   for (const d of dirs) {
     let names: Deno.DirEntry[];
     try {

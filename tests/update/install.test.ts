@@ -137,3 +137,26 @@ Deno.test("install.sh: an unreachable origin fails naming ASSIST_BASE_URL; refus
   assertEquals(b.code, 1);
   match(b.stderr, /has no dist\/x86_64-linux\/assist \(no binary for this platform\); try --source/);
 });
+
+Deno.test("install.sh --source: a symbolic link inside the install folder is refused, nothing written through it", async () => {
+  await using tmp = await tempDir("assist-install-");
+  const home = `${tmp.path}/home`;
+  const dir = `${home}/.local/share/assist`;
+  const outside = `${tmp.path}/outside`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.mkdir(outside);
+  await Deno.symlink(outside, `${dir}/cli`);
+  await using origin = startOrigin(await thisRelease(keys.privatePem));
+  const r = await sh(`${ROOT}/install.sh`, ["--source"], {
+    HOME: home,
+    ASSIST_BASE_URL: origin.baseUrl,
+    ASSIST_ORIGIN_KEY: keys.publicKey,
+  });
+  assertEquals(r.code, 1, r.stdout + r.stderr);
+  match(
+    r.stderr,
+    /install: refused, nothing written: cli\/\S+: \S+\/cli is a symbolic link inside the install folder/,
+  );
+  assertEquals([...Deno.readDirSync(outside)], []);
+  assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["cli"]);
+});
