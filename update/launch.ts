@@ -27,6 +27,7 @@ import { DEFAULT_BASE_URL } from "./origin.ts";
 import { EMBEDDED_KEYS, parsePublicKey } from "./signature.ts";
 import { type SyncResult, syncSource } from "./sync.ts";
 import type { ProgressEvent } from "./progress.ts";
+import { compareSemver } from "./validate.ts";
 
 /**
  * The longest a launch sync may hold up the prompt; past it the sync stops (staged files removed,
@@ -126,7 +127,8 @@ export async function launchSync(o: LaunchOptions): Promise<SyncResult | undefin
           timeoutMs: o.versionTimeoutMs ?? 3000,
         }),
       ).trim();
-      if (v !== (o.current ?? VERSION)) {
+      // Only a newer release is announced: an older one is never offered (a replayed release).
+      if (compareSemver(v, o.current ?? VERSION) > 0) {
         o.line(`assist ${v} is available (this is ${o.current ?? VERSION}): run assist update`);
       }
       return undefined;
@@ -144,6 +146,7 @@ export async function launchSync(o: LaunchOptions): Promise<SyncResult | undefin
       trustedKeys: keys,
       versionTimeoutMs: o.versionTimeoutMs ?? 3000,
       metadataBudgetMs: o.metadataBudgetMs ?? LAUNCH_METADATA_MS,
+      current: o.current,
       signal: AbortSignal.timeout(o.budgetMs ?? LAUNCH_BUDGET_MS),
       progress: o.progress,
     }).finally(() => o.progressDone?.());

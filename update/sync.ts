@@ -26,7 +26,7 @@ import { acquireLock } from "./lock.ts";
 import { type ManifestEntry, parseManifest } from "./manifest.ts";
 import type { ProgressEvent } from "./progress.ts";
 import { verifyManifest } from "./signature.ts";
-import { SEMVER } from "./validate.ts";
+import { compareSemver, downgradeMessage, SEMVER } from "./validate.ts";
 
 /** Suffix of a staging file: `<dir>/.<name>` + this. */
 export const STAGED_SUFFIX = ".assist-new";
@@ -54,8 +54,13 @@ export interface SyncOptions {
   /** Cancels the whole sync (the launch budget). */
   signal?: AbortSignal;
   progress?: (e: ProgressEvent) => void;
-  /** Fetch the MANIFEST even when the version is current and the files match. */
+  /**
+   * Fetch the MANIFEST even when the version is current and the files match, and accept a release
+   * older than the installed one (`assist update --force`).
+   */
   force?: boolean;
+  /** The installed version. @default the root's VERSION file */
+  current?: string;
 }
 
 export interface SyncResult {
@@ -169,6 +174,10 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
     });
     const version = new TextDecoder().decode(versionBytes).trim();
     if (!SEMVER.test(version)) throw new UpdateError(`the origin's VERSION is not a semantic version`);
+    const current = o.current ?? (await Deno.readTextFile(join(o.root, "VERSION")).catch(() => "")).trim();
+    if (!o.force && compareSemver(version, current) < 0) {
+      throw new UpdateError(downgradeMessage(version, current));
+    }
     const last = (await Deno.readTextFile(paths.lastSync).catch(() => "")).trim();
     if (!o.force && last === version && (await localCheck).length === 0) {
       return { status: "current", version, changed: [] };

@@ -153,3 +153,19 @@ Deno.test("binary --check: the running file against this platform's MANIFEST ent
     path: `dist/${TARGET}/assist`,
   });
 });
+
+Deno.test("binary: an older signed release (a replay) is refused unless forced", async () => {
+  const { dir, exe, home } = await setup();
+  await using _d = dir;
+  const old = await makeRelease("0.9.0", { [`dist/${TARGET}/assist`]: fakeBinary("0.9.0") }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(old);
+  await rejects(
+    updateBinary(base(exe, home, origin.baseUrl)),
+    /the origin offers 0\.9\.0, older than the running 0\.10\.0 .*run assist update --force/,
+  );
+  assertEquals(await Deno.readFile(exe), fakeBinary("0.10.0"));
+  const r = await updateBinary({ ...base(exe, home, origin.baseUrl), force: true });
+  assertEquals(r, { status: "updated", version: "0.9.0" });
+});

@@ -390,3 +390,26 @@ Deno.test("recover never renames through a symbolic link a journal names", async
   assertEquals(r.rolledForward, 0);
   assertEquals(await Deno.readTextFile(`${outside}/victim.ts`), "keep\n");
 });
+
+Deno.test("an older signed release (a replay) is refused unless forced", async () => {
+  const { dir, root, home } = await setup();
+  await using _d = dir;
+  const old = await makeRelease("0.8.5", { ...OLD, "cli/help.ts": "export const help = 'vulnerable';\n" }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(old);
+  const before = await snapshot(root);
+  await rejects(syncSource(opts(root, home, origin.baseUrl)), (e: Error) => {
+    assertEquals(
+      e.message,
+      "the origin offers 0.8.5, older than the running 0.9.0 (a replayed old release?); " +
+        "refused: run assist update --force to install it anyway",
+    );
+    return true;
+  });
+  assertEquals(await snapshot(root), before);
+  assertEquals(origin.requests.map((q) => q.path), ["/ops/assist/raw/branch/main/VERSION"]);
+  const r = await syncSource(opts(root, home, origin.baseUrl, { force: true }));
+  assertEquals(r.status, "updated");
+  assertEquals(await Deno.readTextFile(`${root}/cli/help.ts`), "export const help = 'vulnerable';\n");
+});

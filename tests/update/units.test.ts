@@ -1,7 +1,7 @@
 /** The small parts of update/: origin resolution, shape checks, MANIFEST lines, signatures, progress. */
 import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
 import { DEFAULT_BASE_URL, rawUrl, readPin, resolveOrigin } from "../../update/origin.ts";
-import { checkShape, hasBinaryMagic, kindOf, looksLikeHtml } from "../../update/validate.ts";
+import { checkShape, compareSemver, hasBinaryMagic, kindOf, looksLikeHtml } from "../../update/validate.ts";
 import { formatManifest, parseManifest, unsafePath } from "../../update/manifest.ts";
 import { generateKeyPair, keyId, signManifest, verifyManifest } from "../../update/signature.ts";
 import { progressPrinter } from "../../update/progress.ts";
@@ -142,4 +142,28 @@ Deno.test("launch, compiled binary: a newer release is announced, never installe
     current: "0.99.0",
   });
   assertEquals(lines, []);
+});
+
+Deno.test("compareSemver: numeric parts, pre-releases before their release, build ignored", () => {
+  const order = [
+    "0.9.0",
+    "0.9.1",
+    "0.10.0-alpha",
+    "0.10.0-alpha.1",
+    "0.10.0-alpha.beta",
+    "0.10.0-beta.2",
+    "0.10.0-beta.11",
+    "0.10.0",
+    "1.0.0",
+  ];
+  for (let i = 0; i < order.length; i++) {
+    for (let j = 0; j < order.length; j++) {
+      assertEquals(
+        Math.sign(compareSemver(order[i], order[j])),
+        Math.sign(i - j),
+        `${order[i]} vs ${order[j]}`,
+      );
+    }
+  }
+  assertEquals(compareSemver("1.0.0+build.5", "1.0.0"), 0);
 });
