@@ -1,7 +1,8 @@
 /**
  * The sync of a source install (the files of this repository, run by Deno) from the update origin.
  *
- * 1. Lock (`$ASSIST_HOME/.update.lock`); finish or clean up what a killed sync left (below).
+ * 1. Lock (`$ASSIST_HOME/.update.lock`, then `.assist-update.lock` in the install root, which
+ *    launches with different homes share); finish or clean up what a killed sync left (below).
  * 2. Fetch `VERSION`. When it equals `.last-sync-version` and every local file has the size the
  *    local MANIFEST gives, stop: nothing else is fetched (`force` compares every hash instead).
  * 3. Fetch `MANIFEST` (and `MANIFEST.sig`); with a trusted key for the origin the signature must
@@ -32,6 +33,8 @@ import { compareSemver, downgradeMessage, SEMVER } from "./validate.ts";
 export const STAGED_SUFFIX = ".assist-new";
 /** The commit journal in the install root. */
 export const JOURNAL = ".assist-update-journal";
+/** The update lock in the install root (beside the journal): one sync per root, whatever the home. */
+export const ROOT_LOCK = ".assist-update.lock";
 
 export interface SyncOptions {
   /** The install root (the folder of main.ts). */
@@ -142,8 +145,25 @@ export function syncPaths(home: string) {
  */
 export async function syncSource(o: SyncOptions): Promise<SyncResult> {
   const paths = syncPaths(o.home);
-  const lock = await acquireLock(paths.lock);
-  if (!("release" in lock)) return { status: "busy", changed: [], holder: lock.heldBy };
+  const homeLock = await acquireLock(paths.lock);
+  if (!("release" in homeLock)) return { status: "busy", changed: [], holder: homeLock.heldBy };
+  let rootLock;
+  try {
+    rootLock = await acquireLock(join(o.root, ROOT_LOCK));
+  } catch (err) {
+    await homeLock.release();
+    throw err;
+  }
+  if (!("release" in rootLock)) {
+    await homeLock.release();
+    return { status: "busy", changed: [], holder: rootLock.heldBy };
+  }
+  const lock = {
+    async release() {
+      await rootLock.release();
+      await homeLock.release();
+    },
+  };
   try {
     await crashPoint("locked");
     await recover(o.root);

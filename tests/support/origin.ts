@@ -154,11 +154,16 @@ export function startOrigin(
   return state;
 }
 
-/** Every file under `root` (relative path → bytes), for byte-identical comparisons. */
+/**
+ * Every file under `root` (relative path → bytes), for byte-identical comparisons. The update lock
+ * of the root (`.assist-update.lock`, empty when nobody holds it) is the updater's own file and is
+ * left out.
+ */
 export async function snapshot(root: string, rel = ""): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   for await (const e of Deno.readDir(rel ? `${root}/${rel}` : root)) {
     const p = rel ? `${rel}/${e.name}` : e.name;
+    if (p === ".assist-update.lock") continue;
     if (e.isDirectory) { for (const [k, v] of await snapshot(root, p)) out.set(k, v); }
     else if (e.isFile) out.set(p, await Deno.readFile(`${root}/${p}`));
   }

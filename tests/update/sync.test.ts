@@ -413,3 +413,21 @@ Deno.test("an older signed release (a replay) is refused unless forced", async (
   assertEquals(r.status, "updated");
   assertEquals(await Deno.readTextFile(`${root}/cli/help.ts`), "export const help = 'vulnerable';\n");
 });
+
+Deno.test("two syncs of one install root from two homes: one syncs, the other is busy", async () => {
+  const { dir, root, home, release } = await setup();
+  await using _d = dir;
+  const home2 = `${dir.path}/home2`;
+  await Deno.mkdir(home2);
+  const big = await makeRelease("0.9.1", { ...NEW, "cli/big.ts": `// ${"x".repeat(3000)}\n` }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(big, { kind: "slow", path: "cli/big.ts", bytesPerSec: 6000 });
+  const [a, b] = await Promise.all([
+    syncSource(opts(root, home, origin.baseUrl)),
+    syncSource(opts(root, home2, origin.baseUrl)),
+  ]);
+  assertEquals([a.status, b.status].sort(), ["busy", "updated"]);
+  assert(release.size > 0);
+  assertEquals(await Deno.readTextFile(`${root}/cli/big.ts`), `// ${"x".repeat(3000)}\n`);
+});
