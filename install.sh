@@ -170,7 +170,8 @@ if [ "$mode" = binary ]; then
     7f454c46|cffaedfe|cafebabe) ;; *) rm -f "$staged"; die "$path is not an executable" ;;
   esac
   chmod 0755 "$staged"
-  said=$("$staged" --version 2>/dev/null || true)
+  # The token and API key are not the new program's business: unset in the subshell that runs it.
+  said=$(unset ASSIST_ORIGIN_TOKEN ORIGIN_TOKEN ASSIST_API_KEY; "$staged" --version 2>/dev/null || true)
   [ "$said" = "assist $VERSION" ] || { rm -f "$staged"; die "the downloaded binary says '$said', not 'assist $VERSION'"; }
   [ -f "$BIN_DIR/assist" ] && ln -f "$BIN_DIR/assist" "$BIN_DIR/assist.prev" 2>/dev/null || true
   mv -f "$staged" "$BIN_DIR/assist"
@@ -200,7 +201,7 @@ else
 exec deno run -q --no-prompt -P=assist --config "$INSTALL_DIR/deno.json" "$INSTALL_DIR/main.ts" "\$@"
 EOF
   chmod 0755 "$launcher"
-  said=$("$launcher" --version 2>/dev/null || true)
+  said=$(unset ASSIST_ORIGIN_TOKEN ORIGIN_TOKEN ASSIST_API_KEY; "$launcher" --version 2>/dev/null || true)
   [ "$said" = "assist $VERSION" ] || { rm -f "$launcher"; die "the installed program says '$said', not 'assist $VERSION'"; }
   mv -f "$launcher" "$BIN_DIR/assist"
   # The launch sync checks against this marker (under $ASSIST_HOME).

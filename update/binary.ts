@@ -12,6 +12,7 @@
  * @module
  */
 import { atomicWrite } from "../core/atomic_write.ts";
+import { childEnv } from "../core/child_env.ts";
 import { VERSION } from "../core/version.ts";
 import { crashPoint } from "./crash.ts";
 import { fetchOriginFile, type OriginClient, perFileLimitMs, UpdateError } from "./fetch.ts";
@@ -25,10 +26,15 @@ import { compareSemver, downgradeMessage, SEMVER } from "./validate.ts";
 /** Runs a binary with `--version`; returns its first stdout line, or throws. */
 export type VersionProbe = (program: string) => Promise<string>;
 
-/** The real probe: the program with `--version`, 10 s at most. */
+/**
+ * The real probe: the program with `--version`, 10 s at most, in an environment built from a named
+ * list (core/child_env.ts): the origin token and the API key never reach it.
+ */
 export const runVersion: VersionProbe = async (program) => {
   const out = await new Deno.Command(program, {
     args: ["--version"],
+    clearEnv: true,
+    env: childEnv((n) => Deno.env.get(n)),
     stdin: "null",
     stdout: "piped",
     stderr: "null",

@@ -160,3 +160,26 @@ Deno.test("install.sh --source: a symbolic link inside the install folder is ref
   assertEquals([...Deno.readDirSync(outside)], []);
   assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["cli"]);
 });
+
+Deno.test("install.sh --source: the installed program's --version check runs without the origin token", async () => {
+  await using tmp = await tempDir("assist-install-");
+  const home = `${tmp.path}/home`;
+  await Deno.mkdir(home);
+  // A tiny release whose main.ts says "leaked" when it can see a secret in its environment.
+  const release = await makeRelease("1.2.3", {
+    "deno.json": '{ "permissions": { "assist": { "env": true } } }\n',
+    "main.ts":
+      'const s = ["ASSIST_ORIGIN_TOKEN", "ORIGIN_TOKEN", "ASSIST_API_KEY"].some((n) => Deno.env.get(n));\n' +
+      'console.log(s ? "leaked" : "assist 1.2.3");\n',
+  }, { privateKey: keys.privatePem });
+  await using origin = startOrigin(release, { kind: "tokenOnly", token: "tok-123" });
+  const r = await sh(`${ROOT}/install.sh`, ["--source"], {
+    HOME: home,
+    ASSIST_BASE_URL: origin.baseUrl,
+    ASSIST_ORIGIN_KEY: keys.publicKey,
+    ASSIST_ORIGIN_TOKEN: "tok-123",
+    ASSIST_API_KEY: "key-456",
+  });
+  assertEquals(r.code, 0, r.stdout + r.stderr);
+  match(r.stdout, /install: assist 1\.2\.3 installed at/);
+});
