@@ -167,3 +167,36 @@ Deno.test("compareSemver: numeric parts, pre-releases before their release, buil
   }
   assertEquals(compareSemver("1.0.0+build.5", "1.0.0"), 0);
 });
+
+Deno.test("MANIFEST: Windows-hostile and .git paths refused; duplicates compared ignoring case", () => {
+  const h = "a".repeat(64);
+  const cases: Array<[string, RegExp]> = [
+    ["cli/a:b.ts", /colon/],
+    ["file.ts:Zone.Identifier", /colon/],
+    ["CON", /Windows device/],
+    ["cli/nul.txt", /Windows device/],
+    ["Aux.tar.gz", /Windows device/],
+    ["lpt9", /Windows device/],
+    ["com1.ts", /Windows device/],
+    ["cli/x.ts.", /dot or space/],
+    ["cli /x.ts", /whitespace/],
+    ["dir./x.ts", /dot or space/],
+    [".git/hooks/pre-commit", /\.git/],
+    ["cli/.GIT/config", /\.git/],
+  ];
+  for (const [bad, why] of cases) {
+    assert(why.test(unsafePath(bad) ?? ""), `${bad}: ${unsafePath(bad)}`);
+    throws(() => parseManifest(`ok.ts\n${bad}\n`), /MANIFEST line 2/);
+  }
+  // Names that only look close stay allowed.
+  for (
+    const ok of ["console.ts", "cli/com10.ts", "auxiliary.md", ".gitignore", "docs/nullable.ts", "a.b/c"]
+  ) {
+    assertEquals(unsafePath(ok), undefined, ok);
+  }
+  throws(
+    () => parseManifest(`cli/X.ts ${h} 1\ncli/x.ts ${h} 1\n`),
+    /MANIFEST line 2: cli\/x\.ts is listed twice/,
+  );
+  throws(() => parseManifest(`CLI/a.ts\ncli/a.ts\n`), /listed twice/);
+});
