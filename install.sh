@@ -41,7 +41,16 @@ die() { echo "install: $*" >&2; exit 1; }
 command -v curl >/dev/null 2>&1 || die "curl is needed"
 
 TMP=$(mktemp -d 2>/dev/null || mktemp -d -t assist)
-trap 'rm -rf "$TMP"' EXIT INT TERM
+# Every staging file is listed in $TMP/staged before it is written (also from inside $(get ...),
+# whose failure exits only its subshell); at exit whatever is still there is removed, so a failed
+# download never leaves a staging file behind. Moved files are gone from there already.
+: > "$TMP/staged"
+cleanup() {
+  while IFS= read -r f; do rm -f "$f"; done < "$TMP/staged"
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 umask 077
 # The token goes to curl in a config file (mode 0600), never on its command line.
 : > "$TMP/curlrc"
@@ -138,6 +147,7 @@ get() {
   case "$1" in /*|*..*|*\\*) die "the MANIFEST path $1 leaves the install folder" ;; esac
   mkdir -p "$(dirname "$2")"
   stage="$(dirname "$2")/.$(basename "$2").assist-new"
+  printf '%s\n' "$stage" >> "$TMP/staged"
   fetch "$1" "$stage" 300 hashed || { rm -f "$stage"; exit 1; }
   if [ "$(size_of "$stage")" != "${want#* }" ] || [ "$(sha256 "$stage")" != "${want% *}" ]; then
     rm -f "$stage"; die "$1: size or SHA-256 does not match the MANIFEST (a torn or altered file)"
@@ -182,19 +192,21 @@ else
     no_link "$p"
   done
   n=0
-  moves=""
+  # Staged file and target, one per line each (paths may hold spaces or colons).
+  : > "$TMP/moves"
   for p in $(awk 'NF == 3 && $1 !~ /^#/ && $1 !~ /^dist\// { print $1 }' "$TMP/MANIFEST"); do
     n=$((n + 1))
     if [ -f "$INSTALL_DIR/$p" ] && [ "$(sha256 "$INSTALL_DIR/$p")" = "$(entry "$p" | cut -d' ' -f1)" ]; then continue; fi
     s=$(get "$p" "$INSTALL_DIR/$p")
-    moves="$moves $s:$INSTALL_DIR/$p"
+    printf '%s\n%s\n' "$s" "$INSTALL_DIR/$p" >> "$TMP/moves"
     [ $((n % 10)) -eq 0 ] && echo "install: downloading $n files"
   done
-  for m in $moves; do mv -f "${m%%:*}" "${m#*:}"; done
+  while IFS= read -r src && IFS= read -r dst; do mv -f "$src" "$dst"; done < "$TMP/moves"
   cp "$TMP/MANIFEST" "$INSTALL_DIR/MANIFEST"
   [ -f "$TMP/MANIFEST.sig" ] && cp "$TMP/MANIFEST.sig" "$INSTALL_DIR/MANIFEST.sig"
   chmod 0755 "$INSTALL_DIR/install.sh" 2>/dev/null || true
   launcher="$BIN_DIR/.assist.assist-new"
+  printf '%s\n' "$launcher" >> "$TMP/staged"
   cat > "$launcher" <<EOF
 #!/bin/sh
 # assist launcher for the source install in $INSTALL_DIR (written by install.sh)

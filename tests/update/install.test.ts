@@ -183,3 +183,33 @@ Deno.test("install.sh --source: the installed program's --version check runs wit
   assertEquals(r.code, 0, r.stdout + r.stderr);
   match(r.stdout, /install: assist 1\.2\.3 installed at/);
 });
+
+Deno.test("install.sh --source into a HOME with a space; a download failing mid-way leaves no staging file", async () => {
+  await using tmp = await tempDir("assist-install-");
+  const home = `${tmp.path}/my home`;
+  await Deno.mkdir(home);
+  const dir = `${home}/.local/share/assist`;
+  await using origin = startOrigin(await thisRelease(keys.privatePem), {
+    kind: "truncated",
+    path: "cli/help.ts",
+  });
+  const env = { HOME: home, ASSIST_BASE_URL: origin.baseUrl, ASSIST_ORIGIN_KEY: keys.publicKey };
+  const bad = await sh(`${ROOT}/install.sh`, ["--source"], env);
+  assertEquals(bad.code, 1, bad.stdout + bad.stderr);
+  match(bad.stderr, /cli\/help\.ts/);
+  assertEquals(await leftovers(dir), []);
+  assertEquals(await leftovers(`${home}/.local/bin`), []);
+  await Deno.stat(`${home}/.local/bin/assist`).then(() => assert(false, "installed anyway"), () => {});
+
+  origin.behaviour = { kind: "normal" };
+  const r = await sh(`${ROOT}/install.sh`, ["--source"], env);
+  assertEquals(r.code, 0, r.stdout + r.stderr);
+  match(r.stdout, /installed at .*\/my home\/\.local\/bin\/assist/);
+  assertEquals(await Deno.readFile(`${dir}/cli/help.ts`), await Deno.readFile(`${ROOT}/cli/help.ts`));
+  assertEquals(await leftovers(dir), []);
+  const v = await runCommand(`${home}/.local/bin/assist`, ["--version"], {
+    clearEnv: true,
+    env: { PATH: SYSTEM_PATH, HOME: home, ...denoCache() },
+  });
+  assertEquals(v.stdout, `assist ${VERSION}\n`, v.stderr);
+});
