@@ -8,7 +8,7 @@ import { progressPrinter } from "../../update/progress.ts";
 import { perFileLimitMs } from "../../update/fetch.ts";
 import { launchSync } from "../../update/launch.ts";
 import { startOrigin } from "../support/origin.ts";
-import { tempDir } from "../support/run_assist.ts";
+import { runAssist, tempDir } from "../support/run_assist.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -199,4 +199,18 @@ Deno.test("MANIFEST: Windows-hostile and .git paths refused; duplicates compared
     /MANIFEST line 2: cli\/x\.ts is listed twice/,
   );
   throws(() => parseManifest(`CLI/a.ts\ncli/a.ts\n`), /listed twice/);
+});
+
+Deno.test("assist update --help / -h: the help on stdout, exit 0; an unknown option is still a usage error", async () => {
+  for (const flag of ["--help", "-h"]) {
+    const r = await runAssist(["update", flag]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stderr, "");
+    assert(r.stdout.startsWith("usage: assist update [--force]\n"), r.stdout);
+    assert(r.stdout.includes("--force"));
+  }
+  const bad = await runAssist(["update", "--bogus"]);
+  assertEquals(bad.code, 2);
+  assertEquals(bad.stdout, "");
+  assert(bad.stderr.includes("usage: assist update [--force]"), bad.stderr);
 });
