@@ -41,7 +41,16 @@ die() { echo "install: $*" >&2; exit 1; }
 command -v curl >/dev/null 2>&1 || die "curl is needed"
 
 TMP=$(mktemp -d 2>/dev/null || mktemp -d -t assist)
-trap 'rm -rf "$TMP"' EXIT INT TERM
+# Every staging file is listed in $TMP/staged before it is written (also from inside $(get ...),
+# whose failure exits only its subshell); at exit whatever is still there is removed, so a failed
+# download never leaves a staging file behind. Moved files are gone from there already.
+: > "$TMP/staged"
+cleanup() {
+  while IFS= read -r f; do rm -f "$f"; done < "$TMP/staged"
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 umask 077
 # The token goes to curl in a config file (mode 0600), never on its command line.
 : > "$TMP/curlrc"
@@ -138,11 +147,25 @@ get() {
   case "$1" in /*|*..*|*\\*) die "the MANIFEST path $1 leaves the install folder" ;; esac
   mkdir -p "$(dirname "$2")"
   stage="$(dirname "$2")/.$(basename "$2").assist-new"
+  printf '%s\n' "$stage" >> "$TMP/staged"
   fetch "$1" "$stage" 300 hashed || { rm -f "$stage"; exit 1; }
   if [ "$(size_of "$stage")" != "${want#* }" ] || [ "$(sha256 "$stage")" != "${want% *}" ]; then
     rm -f "$stage"; die "$1: size or SHA-256 does not match the MANIFEST (a torn or altered file)"
   fi
   echo "$stage"
+}
+
+# no_link <path>: refuse a MANIFEST path whose existing components under $INSTALL_DIR include a
+# symbolic link (a write through it would land outside the install folder).
+no_link() {
+  d="$INSTALL_DIR"; rest="$1"
+  while :; do
+    part=${rest%%/*}; d="$d/$part"
+    [ -L "$d" ] && die "refused, nothing written: $1: $d is a symbolic link inside the install folder; remove it and retry"
+    [ -e "$d" ] || return 0
+    [ "$rest" = "$part" ] && return 0
+    rest=${rest#*/}
+  done
 }
 
 mkdir -p "$BIN_DIR"
@@ -157,34 +180,40 @@ if [ "$mode" = binary ]; then
     7f454c46|cffaedfe|cafebabe) ;; *) rm -f "$staged"; die "$path is not an executable" ;;
   esac
   chmod 0755 "$staged"
-  said=$("$staged" --version 2>/dev/null || true)
+  # The token and API key are not the new program's business: unset in the subshell that runs it.
+  said=$(unset ASSIST_ORIGIN_TOKEN ORIGIN_TOKEN ASSIST_API_KEY; "$staged" --version 2>/dev/null || true)
   [ "$said" = "assist $VERSION" ] || { rm -f "$staged"; die "the downloaded binary says '$said', not 'assist $VERSION'"; }
   [ -f "$BIN_DIR/assist" ] && ln -f "$BIN_DIR/assist" "$BIN_DIR/assist.prev" 2>/dev/null || true
   mv -f "$staged" "$BIN_DIR/assist"
 else
   command -v deno >/dev/null 2>&1 || die "a source install needs deno on PATH"
   mkdir -p "$INSTALL_DIR"
+  for p in $(awk 'NF == 3 && $1 !~ /^#/ && $1 !~ /^dist\// { print $1 }' "$TMP/MANIFEST") MANIFEST MANIFEST.sig; do
+    no_link "$p"
+  done
   n=0
-  moves=""
+  # Staged file and target, one per line each (paths may hold spaces or colons).
+  : > "$TMP/moves"
   for p in $(awk 'NF == 3 && $1 !~ /^#/ && $1 !~ /^dist\// { print $1 }' "$TMP/MANIFEST"); do
     n=$((n + 1))
     if [ -f "$INSTALL_DIR/$p" ] && [ "$(sha256 "$INSTALL_DIR/$p")" = "$(entry "$p" | cut -d' ' -f1)" ]; then continue; fi
     s=$(get "$p" "$INSTALL_DIR/$p")
-    moves="$moves $s:$INSTALL_DIR/$p"
+    printf '%s\n%s\n' "$s" "$INSTALL_DIR/$p" >> "$TMP/moves"
     [ $((n % 10)) -eq 0 ] && echo "install: downloading $n files"
   done
-  for m in $moves; do mv -f "${m%%:*}" "${m#*:}"; done
+  while IFS= read -r src && IFS= read -r dst; do mv -f "$src" "$dst"; done < "$TMP/moves"
   cp "$TMP/MANIFEST" "$INSTALL_DIR/MANIFEST"
   [ -f "$TMP/MANIFEST.sig" ] && cp "$TMP/MANIFEST.sig" "$INSTALL_DIR/MANIFEST.sig"
   chmod 0755 "$INSTALL_DIR/install.sh" 2>/dev/null || true
   launcher="$BIN_DIR/.assist.assist-new"
+  printf '%s\n' "$launcher" >> "$TMP/staged"
   cat > "$launcher" <<EOF
 #!/bin/sh
 # assist launcher for the source install in $INSTALL_DIR (written by install.sh)
 exec deno run -q --no-prompt -P=assist --config "$INSTALL_DIR/deno.json" "$INSTALL_DIR/main.ts" "\$@"
 EOF
   chmod 0755 "$launcher"
-  said=$("$launcher" --version 2>/dev/null || true)
+  said=$(unset ASSIST_ORIGIN_TOKEN ORIGIN_TOKEN ASSIST_API_KEY; "$launcher" --version 2>/dev/null || true)
   [ "$said" = "assist $VERSION" ] || { rm -f "$launcher"; die "the installed program says '$said', not 'assist $VERSION'"; }
   mv -f "$launcher" "$BIN_DIR/assist"
   # The launch sync checks against this marker (under $ASSIST_HOME).

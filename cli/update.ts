@@ -46,8 +46,23 @@ export async function launchCheck(): Promise<void> {
   await launchSync({ home: config.home, baseUrl: config.baseUrl, token: config.originToken, ...printers() });
 }
 
+/** The text of `assist update --help`. */
+export const UPDATE_HELP = [
+  "usage: assist update [--force]",
+  "",
+  "Updates assist from the update origin now: a source install syncs its changed files (checked",
+  "against the signed MANIFEST), a compiled binary is replaced by the release's binary.",
+  "",
+  "  --force      check every file by hash, and accept a release older than the installed one",
+  "  --help, -h   print this help",
+].join("\n") + "\n";
+
 /** `assist update [--force]`. */
 export async function runUpdate(args: string[]): Promise<number> {
+  if (args.some((a) => a === "--help" || a === "-h")) {
+    writeText("stdout", UPDATE_HELP);
+    return EXIT.ok;
+  }
   const force = args.includes("--force");
   if (args.some((a) => a !== "--force")) {
     err("usage: assist update [--force]\n");

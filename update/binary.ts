@@ -12,6 +12,7 @@
  * @module
  */
 import { atomicWrite } from "../core/atomic_write.ts";
+import { childEnv } from "../core/child_env.ts";
 import { VERSION } from "../core/version.ts";
 import { crashPoint } from "./crash.ts";
 import { fetchOriginFile, type OriginClient, perFileLimitMs, UpdateError } from "./fetch.ts";
@@ -20,15 +21,20 @@ import { acquireLock } from "./lock.ts";
 import { binaryPath, currentTarget } from "./manifest.ts";
 import { denoFs, swapBinary, type SwapFs } from "./swap.ts";
 import { fetchManifest, stagedPath, syncPaths } from "./sync.ts";
-import { SEMVER } from "./validate.ts";
+import { compareSemver, downgradeMessage, SEMVER } from "./validate.ts";
 
 /** Runs a binary with `--version`; returns its first stdout line, or throws. */
 export type VersionProbe = (program: string) => Promise<string>;
 
-/** The real probe: the program with `--version`, 10 s at most. */
+/**
+ * The real probe: the program with `--version`, 10 s at most, in an environment built from a named
+ * list (core/child_env.ts): the origin token and the API key never reach it.
+ */
 export const runVersion: VersionProbe = async (program) => {
   const out = await new Deno.Command(program, {
     args: ["--version"],
+    clearEnv: true,
+    env: childEnv((n) => Deno.env.get(n)),
     stdin: "null",
     stdout: "piped",
     stderr: "null",
@@ -85,7 +91,11 @@ export async function updateBinary(
       });
     const version = new TextDecoder().decode(await get("VERSION", { timeoutMs: 3000 })).trim();
     if (!SEMVER.test(version)) throw new UpdateError("the origin's VERSION is not a semantic version");
-    if (!o.force && version === (o.current ?? VERSION)) return { status: "current", version };
+    const current = o.current ?? VERSION;
+    if (!o.force && version === current) return { status: "current", version };
+    if (!o.force && compareSemver(version, current) < 0) {
+      throw new UpdateError(downgradeMessage(version, current));
+    }
     const { entries } = await fetchManifest(get, o.trustedKeys, perFileLimitMs(0));
     const want = binaryPath(o.target ?? currentTarget());
     const entry = entries.find((e) => e.path === want);

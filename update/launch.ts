@@ -1,7 +1,8 @@
 /**
  * The update check at launch, and the facts `assist update`, `assist --check` and `/origin` share.
  *
- * Launch policy (bounded, in the foreground, before the REPL's modules load): `VERSION` gets 3 s;
+ * Launch policy (bounded, in the foreground, before the REPL's modules load): `VERSION` gets 3 s
+ * and `VERSION`, `MANIFEST` and `MANIFEST.sig` together {@link LAUNCH_METADATA_MS};
  * when the origin has something new, the changed files are synced with progress shown, each file
  * within its own limit and the whole sync within {@link LAUNCH_BUDGET_MS}. Why not in the background:
  * a source install loads its modules lazily while it runs, so files replaced under a running
@@ -26,9 +27,15 @@ import { DEFAULT_BASE_URL } from "./origin.ts";
 import { EMBEDDED_KEYS, parsePublicKey } from "./signature.ts";
 import { type SyncResult, syncSource } from "./sync.ts";
 import type { ProgressEvent } from "./progress.ts";
+import { compareSemver } from "./validate.ts";
 
-/** The longest a launch sync may hold up the prompt. */
-export const LAUNCH_BUDGET_MS = 120_000;
+/**
+ * The longest a launch sync may hold up the prompt; past it the sync stops (staged files removed,
+ * nothing replaced) and the next launch converges.
+ */
+export const LAUNCH_BUDGET_MS = 30_000;
+/** One budget for `VERSION`, `MANIFEST` and `MANIFEST.sig` at launch. */
+export const LAUNCH_METADATA_MS = 5_000;
 
 /** The folder of main.ts: the root of a source install. */
 export function sourceRoot(): string {
@@ -83,6 +90,8 @@ export interface LaunchOptions {
   versionTimeoutMs?: number;
   /** @default LAUNCH_BUDGET_MS */
   budgetMs?: number;
+  /** @default LAUNCH_METADATA_MS */
+  metadataBudgetMs?: number;
   /** For tests. @default isCompiled() */
   compiled?: boolean;
   /** The running version. @default VERSION */
@@ -118,7 +127,8 @@ export async function launchSync(o: LaunchOptions): Promise<SyncResult | undefin
           timeoutMs: o.versionTimeoutMs ?? 3000,
         }),
       ).trim();
-      if (v !== (o.current ?? VERSION)) {
+      // Only a newer release is announced: an older one is never offered (a replayed release).
+      if (compareSemver(v, o.current ?? VERSION) > 0) {
         o.line(`assist ${v} is available (this is ${o.current ?? VERSION}): run assist update`);
       }
       return undefined;
@@ -135,6 +145,8 @@ export async function launchSync(o: LaunchOptions): Promise<SyncResult | undefin
       client: { baseUrl: origin.baseUrl, token: o.token },
       trustedKeys: keys,
       versionTimeoutMs: o.versionTimeoutMs ?? 3000,
+      metadataBudgetMs: o.metadataBudgetMs ?? LAUNCH_METADATA_MS,
+      current: o.current,
       signal: AbortSignal.timeout(o.budgetMs ?? LAUNCH_BUDGET_MS),
       progress: o.progress,
     }).finally(() => o.progressDone?.());

@@ -5,7 +5,10 @@
  * task signs the exact bytes (update/signature.ts).
  *
  * Paths are relative and stay inside the install root: no `..` segment, no leading `/`, no `\`, no
- * NUL or control character, no drive letter, no whitespace.
+ * NUL or control character, no drive letter, no whitespace, no `:` (drive letters and NTFS
+ * streams), no Windows device name (`CON`, `nul.txt`, `COM1`...), no component ending in a dot or
+ * space, no `.git` component, and no two paths that differ only in case (one file on Windows and
+ * macOS).
  *
  * @module
  */
@@ -32,8 +35,14 @@ export function unsafePath(path: string): string | undefined {
   // deno-lint-ignore no-control-regex -- control characters are exactly what is refused here
   if (/[\x00-\x1f\x7f\s\\]/.test(path)) return "holds a backslash, whitespace or a control character";
   if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return "is absolute";
+  if (path.includes(":")) return "holds a colon (a drive or an NTFS stream on Windows)";
   const parts = path.split("/");
   if (parts.some((p) => p === ".." || p === "." || p === "")) return "leaves the install root";
+  if (parts.some((p) => /[. ]$/.test(p))) return "has a name ending in a dot or space (altered on Windows)";
+  if (parts.some((p) => /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\.|$)/i.test(p))) {
+    return "names a Windows device (CON, PRN, AUX, NUL, COM1-9, LPT1-9)";
+  }
+  if (parts.some((p) => p.toLowerCase() === ".git")) return "is inside a .git folder";
   return undefined;
 }
 
@@ -50,6 +59,7 @@ export function unsafePath(path: string): string | undefined {
  */
 export function parseManifest(text: string): ManifestEntry[] {
   const out: ManifestEntry[] = [];
+  // Keys in lower case: two paths differing only in case are one file on Windows and macOS.
   const seen = new Set<string>();
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -66,8 +76,11 @@ export function parseManifest(text: string): ManifestEntry[] {
     } else throw new Error(`${where} is not "<path> <sha256> <size>" or a path`);
     const bad = unsafePath(entry.path);
     if (bad) throw new Error(`${where}: the path ${JSON.stringify(entry.path.slice(0, 80))} ${bad}`);
-    if (seen.has(entry.path)) throw new Error(`${where}: ${entry.path} is listed twice`);
-    seen.add(entry.path);
+    const key = entry.path.toLowerCase();
+    if (seen.has(key)) {
+      throw new Error(`${where}: ${entry.path} is listed twice (paths are compared ignoring case)`);
+    }
+    seen.add(key);
     out.push(entry);
   }
   return out;

@@ -1,7 +1,8 @@
 /**
  * The sync of a source install (the files of this repository, run by Deno) from the update origin.
  *
- * 1. Lock (`$ASSIST_HOME/.update.lock`); finish or clean up what a killed sync left (below).
+ * 1. Lock (`$ASSIST_HOME/.update.lock`, then `.assist-update.lock` in the install root, which
+ *    launches with different homes share); finish or clean up what a killed sync left (below).
  * 2. Fetch `VERSION`. When it equals `.last-sync-version` and every local file has the size the
  *    local MANIFEST gives, stop: nothing else is fetched (`force` compares every hash instead).
  * 3. Fetch `MANIFEST` (and `MANIFEST.sig`); with a trusted key for the origin the signature must
@@ -26,12 +27,14 @@ import { acquireLock } from "./lock.ts";
 import { type ManifestEntry, parseManifest } from "./manifest.ts";
 import type { ProgressEvent } from "./progress.ts";
 import { verifyManifest } from "./signature.ts";
-import { SEMVER } from "./validate.ts";
+import { compareSemver, downgradeMessage, SEMVER } from "./validate.ts";
 
 /** Suffix of a staging file: `<dir>/.<name>` + this. */
 export const STAGED_SUFFIX = ".assist-new";
 /** The commit journal in the install root. */
 export const JOURNAL = ".assist-update-journal";
+/** The update lock in the install root (beside the journal): one sync per root, whatever the home. */
+export const ROOT_LOCK = ".assist-update.lock";
 
 export interface SyncOptions {
   /** The install root (the folder of main.ts). */
@@ -43,13 +46,24 @@ export interface SyncOptions {
   trustedKeys: readonly string[];
   /** Time limit for `VERSION`. @default 3000 */
   versionTimeoutMs?: number;
+  /**
+   * One budget shared by `VERSION`, `MANIFEST` and `MANIFEST.sig` (the launch: a few seconds, so a
+   * hanging origin never holds the start). Absent: `VERSION` gets `versionTimeoutMs`, the others
+   * the per-file limit (`assist update`).
+   */
+  metadataBudgetMs?: number;
   /** Per-file time limit. @default perFileLimitMs */
   perFileMs?: (size: number | undefined) => number;
   /** Cancels the whole sync (the launch budget). */
   signal?: AbortSignal;
   progress?: (e: ProgressEvent) => void;
-  /** Fetch the MANIFEST even when the version is current and the files match. */
+  /**
+   * Fetch the MANIFEST even when the version is current and the files match, and accept a release
+   * older than the installed one (`assist update --force`).
+   */
   force?: boolean;
+  /** The installed version. @default the root's VERSION file */
+  current?: string;
 }
 
 export interface SyncResult {
@@ -74,6 +88,41 @@ export function stagedPath(target: string): string {
   return join(dirOf(target), `.${baseOf(target)}${STAGED_SUFFIX}`);
 }
 
+/**
+ * Why writing `rel` under `root` could land outside the root, or undefined: an existing component
+ * of its path (the target included) is a symbolic link (or junction), or its deepest existing
+ * folder resolves outside the root.
+ */
+export async function escapesRoot(root: string, rel: string): Promise<string | undefined> {
+  const base = root.replace(/[\\/]+$/, "");
+  let p = base;
+  let parent = base;
+  const parts = rel.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    p = `${p}${sep}${parts[i]}`;
+    const st = await Deno.lstat(p).catch(() => undefined);
+    if (!st) break;
+    if (st.isSymlink) return `${rel}: ${p} is a symbolic link inside the install root`;
+    if (i < parts.length - 1) parent = p;
+  }
+  const real = await Deno.realPath(base).catch(() => base);
+  const realParent = await Deno.realPath(parent).catch(() => undefined);
+  if (realParent === undefined) return `${rel}: ${parent} cannot be resolved`;
+  const norm = (x: string) => Deno.build.os === "windows" ? x.toLowerCase() : x;
+  if (norm(realParent) !== norm(real) && !norm(realParent).startsWith(norm(real) + sep)) {
+    return `${rel}: ${parent} resolves outside the install root (${realParent})`;
+  }
+  return undefined;
+}
+
+/** Throws when any of `rels` could be written outside `root` (nothing is written then). */
+async function refuseEscapes(root: string, rels: readonly string[]): Promise<void> {
+  for (const rel of rels) {
+    const why = await escapesRoot(root, rel);
+    if (why) throw new UpdateError(`refused, nothing written: ${why}; remove the link and retry`);
+  }
+}
+
 /** The home files this module owns. */
 export function syncPaths(home: string) {
   return { lock: join(home, ".update.lock"), lastSync: join(home, ".last-sync-version") };
@@ -96,8 +145,25 @@ export function syncPaths(home: string) {
  */
 export async function syncSource(o: SyncOptions): Promise<SyncResult> {
   const paths = syncPaths(o.home);
-  const lock = await acquireLock(paths.lock);
-  if (!("release" in lock)) return { status: "busy", changed: [], holder: lock.heldBy };
+  const homeLock = await acquireLock(paths.lock);
+  if (!("release" in homeLock)) return { status: "busy", changed: [], holder: homeLock.heldBy };
+  let rootLock;
+  try {
+    rootLock = await acquireLock(join(o.root, ROOT_LOCK));
+  } catch (err) {
+    await homeLock.release();
+    throw err;
+  }
+  if (!("release" in rootLock)) {
+    await homeLock.release();
+    return { status: "busy", changed: [], holder: rootLock.heldBy };
+  }
+  const lock = {
+    async release() {
+      await rootLock.release();
+      await homeLock.release();
+    },
+  };
   try {
     await crashPoint("locked");
     await recover(o.root);
@@ -119,16 +185,28 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
     // everything.
     const localCheck = localMismatches(o.root, { hash: false });
     localCheck.catch(() => {});
-    const versionBytes = await get("VERSION", { timeoutMs: o.versionTimeoutMs ?? 3000 });
+    const metaDeadline = o.metadataBudgetMs === undefined ? undefined : Date.now() + o.metadataBudgetMs;
+    /** What is left of the metadata budget (at least 1 ms), or `fallback` without one. */
+    const metaMs = (fallback: number) =>
+      metaDeadline === undefined ? fallback : Math.max(1, metaDeadline - Date.now());
+    const versionBytes = await get("VERSION", {
+      timeoutMs: Math.min(o.versionTimeoutMs ?? 3000, metaMs(Infinity)),
+    });
     const version = new TextDecoder().decode(versionBytes).trim();
     if (!SEMVER.test(version)) throw new UpdateError(`the origin's VERSION is not a semantic version`);
+    const current = o.current ?? (await Deno.readTextFile(join(o.root, "VERSION")).catch(() => "")).trim();
+    if (!o.force && compareSemver(version, current) < 0) {
+      throw new UpdateError(downgradeMessage(version, current));
+    }
     const last = (await Deno.readTextFile(paths.lastSync).catch(() => "")).trim();
     if (!o.force && last === version && (await localCheck).length === 0) {
       return { status: "current", version, changed: [] };
     }
 
+    const metaGet: Getter = (path, opts) =>
+      get(path, { ...opts, timeoutMs: metaMs(opts.timeoutMs ?? limit(opts.size)) });
     const { manifestBytes, sigBytes, entries: all, signed } = await fetchManifest(
-      get,
+      metaGet,
       o.trustedKeys,
       limit(0),
     );
@@ -142,6 +220,8 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
         "the origin's VERSION and MANIFEST disagree (a release in progress?); try again later",
       );
     }
+
+    await refuseEscapes(o.root, [...entries.map((e) => e.path), "MANIFEST", "MANIFEST.sig"]);
 
     const staged: Array<[string, string]> = [];
     const changed: string[] = [];
@@ -293,7 +373,11 @@ export async function recover(root: string): Promise<{ rolledForward: number; sw
         );
       }
     } catch { /* a torn journal cannot exist (atomic write); treat as empty */ }
+    const base = root.replace(/[\\/]+$/, "");
     for (const [s, t] of moves) {
+      // A target reached through a symbolic link is never renamed onto (nor touched).
+      const rel = t.slice(base.length + 1).split(sep).join("/");
+      if (!t.startsWith(base + sep) || await escapesRoot(root, rel)) continue;
       if (await Deno.lstat(s).then(() => true, () => false)) {
         await Deno.rename(s, t);
         rolledForward++;
@@ -304,7 +388,12 @@ export async function recover(root: string): Promise<{ rolledForward: number; sw
   await Deno.remove(`${journal}.new`).catch(() => {});
   let swept = 0;
   const dirs = new Set<string>([root.replace(/[\\/]+$/, "")]);
-  for (const e of await localManifest(root)) dirs.add(dirOf(join(root, e.path)));
+  const relDirs = new Set<string>();
+  for (const e of await localManifest(root)) {
+    if (e.path.includes("/")) relDirs.add(e.path.slice(0, e.path.lastIndexOf("/")));
+  }
+  // Folders reached through a symbolic link are not swept (that would delete outside the root).
+  for (const d of relDirs) if (!(await escapesRoot(root, d))) dirs.add(join(root, d));
   for (const d of dirs) {
     let names: Deno.DirEntry[];
     try {

@@ -36,6 +36,52 @@ export function isLfsPointer(body: Uint8Array): boolean {
 /** A semantic version: `MAJOR.MINOR.PATCH` with an optional pre-release and build. */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
+/**
+ * Semantic-version order: negative when `a` is older than `b`, 0 when equal (build metadata
+ * ignored), positive when newer. A pre-release is older than its release. Either side not a
+ * semantic version: 0 (no order claimed).
+ *
+ * @example
+ * ```ts
+ * import { compareSemver } from "./validate.ts";
+ * compareSemver("0.10.0", "0.9.1"); // > 0
+ * compareSemver("1.0.0-rc.1", "1.0.0"); // < 0
+ * ```
+ */
+export function compareSemver(a: string, b: string): number {
+  const ma = SEMVER.exec(a.trim());
+  const mb = SEMVER.exec(b.trim());
+  if (!ma || !mb) return 0;
+  for (let i = 1; i <= 3; i++) {
+    const d = Number(ma[i]) - Number(mb[i]);
+    if (d !== 0) return Math.sign(d);
+  }
+  const pa = ma[4]?.slice(1);
+  const pb = mb[4]?.slice(1);
+  if (pa === pb) return 0;
+  if (pa === undefined) return 1;
+  if (pb === undefined) return -1;
+  const xa = pa.split(".");
+  const xb = pb.split(".");
+  for (let i = 0; i < Math.max(xa.length, xb.length); i++) {
+    if (xa[i] === undefined) return -1;
+    if (xb[i] === undefined) return 1;
+    if (xa[i] === xb[i]) continue;
+    const na = /^\d+$/.test(xa[i]);
+    const nb = /^\d+$/.test(xb[i]);
+    if (na && nb) return Math.sign(Number(xa[i]) - Number(xb[i]));
+    if (na !== nb) return na ? -1 : 1;
+    return xa[i] < xb[i] ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The refusal of an older release (a replay of a signed old one must not downgrade). */
+export function downgradeMessage(offered: string, running: string): string {
+  return `the origin offers ${offered}, older than the running ${running} (a replayed old release?); ` +
+    "refused: run assist update --force to install it anyway";
+}
+
 /** The kind of a file the origin serves, from its path. */
 export type FileKind = "version" | "manifest" | "main" | "shell" | "binary" | "text";
 

@@ -47,7 +47,9 @@ export type Behaviour =
   /** Redirects every request to another origin. */
   | { kind: "redirectTo"; base: string }
   /** Never answers. */
-  | { kind: "hang" };
+  | { kind: "hang" }
+  /** Never answers for these paths; serves the rest normally. */
+  | { kind: "hangOn"; paths: string[] };
 
 const SIGN_IN =
   `<!DOCTYPE html>\n<html lang="en"><head><title>Sign In - Gitea</title></head><body>login</body></html>\n`;
@@ -104,6 +106,7 @@ export function startOrigin(
     }
     if (!url.pathname.startsWith(prefix)) return new Response("Not found.\n", { status: 404 });
     const path = decodeURIComponent(url.pathname.slice(prefix.length));
+    if (b.kind === "hangOn" && b.paths.includes(path)) return new Promise<Response>((r) => hanging.add(r));
     let body = state.files.get(path);
     if (!body) return new Response("Not found.\n", { status: 404 });
     const headers = { "content-type": "text/plain; charset=utf-8" };
@@ -151,11 +154,16 @@ export function startOrigin(
   return state;
 }
 
-/** Every file under `root` (relative path → bytes), for byte-identical comparisons. */
+/**
+ * Every file under `root` (relative path → bytes), for byte-identical comparisons. The update lock
+ * of the root (`.assist-update.lock`, empty when nobody holds it) is the updater's own file and is
+ * left out.
+ */
 export async function snapshot(root: string, rel = ""): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   for await (const e of Deno.readDir(rel ? `${root}/${rel}` : root)) {
     const p = rel ? `${rel}/${e.name}` : e.name;
+    if (p === ".assist-update.lock") continue;
     if (e.isDirectory) { for (const [k, v] of await snapshot(root, p)) out.set(k, v); }
     else if (e.isFile) out.set(p, await Deno.readFile(`${root}/${p}`));
   }

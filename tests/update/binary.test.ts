@@ -5,7 +5,7 @@
  * `deno compile` needs a runtime download this machine cannot reach).
  */
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
-import { checkBinary, updateBinary, type VersionProbe } from "../../update/binary.ts";
+import { checkBinary, runVersion, updateBinary, type VersionProbe } from "../../update/binary.ts";
 import { generateKeyPair } from "../../update/signature.ts";
 import { makeRelease, startOrigin } from "../support/origin.ts";
 import { tempDir } from "../support/run_assist.ts";
@@ -152,4 +152,38 @@ Deno.test("binary --check: the running file against this platform's MANIFEST ent
     version: "0.99.0",
     path: `dist/${TARGET}/assist`,
   });
+});
+
+Deno.test("binary: an older signed release (a replay) is refused unless forced", async () => {
+  const { dir, exe, home } = await setup();
+  await using _d = dir;
+  const old = await makeRelease("0.9.0", { [`dist/${TARGET}/assist`]: fakeBinary("0.9.0") }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(old);
+  await rejects(
+    updateBinary(base(exe, home, origin.baseUrl)),
+    /the origin offers 0\.9\.0, older than the running 0\.10\.0 .*run assist update --force/,
+  );
+  assertEquals(await Deno.readFile(exe), fakeBinary("0.10.0"));
+  const r = await updateBinary({ ...base(exe, home, origin.baseUrl), force: true });
+  assertEquals(r, { status: "updated", version: "0.9.0" });
+});
+
+Deno.test("binary: the --version probe runs without the origin token or the API key in its environment", async () => {
+  await using tmp = await tempDir("assist-probe-");
+  const script = `${tmp.path}/fake-assist`;
+  await Deno.writeTextFile(
+    script,
+    '#!/bin/sh\necho "assist ${ASSIST_ORIGIN_TOKEN:-no}-${ORIGIN_TOKEN:-no}-${ASSIST_API_KEY:-no}-${PATH:+path}"\n',
+    { mode: 0o755 },
+  );
+  const names = ["ASSIST_ORIGIN_TOKEN", "ORIGIN_TOKEN", "ASSIST_API_KEY"];
+  const saved = names.map((n) => Deno.env.get(n));
+  names.forEach((n) => Deno.env.set(n, "s3cret"));
+  try {
+    assertEquals(await runVersion(script), "assist no-no-no-path");
+  } finally {
+    names.forEach((n, i) => saved[i] === undefined ? Deno.env.delete(n) : Deno.env.set(n, saved[i]!));
+  }
 });

@@ -137,3 +137,79 @@ Deno.test("install.sh: an unreachable origin fails naming ASSIST_BASE_URL; refus
   assertEquals(b.code, 1);
   match(b.stderr, /has no dist\/x86_64-linux\/assist \(no binary for this platform\); try --source/);
 });
+
+Deno.test("install.sh --source: a symbolic link inside the install folder is refused, nothing written through it", async () => {
+  await using tmp = await tempDir("assist-install-");
+  const home = `${tmp.path}/home`;
+  const dir = `${home}/.local/share/assist`;
+  const outside = `${tmp.path}/outside`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.mkdir(outside);
+  await Deno.symlink(outside, `${dir}/cli`);
+  await using origin = startOrigin(await thisRelease(keys.privatePem));
+  const r = await sh(`${ROOT}/install.sh`, ["--source"], {
+    HOME: home,
+    ASSIST_BASE_URL: origin.baseUrl,
+    ASSIST_ORIGIN_KEY: keys.publicKey,
+  });
+  assertEquals(r.code, 1, r.stdout + r.stderr);
+  match(
+    r.stderr,
+    /install: refused, nothing written: cli\/\S+: \S+\/cli is a symbolic link inside the install folder/,
+  );
+  assertEquals([...Deno.readDirSync(outside)], []);
+  assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["cli"]);
+});
+
+Deno.test("install.sh --source: the installed program's --version check runs without the origin token", async () => {
+  await using tmp = await tempDir("assist-install-");
+  const home = `${tmp.path}/home`;
+  await Deno.mkdir(home);
+  // A tiny release whose main.ts says "leaked" when it can see a secret in its environment.
+  const release = await makeRelease("1.2.3", {
+    "deno.json": '{ "permissions": { "assist": { "env": true } } }\n',
+    "main.ts":
+      'const s = ["ASSIST_ORIGIN_TOKEN", "ORIGIN_TOKEN", "ASSIST_API_KEY"].some((n) => Deno.env.get(n));\n' +
+      'console.log(s ? "leaked" : "assist 1.2.3");\n',
+  }, { privateKey: keys.privatePem });
+  await using origin = startOrigin(release, { kind: "tokenOnly", token: "tok-123" });
+  const r = await sh(`${ROOT}/install.sh`, ["--source"], {
+    HOME: home,
+    ASSIST_BASE_URL: origin.baseUrl,
+    ASSIST_ORIGIN_KEY: keys.publicKey,
+    ASSIST_ORIGIN_TOKEN: "tok-123",
+    ASSIST_API_KEY: "key-456",
+  });
+  assertEquals(r.code, 0, r.stdout + r.stderr);
+  match(r.stdout, /install: assist 1\.2\.3 installed at/);
+});
+
+Deno.test("install.sh --source into a HOME with a space; a download failing mid-way leaves no staging file", async () => {
+  await using tmp = await tempDir("assist-install-");
+  const home = `${tmp.path}/my home`;
+  await Deno.mkdir(home);
+  const dir = `${home}/.local/share/assist`;
+  await using origin = startOrigin(await thisRelease(keys.privatePem), {
+    kind: "truncated",
+    path: "cli/help.ts",
+  });
+  const env = { HOME: home, ASSIST_BASE_URL: origin.baseUrl, ASSIST_ORIGIN_KEY: keys.publicKey };
+  const bad = await sh(`${ROOT}/install.sh`, ["--source"], env);
+  assertEquals(bad.code, 1, bad.stdout + bad.stderr);
+  match(bad.stderr, /cli\/help\.ts/);
+  assertEquals(await leftovers(dir), []);
+  assertEquals(await leftovers(`${home}/.local/bin`), []);
+  await Deno.stat(`${home}/.local/bin/assist`).then(() => assert(false, "installed anyway"), () => {});
+
+  origin.behaviour = { kind: "normal" };
+  const r = await sh(`${ROOT}/install.sh`, ["--source"], env);
+  assertEquals(r.code, 0, r.stdout + r.stderr);
+  match(r.stdout, /installed at .*\/my home\/\.local\/bin\/assist/);
+  assertEquals(await Deno.readFile(`${dir}/cli/help.ts`), await Deno.readFile(`${ROOT}/cli/help.ts`));
+  assertEquals(await leftovers(dir), []);
+  const v = await runCommand(`${home}/.local/bin/assist`, ["--version"], {
+    clearEnv: true,
+    env: { PATH: SYSTEM_PATH, HOME: home, ...denoCache() },
+  });
+  assertEquals(v.stdout, `assist ${VERSION}\n`, v.stderr);
+});

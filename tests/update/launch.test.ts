@@ -7,7 +7,8 @@
 import { VERSION } from "../../core/version.ts";
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { generateKeyPair } from "../../update/signature.ts";
-import { snapshot, startOrigin } from "../support/origin.ts";
+import { makeRelease, snapshot, startOrigin, writeTree } from "../support/origin.ts";
+import { launchSync } from "../../update/launch.ts";
 import { runCommand, tempDir } from "../support/run_assist.ts";
 import { copyInstall, denoDir, installedArgs, leftovers, nextRelease, runInstalled } from "./_install.ts";
 
@@ -153,4 +154,79 @@ Deno.test("assist --check lists files that differ from MANIFEST and fails; passe
   match(r.stderr, /^size differs: cli\/help\.ts$/m);
   match(r.stderr, /^missing: prompts\/system\.md$/m);
   match(r.stderr, /2 of \d+ file\(s\) differ from MANIFEST; assist update --force repairs them/);
+});
+
+/** A small install at 0.9.0 and a signed 0.9.1 release, for launchSync run in this process. */
+async function smallFixture() {
+  const dir = await tempDir("assist-launch-small-");
+  const root = `${dir.path}/install`;
+  const home = `${dir.path}/home`;
+  await Deno.mkdir(home, { recursive: true });
+  const files = { "main.ts": "console.log(1);\n", "cli/help.ts": "export const h = 'old';\n" };
+  await writeTree(root, await makeRelease("0.9.0", files, { privateKey: keys.privatePem }));
+  await Deno.writeTextFile(`${home}/.origin-key`, `${keys.publicKey}\n`);
+  await Deno.writeTextFile(`${home}/.last-sync-version`, "0.9.0\n");
+  const release = await makeRelease("0.9.1", {
+    ...files,
+    "cli/help.ts": "export const h = 'new';\n",
+    "cli/big.ts": `export const s = "${"x".repeat(4000)}";\n`,
+  }, { privateKey: keys.privatePem });
+  return { dir, root, home, release };
+}
+
+for (const hung of ["MANIFEST", "MANIFEST.sig"]) {
+  Deno.test(`launch: a hanging ${hung} is bounded by the metadata budget; skipped, files untouched`, async () => {
+    const { dir, root, home, release } = await smallFixture();
+    await using _d = dir;
+    await using origin = startOrigin(release, { kind: "hangOn", paths: [hung] });
+    const before = await snapshot(root);
+    const lines: string[] = [];
+    const r = await launchSync({
+      home,
+      root,
+      baseUrl: origin.baseUrl,
+      compiled: false,
+      current: "0.9.0",
+      metadataBudgetMs: 300,
+      line: (s) => lines.push(s),
+    });
+    assertEquals(r, undefined);
+    const skipped = lines.filter((l) => l.startsWith("auto-update skipped this launch: "));
+    assertEquals(skipped.length, 1, lines.join("\n"));
+    assert(skipped[0].includes(hung), skipped[0]);
+    assertEquals(await snapshot(root), before);
+    assertEquals((await Deno.readTextFile(`${home}/.last-sync-version`)).trim(), "0.9.0");
+  });
+}
+
+Deno.test("launch: the whole-sync budget stops a slow download cleanly; the next launch converges", async () => {
+  const { dir, root, home, release } = await smallFixture();
+  await using _d = dir;
+  await using origin = startOrigin(release, { kind: "slow", path: "cli/big.ts", bytesPerSec: 1000 });
+  const before = await snapshot(root);
+  const lines: string[] = [];
+  const base = { home, root, baseUrl: origin.baseUrl, compiled: false, current: "0.9.0" };
+  assertEquals(await launchSync({ ...base, budgetMs: 500, line: (s) => lines.push(s) }), undefined);
+  assertEquals(
+    lines.filter((l) => l.startsWith("auto-update skipped this launch: ")).length,
+    1,
+    lines.join("\n"),
+  );
+  assertEquals(await snapshot(root), before, "nothing replaced, no staging file left");
+  origin.behaviour = { kind: "normal" };
+  const r = await launchSync({ ...base, line: (s) => lines.push(s) });
+  assertEquals(r?.status, "updated");
+  assertEquals(await Deno.readTextFile(`${root}/cli/help.ts`), "export const h = 'new';\n");
+});
+
+Deno.test("launch: a hanging MANIFEST at a real start is skipped within the launch metadata budget", async () => {
+  const { dir, root, home } = await fixture();
+  await using _d = dir;
+  await using origin = startOrigin(await nextRelease(root, "0.99.0", keys.privatePem), {
+    kind: "hangOn",
+    paths: ["MANIFEST"],
+  });
+  const r = await launchQuit(root, { ASSIST_HOME: home, ASSIST_BASE_URL: origin.baseUrl });
+  assertEquals(r.code, 0);
+  match(r.stderr, /^auto-update skipped this launch: .*MANIFEST: no complete answer within [1-5] s$/m);
 });

@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "n
 import { Secret } from "../../core/secret.ts";
 import { UpdateError } from "../../update/fetch.ts";
 import { generateKeyPair } from "../../update/signature.ts";
-import { stagedPath, syncSource } from "../../update/sync.ts";
+import { recover, stagedPath, syncSource } from "../../update/sync.ts";
 import type { ProgressEvent } from "../../update/progress.ts";
 import { makeRelease, snapshot, startOrigin, writeTree } from "../support/origin.ts";
 import { tempDir } from "../support/run_assist.ts";
@@ -345,4 +345,89 @@ Deno.test("a shipped file that quotes a sign-in page syncs: its hash vouches for
   const r = await syncSource(opts(root, home, origin.baseUrl));
   assert(r.changed.includes("prompts/page.md"));
   assertEquals(await Deno.readTextFile(`${root}/prompts/page.md`), page);
+});
+
+Deno.test("a symbolic link inside the install root is refused before anything is written", async () => {
+  const { dir, root, home, release } = await setup();
+  await using _d = dir;
+  await using origin = startOrigin(release);
+  const outside = `${dir.path}/outside`;
+  await Deno.mkdir(outside);
+  // A folder of the release replaced by a link to a folder outside the root.
+  await Deno.remove(`${root}/cli`, { recursive: true });
+  await Deno.symlink(outside, `${root}/cli`);
+  const before = await snapshot(root);
+  await rejects(syncSource(opts(root, home, origin.baseUrl)), (e: Error) => {
+    match(
+      e.message,
+      /^refused, nothing written: cli\/\S+: \S+\/cli is a symbolic link inside the install root/,
+    );
+    return true;
+  });
+  assertEquals([...Deno.readDirSync(outside)], [], "nothing written outside the root");
+  assertEquals(await snapshot(root), before);
+  assertEquals((await Deno.readTextFile(`${home}/.last-sync-version`)).trim(), "0.9.0");
+  // A linked file (the target itself) is refused the same way.
+  await Deno.remove(`${root}/cli`);
+  await Deno.mkdir(`${root}/cli`);
+  await Deno.writeTextFile(`${outside}/victim`, "keep\n");
+  await Deno.symlink(`${outside}/victim`, `${root}/cli/help.ts`);
+  await rejects(syncSource(opts(root, home, origin.baseUrl)), /cli\/help\.ts: \S+ is a symbolic link/);
+  assertEquals(await Deno.readTextFile(`${outside}/victim`), "keep\n");
+});
+
+Deno.test("recover never renames through a symbolic link a journal names", async () => {
+  const { dir, root, home: _h } = await setup();
+  await using _d = dir;
+  const outside = `${dir.path}/outside`;
+  await Deno.mkdir(outside);
+  await Deno.writeTextFile(`${outside}/victim.ts`, "keep\n");
+  await Deno.writeTextFile(`${outside}/.victim.ts.assist-new`, "evil\n");
+  await Deno.symlink(outside, `${root}/lib`);
+  const t = `${root}/lib/victim.ts`;
+  await Deno.writeTextFile(`${root}/.assist-update-journal`, JSON.stringify({ moves: [[stagedPath(t), t]] }));
+  const r = await recover(root);
+  assertEquals(r.rolledForward, 0);
+  assertEquals(await Deno.readTextFile(`${outside}/victim.ts`), "keep\n");
+});
+
+Deno.test("an older signed release (a replay) is refused unless forced", async () => {
+  const { dir, root, home } = await setup();
+  await using _d = dir;
+  const old = await makeRelease("0.8.5", { ...OLD, "cli/help.ts": "export const help = 'vulnerable';\n" }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(old);
+  const before = await snapshot(root);
+  await rejects(syncSource(opts(root, home, origin.baseUrl)), (e: Error) => {
+    assertEquals(
+      e.message,
+      "the origin offers 0.8.5, older than the running 0.9.0 (a replayed old release?); " +
+        "refused: run assist update --force to install it anyway",
+    );
+    return true;
+  });
+  assertEquals(await snapshot(root), before);
+  assertEquals(origin.requests.map((q) => q.path), ["/ops/assist/raw/branch/main/VERSION"]);
+  const r = await syncSource(opts(root, home, origin.baseUrl, { force: true }));
+  assertEquals(r.status, "updated");
+  assertEquals(await Deno.readTextFile(`${root}/cli/help.ts`), "export const help = 'vulnerable';\n");
+});
+
+Deno.test("two syncs of one install root from two homes: one syncs, the other is busy", async () => {
+  const { dir, root, home, release } = await setup();
+  await using _d = dir;
+  const home2 = `${dir.path}/home2`;
+  await Deno.mkdir(home2);
+  const big = await makeRelease("0.9.1", { ...NEW, "cli/big.ts": `// ${"x".repeat(3000)}\n` }, {
+    privateKey: keys.privatePem,
+  });
+  await using origin = startOrigin(big, { kind: "slow", path: "cli/big.ts", bytesPerSec: 6000 });
+  const [a, b] = await Promise.all([
+    syncSource(opts(root, home, origin.baseUrl)),
+    syncSource(opts(root, home2, origin.baseUrl)),
+  ]);
+  assertEquals([a.status, b.status].sort(), ["busy", "updated"]);
+  assert(release.size > 0);
+  assertEquals(await Deno.readTextFile(`${root}/cli/big.ts`), `// ${"x".repeat(3000)}\n`);
 });

@@ -1,14 +1,14 @@
 /** The small parts of update/: origin resolution, shape checks, MANIFEST lines, signatures, progress. */
 import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
 import { DEFAULT_BASE_URL, rawUrl, readPin, resolveOrigin } from "../../update/origin.ts";
-import { checkShape, hasBinaryMagic, kindOf, looksLikeHtml } from "../../update/validate.ts";
+import { checkShape, compareSemver, hasBinaryMagic, kindOf, looksLikeHtml } from "../../update/validate.ts";
 import { formatManifest, parseManifest, unsafePath } from "../../update/manifest.ts";
 import { generateKeyPair, keyId, signManifest, verifyManifest } from "../../update/signature.ts";
 import { progressPrinter } from "../../update/progress.ts";
 import { perFileLimitMs } from "../../update/fetch.ts";
 import { launchSync } from "../../update/launch.ts";
 import { startOrigin } from "../support/origin.ts";
-import { tempDir } from "../support/run_assist.ts";
+import { runAssist, tempDir } from "../support/run_assist.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -142,4 +142,75 @@ Deno.test("launch, compiled binary: a newer release is announced, never installe
     current: "0.99.0",
   });
   assertEquals(lines, []);
+});
+
+Deno.test("compareSemver: numeric parts, pre-releases before their release, build ignored", () => {
+  const order = [
+    "0.9.0",
+    "0.9.1",
+    "0.10.0-alpha",
+    "0.10.0-alpha.1",
+    "0.10.0-alpha.beta",
+    "0.10.0-beta.2",
+    "0.10.0-beta.11",
+    "0.10.0",
+    "1.0.0",
+  ];
+  for (let i = 0; i < order.length; i++) {
+    for (let j = 0; j < order.length; j++) {
+      assertEquals(
+        Math.sign(compareSemver(order[i], order[j])),
+        Math.sign(i - j),
+        `${order[i]} vs ${order[j]}`,
+      );
+    }
+  }
+  assertEquals(compareSemver("1.0.0+build.5", "1.0.0"), 0);
+});
+
+Deno.test("MANIFEST: Windows-hostile and .git paths refused; duplicates compared ignoring case", () => {
+  const h = "a".repeat(64);
+  const cases: Array<[string, RegExp]> = [
+    ["cli/a:b.ts", /colon/],
+    ["file.ts:Zone.Identifier", /colon/],
+    ["CON", /Windows device/],
+    ["cli/nul.txt", /Windows device/],
+    ["Aux.tar.gz", /Windows device/],
+    ["lpt9", /Windows device/],
+    ["com1.ts", /Windows device/],
+    ["cli/x.ts.", /dot or space/],
+    ["cli /x.ts", /whitespace/],
+    ["dir./x.ts", /dot or space/],
+    [".git/hooks/pre-commit", /\.git/],
+    ["cli/.GIT/config", /\.git/],
+  ];
+  for (const [bad, why] of cases) {
+    assert(why.test(unsafePath(bad) ?? ""), `${bad}: ${unsafePath(bad)}`);
+    throws(() => parseManifest(`ok.ts\n${bad}\n`), /MANIFEST line 2/);
+  }
+  // Names that only look close stay allowed.
+  for (
+    const ok of ["console.ts", "cli/com10.ts", "auxiliary.md", ".gitignore", "docs/nullable.ts", "a.b/c"]
+  ) {
+    assertEquals(unsafePath(ok), undefined, ok);
+  }
+  throws(
+    () => parseManifest(`cli/X.ts ${h} 1\ncli/x.ts ${h} 1\n`),
+    /MANIFEST line 2: cli\/x\.ts is listed twice/,
+  );
+  throws(() => parseManifest(`CLI/a.ts\ncli/a.ts\n`), /listed twice/);
+});
+
+Deno.test("assist update --help / -h: the help on stdout, exit 0; an unknown option is still a usage error", async () => {
+  for (const flag of ["--help", "-h"]) {
+    const r = await runAssist(["update", flag]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stderr, "");
+    assert(r.stdout.startsWith("usage: assist update [--force]\n"), r.stdout);
+    assert(r.stdout.includes("--force"));
+  }
+  const bad = await runAssist(["update", "--bogus"]);
+  assertEquals(bad.code, 2);
+  assertEquals(bad.stdout, "");
+  assert(bad.stderr.includes("usage: assist update [--force]"), bad.stderr);
 });
