@@ -1,0 +1,57 @@
+/**
+ * Findings of an operator's walk-through of the tools, end to end: the program runs as shipped
+ * (tests/support/run_assist.ts) with HOME, ASSIST_HOME and HCIROOT set, on the fixture engine root.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { runAssist, tempDir } from "../support/run_assist.ts";
+
+/** Latin-1 bytes of `text` (every character below U+0100). */
+function latin1(text: string): Uint8Array {
+  return Uint8Array.from([...text].map((c) => c.charCodeAt(0)));
+}
+
+Deno.test("phi-reveal gives a Latin-1 message back byte for byte after phi_sanitize; ~ and missing files", async () => {
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, ASSIST_HOME: `${tmp.path}/.assist` };
+  // 0xDC (Ü) in NTE stays untouched by the sanitizer; the name in PID-5 is tokenized and restored.
+  const original = latin1(
+    "MSH|^~\\&|LAB|H|CL|H|20261124||ADT^A01|77|P|2.5|||||||8859/1\r" +
+      "PID|1||4711^^^H^MR||Müller^Jürgen||19700101|M\r" +
+      "NTE|1||ÜBERWEISUNG folgt\r",
+  );
+  await Deno.writeFile(`${tmp.path}/latin1.hl7`, original);
+  const s = await runAssist(["tools", "phi_sanitize", "latin1.hl7", "--output", "l1.deid.hl7"], {
+    env,
+    cwd: tmp.path,
+  });
+  assertEquals(s.code, 0, s.stderr);
+  const deid = await Deno.readFile(`${tmp.path}/l1.deid.hl7`);
+  assert(!new TextDecoder("latin1").decode(deid).includes("Müller"), "the name was tokenized");
+  assert(deid.includes(0xdc), "the untouched Latin-1 byte is kept by phi_sanitize");
+  const r = await runAssist(["phi-reveal", "l1.deid.hl7", "--output", "rev.hl7"], { env, cwd: tmp.path });
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(await Deno.readFile(`${tmp.path}/rev.hl7`), original);
+
+  // ~ in the input and in --output is the home folder, not a folder named "~".
+  const t = await runAssist(["phi-reveal", "~/l1.deid.hl7", "--output", "~/rev2.hl7"], {
+    env,
+    cwd: tmp.path,
+  });
+  assertEquals(t.code, 0, t.stderr);
+  assertEquals(await Deno.readFile(`${tmp.path}/rev2.hl7`), original);
+  assert(!(await exists(`${tmp.path}/~`)), "no literal ~ folder");
+
+  // A missing input: one clean line, not Deno's wording.
+  const m = await runAssist(["phi-reveal", "~/nosuch.hl7", "--output", "x.hl7"], { env, cwd: tmp.path });
+  assert(m.code !== 0);
+  assertEquals(m.stderr, "assist: no such file or folder: ~/nosuch.hl7\n");
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
