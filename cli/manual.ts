@@ -3,7 +3,8 @@
  * Runs the registry's tools with no model API; output goes to stdout, a failed tool's one-line
  * message to stderr. Exit codes: 0 ok, 1 the tool failed or refused (or, with --exit-code, the diff tools found
  * differences), 2 usage (bad arguments, or input naming nothing: a site, thread or path), 130
- * interrupted.
+ * interrupted. With --exit-code (as git diff) every failure exits 2 or higher, so 1 means only
+ * "the sides differ".
  */
 import { AssistError, describeError, EXIT } from "../core/errors.ts";
 import { stripCr } from "../core/clean.ts";
@@ -85,6 +86,8 @@ export async function runTools(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const input = parseManualArgs(def, rest);
+  /** --exit-code: 1 is "the sides differ", so a failure must not exit 1 as well. */
+  const failed = input.exit_code === true ? EXIT.usage : EXIT.failure;
   const config = loadConfig();
   await ensureHome(config.home);
 
@@ -112,11 +115,14 @@ export async function runTools(args: string[]): Promise<number> {
     if (abort.signal.aborted) return EXIT.interrupted;
     if (result.isError) {
       writeErr(`${errPrefix()} ${def.name}: ${errorMessage(result)}\n`);
-      return result.usage ? EXIT.usage : EXIT.failure;
+      return result.usage ? EXIT.usage : failed;
     }
     writeOut(result.text.endsWith("\n") || result.text === "" ? result.text : `${result.text}\n`);
     for (const n of result.notes ?? []) writeErr(`${errPrefix()} ${def.name}: note: ${n}\n`);
     return result.exitCode ?? EXIT.ok;
+  } catch (err) {
+    if (failed === EXIT.failure) throw err;
+    return Math.max(reportFailure(err), failed);
   } finally {
     if (listening) Deno.removeSignalListener("SIGINT", onInt);
   }

@@ -2,8 +2,9 @@
  * Findings of an operator's walk-through of the tools, end to end: the program runs as shipped
  * (tests/support/run_assist.ts) with HOME, ASSIST_HOME and HCIROOT set, on the fixture engine root.
  */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { runAssist, tempDir } from "../support/run_assist.ts";
+import { writeFixtureRoot } from "../support/fixture_root.ts";
 
 /** Latin-1 bytes of `text` (every character below U+0100). */
 function latin1(text: string): Uint8Array {
@@ -55,3 +56,37 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/** One fixture engine root for the tests of this file (read only). */
+let fixture: Promise<string> | undefined;
+function root(): Promise<string> {
+  return fixture ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "assist-walkthrough-" });
+    globalThis.addEventListener("unload", () => {
+      try {
+        Deno.removeSync(dir, { recursive: true });
+      } catch { /* already gone */ }
+    });
+    await writeFixtureRoot(`${dir}/hci`);
+    return `${dir}/hci`;
+  })();
+}
+
+Deno.test("--exit-code: a failure exits 2 or higher, never 1 (1 is only 'the sides differ')", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const a = `${tmp.path}/a.hl7`;
+  await Deno.writeTextFile(a, "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123||SMITH\r");
+  const missing = await runAssist(["tools", "hl7_diff", a, `${tmp.path}/nosuch.hl7`, "--exit-code"], { env });
+  assert(missing.code >= 2, `exit ${missing.code}: ${missing.stderr}`);
+  match(missing.stderr, /nosuch\.hl7/);
+  const nc = await runAssist(
+    ["tools", "nc_diff_interface", "adt_in", "--to-netconfig", `${tmp.path}/nonexist`, "--exit-code"],
+    { env },
+  );
+  assert(nc.code >= 2, `exit ${nc.code}: ${nc.stderr}`);
+  // Without the flag the same failure exits 1, as every failed tool does.
+  const plain = await runAssist(["tools", "hl7_diff", a, `${tmp.path}/nosuch.hl7`], { env });
+  assertEquals(plain.code, 1, plain.stderr);
+});
