@@ -5,6 +5,7 @@
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { runAssist, tempDir } from "../support/run_assist.ts";
 import { writeFixtureRoot } from "../support/fixture_root.ts";
+import { writeRegressionEngine } from "../ssh/_regression_env.ts";
 
 /** Latin-1 bytes of `text` (every character below U+0100). */
 function latin1(text: string): Uint8Array {
@@ -89,4 +90,22 @@ Deno.test("--exit-code: a failure exits 2 or higher, never 1 (1 is only 'the sid
   // Without the flag the same failure exits 1, as every failed tool does.
   const plain = await runAssist(["tools", "hl7_diff", a, `${tmp.path}/nosuch.hl7`], { env });
   assertEquals(plain.code, 1, plain.stderr);
+});
+
+Deno.test("nc_route_test --output ~/x writes under the home folder, not a folder named ~", async () => {
+  await using tmp = await tempDir();
+  const hci = `${tmp.path}/hci`;
+  await writeRegressionEngine(hci, { sites: ["adt", "hub"], inboundsPerSite: 1, messages: 2 }, {
+    source: true,
+  });
+  await Deno.mkdir(`${tmp.path}/home`);
+  await Deno.mkdir(`${tmp.path}/cwd`);
+  const env = { HOME: `${tmp.path}/home`, HCIROOT: hci };
+  const r = await runAssist(
+    ["tools", "nc_route_test", "in0.adt", "--hciroot", hci, "--dry-run", "--output", "~/rt"],
+    { env, cwd: `${tmp.path}/cwd` },
+  );
+  assertEquals(r.code, 0, r.stderr);
+  assert(await exists(`${tmp.path}/home/rt/plan.md`), r.stdout);
+  assert(!(await exists(`${tmp.path}/cwd/~`)), "no literal ~ folder");
 });
