@@ -11,6 +11,7 @@ import { AssistError } from "../../core/errors.ts";
 import { atomicWrite } from "../../core/atomic_write.ts";
 import { readEnv } from "../../core/env.ts";
 import { expandTilde } from "../../core/tilde.ts";
+import { crToNewlines } from "../../hl7/screen.ts";
 import { CharsetError, decodeBytes, type DecodedText, encodeText } from "../../hl7/charset.ts";
 import { posix, win32 } from "node:path";
 import { createPhiEngine } from "../../phi/mod.ts";
@@ -119,7 +120,8 @@ export async function reveal(args: readonly string[], ctx: CommandContext): Prom
   const d = engine.detokenize(input.text);
   const unknown = d.unknown.length ? `; ${new Set(d.unknown).size} token(s) not in the lookup table` : "";
   if (a.output === undefined) {
-    ctx.io.out(d.text);
+    // Only ever a terminal or the REPL here: a bare CR (an HL7 segment end) would overwrite the line.
+    ctx.io.out(crToNewlines(d.text));
     return `phi-reveal: ${d.restored.length} token(s) restored${unknown}`;
   }
   // Written in the input's own character set(s): bytes outside the tokens come back unchanged.

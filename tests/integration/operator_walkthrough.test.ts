@@ -6,6 +6,11 @@ import { deepStrictEqual as assertEquals, match, ok as assert } from "node:asser
 import { runAssist, tempDir } from "../support/run_assist.ts";
 import { writeFixtureRoot } from "../support/fixture_root.ts";
 import { writeRegressionEngine } from "../ssh/_regression_env.ts";
+import { call, contextFor } from "../tools/support.ts";
+import { phiSanitizeTool } from "../../tools/phi/phi_sanitize_tool.ts";
+import { reveal } from "../../cli/commands/_reveal.ts";
+import type { CommandContext } from "../../cli/commands/types.ts";
+import { loadConfig } from "../../core/config.ts";
 
 /** Latin-1 bytes of `text` (every character below U+0100). */
 function latin1(text: string): Uint8Array {
@@ -108,4 +113,31 @@ Deno.test("nc_route_test --output ~/x writes under the home folder, not a folder
   assertEquals(r.code, 0, r.stderr);
   assert(await exists(`${tmp.path}/home/rt/plan.md`), r.stdout);
   assert(!(await exists(`${tmp.path}/cwd/~`)), "no literal ~ folder");
+});
+
+Deno.test("phi_sanitize on a terminal shows the segments on their own lines; piped, the exact CRs", async () => {
+  await using tmp = await tempDir();
+  const msg = "MSH|^~\\&|LAB|H|CL|H|20261124||ADT^A01|77|P|2.5\rPID|1||4711^^^H^MR||Doe^Jane\rPV1|1|I\r";
+  await Deno.writeTextFile(`${tmp.path}/m.hl7`, msg);
+  const base = contextFor(`${tmp.path}/.assist`, tmp.path);
+  const ctx = { ...base, caller: "manual" as const, notice: () => {} };
+  const screen = await call(phiSanitizeTool, { path: "m.hl7" }, { ...ctx, terminal: true });
+  assert(!screen.isError, screen.text);
+  assertEquals(screen.text.split("\n").map((l) => l.slice(0, 4)), ["MSH|", "PID|", "PV1|", ""]);
+  assert(!screen.text.includes("\r"));
+  const piped = await call(phiSanitizeTool, { path: "m.hl7" }, { ...ctx, terminal: false });
+  assertEquals(piped.text, screen.text.replaceAll("\n", "\r"));
+});
+
+Deno.test("phi-reveal shown on the screen: HL7 segments on their own lines", async () => {
+  await using tmp = await tempDir();
+  await Deno.writeTextFile(`${tmp.path}/r.hl7`, "MSH|^~\\&|A|B\rPID|1||[[MRN_404]]\r");
+  const shown: string[] = [];
+  const ctx: CommandContext = {
+    config: { ...loadConfig(), home: `${tmp.path}/.assist` },
+    io: { front: "repl", out: (t) => shown.push(t), warn: () => {}, readSecret: () => Promise.reject() },
+  };
+  const line = await reveal([`${tmp.path}/r.hl7`], ctx);
+  assertEquals(shown, ["MSH|^~\\&|A|B\nPID|1||[[MRN_404]]\n"]);
+  match(line, /1 token\(s\) not in the lookup table/);
 });
