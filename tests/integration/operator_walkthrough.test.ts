@@ -141,3 +141,13 @@ Deno.test("phi-reveal shown on the screen: HL7 segments on their own lines", asy
   assertEquals(shown, ["MSH|^~\\&|A|B\nPID|1||[[MRN_404]]\n"]);
   match(line, /1 token\(s\) not in the lookup table/);
 });
+
+Deno.test("hints name commands in the caller's form: assist origin on the command line", async () => {
+  await using tmp = await tempDir();
+  const r = await runAssist(["origin", "bogus"], {
+    env: { HOME: tmp.path, ASSIST_HOME: `${tmp.path}/.assist` },
+  });
+  assertEquals(r.code, 2, r.stderr);
+  match(r.stderr, /usage: assist origin \[gitea\|auto\|https:\/\/<host>\/\.\.\.\] \(got "bogus"/);
+  assert(!r.stderr.includes("/origin"), r.stderr);
+});
