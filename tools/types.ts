@@ -126,6 +126,7 @@ export const USAGE_ERROR_KINDS: ReadonlySet<string> = new Set([
   "conflicting_site",
   "no_such_key",
   "same_sides",
+  "bad_hl7_filter",
 ]);
 
 /**

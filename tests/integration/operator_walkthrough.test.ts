@@ -151,3 +151,17 @@ Deno.test("hints name commands in the caller's form: assist origin on the comman
   match(r.stderr, /usage: assist origin \[gitea\|auto\|https:\/\/<host>\/\.\.\.\] \(got "bogus"/);
   assert(!r.stderr.includes("/origin"), r.stderr);
 });
+
+Deno.test("nc_msgs --hl7 with a bad condition or path is a usage error (exit 2, one line)", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  for (const cond of ["PID.5", "PID.x=1"]) {
+    const r = await runAssist(["tools", "nc_msgs", "adt_in", "--hl7", cond], { env });
+    assertEquals(r.code, 2, r.stderr);
+    assertEquals(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+    match(r.stderr, new RegExp(`--hl7 ${cond.replace(".", "\\.")}: `));
+  }
+  const good = await runAssist(["tools", "nc_msgs", "adt_in", "--hl7", "PID.5.1=NOBODY"], { env });
+  assertEquals(good.code, 0, good.stderr);
+});
