@@ -165,3 +165,21 @@ Deno.test("nc_msgs --hl7 with a bad condition or path is a usage error (exit 2, 
   const good = await runAssist(["tools", "nc_msgs", "adt_in", "--hl7", "PID.5.1=NOBODY"], { env });
   assertEquals(good.code, 0, good.stderr);
 });
+
+Deno.test("nc_revisions --system: --site defaults to $HCISITE; --site '*' is every site", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const sitesOf = (out: string) =>
+    new Set(out.split("\n").filter((l) => /^\d{4}-/.test(l)).map((l) => l.split(/\s{2,}/)[2]));
+  const env = { HOME: tmp.path, HCIROOT: hci, HCISITE: "adt" };
+  const one = await runAssist(["tools", "nc_revisions", "--system"], { env });
+  assertEquals(one.code, 0, one.stderr);
+  assertEquals(sitesOf(one.stdout), new Set(["adt"]));
+  const every = await runAssist(["tools", "nc_revisions", "--system", "--site", "*"], { env });
+  assertEquals(every.code, 0, every.stderr);
+  assert(sitesOf(every.stdout).size > 1, every.stdout);
+  const unset = await runAssist(["tools", "nc_revisions", "--system"], {
+    env: { HOME: tmp.path, HCIROOT: hci },
+  });
+  assertEquals(sitesOf(unset.stdout), sitesOf(every.stdout));
+});
