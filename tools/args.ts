@@ -211,11 +211,11 @@ export function toolHelp(def: ToolDef): string {
       if (p.type === "string[]") notes.push("repeatable");
       return [left, p.description + (notes.length ? ` (${notes.join("; ")})` : "")] as const;
     });
+    rows.push(["  --json OBJECT", "the whole input as one JSON object, as the model sends it"]);
     const width = Math.min(34, Math.max(...rows.map(([l]) => l.length)) + 2);
     for (const [l, r] of rows) {
       lines.push(l.length >= width ? `${l}\n${" ".repeat(width)}${r}` : l.padEnd(width) + r);
     }
-    lines.push(`  --json OBJECT`.padEnd(width) + "the whole input as one JSON object, as the model sends it");
   }
   if (def.examples?.length) {
     lines.push("", "examples:");
