@@ -85,7 +85,7 @@ export async function runTools(args: string[]): Promise<number> {
     writeOut(toolHelp(def) + "\n");
     return EXIT.ok;
   }
-  const input = parseManualArgs(def, rest);
+  const input = parseManualArgs(def, rest, !Deno.stdin.isTerminal());
   /** --exit-code: 1 is "the sides differ", so a failure must not exit 1 as well. */
   const failed = input.exit_code === true ? EXIT.usage : EXIT.failure;
   const config = loadConfig();

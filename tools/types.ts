@@ -20,6 +20,11 @@ export interface ParamSpec {
   enum?: readonly string[];
   /** Manual mode: may be given positionally, in declaration order. A `string[]` takes the rest. */
   positional?: boolean;
+  /**
+   * Manual mode: the input file, which is `-` (standard input) when not given, no `text` is given
+   * and standard input is not a terminal (`cat x.hl7 | assist tools hl7_show`).
+   */
+  stdin?: boolean;
   /** Integer bounds (inclusive). */
   min?: number;
   max?: number;

@@ -183,3 +183,29 @@ Deno.test("nc_revisions --system: --site defaults to $HCISITE; --site '*' is eve
   });
   assertEquals(sitesOf(unset.stdout), sitesOf(every.stdout));
 });
+
+Deno.test("piped standard input without -: hl7_show, phi_scan and phi_sanitize read it", async () => {
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, ASSIST_HOME: `${tmp.path}/.assist`, ASSIST_PHI_PORT: "9" };
+  const msg = "MSH|^~\\&|LAB|H|CL|H|20261124||ADT^A01|77|P|2.5\rPID|1||4711^^^H^MR||Doe^Jane||19700101|F\r";
+  const show = await runAssist(["tools", "hl7_show"], { env, cwd: tmp.path, stdin: msg });
+  assertEquals(show.code, 0, show.stderr);
+  match(show.stdout, /PID\.5/);
+  assertEquals(
+    show.stdout,
+    (await runAssist(["tools", "hl7_show", "-"], { env, cwd: tmp.path, stdin: msg })).stdout,
+  );
+  const scan = await runAssist(["tools", "phi_scan"], { env, cwd: tmp.path, stdin: msg });
+  assertEquals(scan.code, 0, scan.stderr);
+  assertEquals(
+    scan.stdout,
+    (await runAssist(["tools", "phi_scan", "-"], { env, cwd: tmp.path, stdin: msg })).stdout,
+  );
+  const san = await runAssist(["tools", "phi_sanitize"], { env, cwd: tmp.path, stdin: msg });
+  assertEquals(san.code, 0, san.stderr);
+  assert(san.stdout.startsWith("MSH|") && !san.stdout.includes("Doe^Jane"), san.stdout);
+  // --text stays the input when given; no file is taken from the pipe then.
+  const text = await runAssist(["tools", "hl7_show", "--text", msg], { env, cwd: tmp.path, stdin: "junk" });
+  assertEquals(text.code, 0, text.stderr);
+  assertEquals(text.stdout, show.stdout);
+});
