@@ -209,3 +209,19 @@ Deno.test("piped standard input without -: hl7_show, phi_scan and phi_sanitize r
   assertEquals(text.code, 0, text.stderr);
   assertEquals(text.stdout, show.stdout);
 });
+
+Deno.test("nc_show <no site> <thread>: the first word is called a site that does not exist", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const r = await runAssist(["tools", "nc_show", "nosuchsite", "adt_in"], { env });
+  assertEquals(r.code, 2, r.stderr);
+  match(r.stderr, /no site "nosuchsite" under .* \(sites: [^)]*adt[^)]*\)/);
+  // A first word that is a thread still takes a key path after it.
+  const shifted = await runAssist(["tools", "nc_show", "adt_in", "PROTOCOL.PORT"], { env });
+  assertEquals(shifted.code, 0, shifted.stderr);
+  // Neither word a thread: the thread is what is missing.
+  const neither = await runAssist(["tools", "nc_show", "nosuch", "PROTOCOL.PORT"], { env });
+  assertEquals(neither.code, 2, neither.stderr);
+  match(neither.stderr, /no site has a thread, destination or process "nosuch"/);
+});
