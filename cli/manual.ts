@@ -15,6 +15,7 @@ import { loadTool, TOOL_NAMES } from "../tools/by_name.ts";
 import { parseManualArgs, toolHelp } from "../tools/args.ts";
 import { errorMessage, type ToolContext } from "../tools/types.ts";
 import { readEnv } from "../core/env.ts";
+import type { HintFn } from "../core/hint.ts";
 // Small core modules, imported statically: one module graph to load for `tools <name>` instead of
 // three (each lazy load is a graph load of its own).
 import { loadConfig } from "../core/config.ts";
@@ -54,6 +55,12 @@ async function readAllStdin(): Promise<Uint8Array> {
   let off = 0;
   for (const c of chunks) all.set(c, off), off += c.length;
   return all;
+}
+
+/** The command line's form of a command hint (cli/commands/table.ts). */
+async function cliHint(): Promise<HintFn> {
+  const { hint } = await lazy<typeof import("./commands/table.ts")>(import.meta.url, "./commands/table.ts");
+  return (name, args) => hint("cli", name, args ? [...args] : undefined);
 }
 
 export async function runTools(args: string[]): Promise<number> {
@@ -109,6 +116,9 @@ export async function runTools(args: string[]): Promise<number> {
       ? (line: string) => writeErr(line === "" ? "\r\x1b[K" : `\r${line}\x1b[K`)
       : undefined,
     notice: (line: string) => writeErr(`${line}\n`),
+    // Hints in the command line's form (`assist ssh add ...`). Only SSH alias messages name commands
+    // here, so the command table loads only when an alias is given.
+    ...(Object.keys(input).some((k) => k.endsWith("alias")) ? { hint: await cliHint() } : {}),
   };
   try {
     const result = await def.run(input, ctx);

@@ -5,6 +5,7 @@
  * the caller decides how to show it.
  */
 import type { Config } from "../core/config.ts";
+import type { HintFn } from "../core/hint.ts";
 import { operatorText } from "../core/errors.ts";
 
 export type ParamType = "string" | "integer" | "boolean" | "string[]";
@@ -60,6 +61,11 @@ export interface ToolContext {
   progress?: (line: string) => void;
   /** Manual mode: a one-line note for the operator on stderr, apart from the result (stdout). */
   notice?: (line: string) => void;
+  /**
+   * How a message names an operator command: by hand `assist ssh add ...`, in the REPL and for
+   * the model `/ssh-add ...` (core/hint.ts). @default slashHint
+   */
+  hint?: HintFn;
 }
 
 export interface ToolResult {

@@ -225,3 +225,13 @@ Deno.test("nc_show <no site> <thread>: the first word is called a site that does
   assertEquals(neither.code, 2, neither.stderr);
   match(neither.stderr, /no site has a thread, destination or process "nosuch"/);
 });
+
+Deno.test("hints name commands in the caller's form: an unknown SSH alias by hand", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const r = await runAssist(["tools", "nc_threads", "adt", "--alias", "nosuch"], { env });
+  assert(r.code !== 0);
+  match(r.stderr, /unknown SSH alias "nosuch" \(add it with assist ssh add nosuch <user@host\[:port\]>\)/);
+  assert(!r.stderr.includes("/ssh-add"), r.stderr);
+});
