@@ -3,7 +3,8 @@
  * Runs the registry's tools with no model API; output goes to stdout, a failed tool's one-line
  * message to stderr. Exit codes: 0 ok, 1 the tool failed or refused (or, with --exit-code, the diff tools found
  * differences), 2 usage (bad arguments, or input naming nothing: a site, thread or path), 130
- * interrupted.
+ * interrupted. With --exit-code (as git diff) every failure exits 2 or higher, so 1 means only
+ * "the sides differ".
  */
 import { AssistError, describeError, EXIT } from "../core/errors.ts";
 import { stripCr } from "../core/clean.ts";
@@ -14,6 +15,7 @@ import { loadTool, TOOL_NAMES } from "../tools/by_name.ts";
 import { parseManualArgs, toolHelp } from "../tools/args.ts";
 import { errorMessage, type ToolContext } from "../tools/types.ts";
 import { readEnv } from "../core/env.ts";
+import type { HintFn } from "../core/hint.ts";
 // Small core modules, imported statically: one module graph to load for `tools <name>` instead of
 // three (each lazy load is a graph load of its own).
 import { loadConfig } from "../core/config.ts";
@@ -55,6 +57,12 @@ async function readAllStdin(): Promise<Uint8Array> {
   return all;
 }
 
+/** The command line's form of a command hint (cli/commands/table.ts). */
+async function cliHint(): Promise<HintFn> {
+  const { hint } = await lazy<typeof import("./commands/table.ts")>(import.meta.url, "./commands/table.ts");
+  return (name, args) => hint("cli", name, args ? [...args] : undefined);
+}
+
 export async function runTools(args: string[]): Promise<number> {
   const [name, ...rest] = args;
   if (name === "list" && rest.length > 0 && rest.every((a) => a === "--help" || a === "-h")) {
@@ -84,7 +92,9 @@ export async function runTools(args: string[]): Promise<number> {
     writeOut(toolHelp(def) + "\n");
     return EXIT.ok;
   }
-  const input = parseManualArgs(def, rest);
+  const input = parseManualArgs(def, rest, !Deno.stdin.isTerminal());
+  /** --exit-code: 1 is "the sides differ", so a failure must not exit 1 as well. */
+  const failed = input.exit_code === true ? EXIT.usage : EXIT.failure;
   const config = loadConfig();
   await ensureHome(config.home);
 
@@ -106,17 +116,23 @@ export async function runTools(args: string[]): Promise<number> {
       ? (line: string) => writeErr(line === "" ? "\r\x1b[K" : `\r${line}\x1b[K`)
       : undefined,
     notice: (line: string) => writeErr(`${line}\n`),
+    // Hints in the command line's form (`assist ssh add ...`). Only SSH alias messages name commands
+    // here, so the command table loads only when an alias is given.
+    ...(Object.keys(input).some((k) => k.endsWith("alias")) ? { hint: await cliHint() } : {}),
   };
   try {
     const result = await def.run(input, ctx);
     if (abort.signal.aborted) return EXIT.interrupted;
     if (result.isError) {
       writeErr(`${errPrefix()} ${def.name}: ${errorMessage(result)}\n`);
-      return result.usage ? EXIT.usage : EXIT.failure;
+      return result.usage ? EXIT.usage : failed;
     }
     writeOut(result.text.endsWith("\n") || result.text === "" ? result.text : `${result.text}\n`);
     for (const n of result.notes ?? []) writeErr(`${errPrefix()} ${def.name}: note: ${n}\n`);
     return result.exitCode ?? EXIT.ok;
+  } catch (err) {
+    if (failed === EXIT.failure) throw err;
+    return Math.max(reportFailure(err), failed);
   } finally {
     if (listening) Deno.removeSignalListener("SIGINT", onInt);
   }

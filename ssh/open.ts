@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { HintFn } from "../core/hint.ts";
 import { lazy } from "../core/lazy.ts";
 import { MasterClient } from "./client.ts";
 import { readCredential } from "./creds.ts";
@@ -21,6 +22,8 @@ export interface OpenedRemote {
 export interface OpenOptions {
   /** Direct mode: the bound on connecting. */
   readyTimeoutMs?: number;
+  /** How messages name a command (`assist ssh add ...` or `/ssh-add ...`). @default slashHint */
+  hint?: HintFn;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface OpenOptions {
  * The caller closes the remote when done (a no-op for the master).
  */
 export async function openRemote(home: string, alias: string, o: OpenOptions = {}): Promise<OpenedRemote> {
-  const host = await getHost(home, alias);
+  const host = await getHost(home, alias, o.hint);
   const options = await readOptions(home, alias);
   if (options.direct) {
     const password = await readCredential(home, alias);

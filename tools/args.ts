@@ -111,8 +111,11 @@ function coerceValue(def: ToolDef, p: ParamSpec, v: unknown): string | number | 
  * import { readFileTool as readFileDef } from "./files/read_file_tool.ts";
  * parseManualArgs(readFileDef, ["notes.txt", "--start-line", "10"]);
  * ```
+ *
+ * With `stdinPiped` (standard input is not a terminal), a param marked `stdin` that is not given
+ * (nor `text` in its place) is `-`: `cat x.hl7 | assist tools hl7_show` reads the pipe.
  */
-export function parseManualArgs(def: ToolDef, argv: string[]): ToolInput {
+export function parseManualArgs(def: ToolDef, argv: string[], stdinPiped = false): ToolInput {
   const byName = new Map(def.params.map((p) => [p.name, p]));
   const positionals = def.params.filter((p) => p.positional);
   const obj: Record<string, unknown> = {};
@@ -175,6 +178,9 @@ export function parseManualArgs(def: ToolDef, argv: string[]): ToolInput {
     }
   }
   if (rest.length > 0) throw usageError(def, `unexpected argument "${rest[0]}"`);
+  if (stdinPiped && json === undefined && obj.text === undefined) {
+    for (const p of def.params) if (p.stdin && obj[p.name] === undefined) obj[p.name] = "-";
+  }
   if (json !== undefined) {
     if (Object.keys(obj).length > 0) throw usageError(def, "--json cannot be combined with other arguments");
     return validateInput(def, json);
@@ -211,11 +217,11 @@ export function toolHelp(def: ToolDef): string {
       if (p.type === "string[]") notes.push("repeatable");
       return [left, p.description + (notes.length ? ` (${notes.join("; ")})` : "")] as const;
     });
+    rows.push(["  --json OBJECT", "the whole input as one JSON object, as the model sends it"]);
     const width = Math.min(34, Math.max(...rows.map(([l]) => l.length)) + 2);
     for (const [l, r] of rows) {
       lines.push(l.length >= width ? `${l}\n${" ".repeat(width)}${r}` : l.padEnd(width) + r);
     }
-    lines.push(`  --json OBJECT`.padEnd(width) + "the whole input as one JSON object, as the model sends it");
   }
   if (def.examples?.length) {
     lines.push("", "examples:");

@@ -5,6 +5,7 @@
  * the caller decides how to show it.
  */
 import type { Config } from "../core/config.ts";
+import type { HintFn } from "../core/hint.ts";
 import { operatorText } from "../core/errors.ts";
 
 export type ParamType = "string" | "integer" | "boolean" | "string[]";
@@ -20,6 +21,11 @@ export interface ParamSpec {
   enum?: readonly string[];
   /** Manual mode: may be given positionally, in declaration order. A `string[]` takes the rest. */
   positional?: boolean;
+  /**
+   * Manual mode: the input file, which is `-` (standard input) when not given, no `text` is given
+   * and standard input is not a terminal (`cat x.hl7 | assist tools hl7_show`).
+   */
+  stdin?: boolean;
   /** Integer bounds (inclusive). */
   min?: number;
   max?: number;
@@ -55,6 +61,11 @@ export interface ToolContext {
   progress?: (line: string) => void;
   /** Manual mode: a one-line note for the operator on stderr, apart from the result (stdout). */
   notice?: (line: string) => void;
+  /**
+   * How a message names an operator command: by hand `assist ssh add ...`, in the REPL and for
+   * the model `/ssh-add ...` (core/hint.ts). @default slashHint
+   */
+  hint?: HintFn;
 }
 
 export interface ToolResult {
@@ -126,6 +137,7 @@ export const USAGE_ERROR_KINDS: ReadonlySet<string> = new Set([
   "conflicting_site",
   "no_such_key",
   "same_sides",
+  "bad_hl7_filter",
 ]);
 
 /**

@@ -10,6 +10,9 @@
 import { AssistError } from "../../core/errors.ts";
 import { atomicWrite } from "../../core/atomic_write.ts";
 import { readEnv } from "../../core/env.ts";
+import { expandTilde } from "../../core/tilde.ts";
+import { crToNewlines } from "../../hl7/screen.ts";
+import { CharsetError, decodeBytes, type DecodedText, encodeText } from "../../hl7/charset.ts";
 import { posix, win32 } from "node:path";
 import { createPhiEngine } from "../../phi/mod.ts";
 import type { CommandContext } from "./types.ts";
@@ -56,20 +59,36 @@ export function insideHome(path: string, home: string, cwd: string): boolean {
   return p === h || p.startsWith(h.endsWith(lib.sep) ? h : h + lib.sep);
 }
 
-async function readAll(file: string | undefined, ctx: CommandContext): Promise<string> {
+/**
+ * The input read through the one decoder (hl7/charset.ts): by its MSH-18, else UTF-8, else
+ * Windows-1252, so the output can be written back in the same set(s) byte for byte.
+ */
+async function readAll(file: string | undefined, ctx: CommandContext): Promise<DecodedText> {
   if (file === undefined || file === "-") {
     if (ctx.io.front === "repl") {
       throw new AssistError("usage: /phi-reveal FILE [--output PATH] (standard input is the terminal here)", {
         level: "usage",
       });
     }
-    return await new Response(Deno.stdin.readable).text();
+    return decodeBytes(new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()));
   }
   try {
-    return await Deno.readTextFile(file);
+    return decodeBytes(await Deno.readFile(expandTilde(file)));
   } catch (err) {
-    throw new AssistError(`cannot read ${file}: ${(err as Error).message}`, { level: "usage" });
+    throw new AssistError(fileProblem("read", file, err), { level: "usage" });
   }
+}
+
+/** One line for a failed read or write of `path`, in the words the file tools use. */
+function fileProblem(verb: "read" | "write", path: string, err: unknown): string {
+  if (err instanceof Deno.errors.NotFound) {
+    return verb === "read"
+      ? `no such file or folder: ${path}`
+      : `cannot write ${path}: its folder does not exist`;
+  }
+  if (err instanceof Deno.errors.PermissionDenied) return `permission denied: ${path}`;
+  if (err instanceof Deno.errors.IsADirectory) return `${path} is a folder`;
+  return `cannot ${verb} ${path}: ${(err as Error).message}`;
 }
 
 /** Runs the command; returns the line to show (the text itself when shown on the terminal). */
@@ -80,6 +99,7 @@ export async function reveal(args: readonly string[], ctx: CommandContext): Prom
     });
   }
   const a = parseRevealArgs(args);
+  if (a.output !== undefined) a.output = expandTilde(a.output);
   const cwd = Deno.cwd();
   if (a.output !== undefined && insideHome(a.output, ctx.config.home, cwd)) {
     throw new AssistError(`refused: ${a.output} is inside $ASSIST_HOME; name a file outside it`, {
@@ -92,17 +112,30 @@ export async function reveal(args: readonly string[], ctx: CommandContext): Prom
       { level: "refused" },
     );
   }
-  const text = await readAll(a.file, ctx);
+  const input = await readAll(a.file, ctx);
   const engine = await createPhiEngine({
     config: { ...ctx.config, autoPhi: "off", phiNames: "off" },
     sidecar: false,
   });
-  const d = engine.detokenize(text);
+  const d = engine.detokenize(input.text);
   const unknown = d.unknown.length ? `; ${new Set(d.unknown).size} token(s) not in the lookup table` : "";
   if (a.output === undefined) {
-    ctx.io.out(d.text);
+    // Only ever a terminal or the REPL here: a bare CR (an HL7 segment end) would overwrite the line.
+    ctx.io.out(crToNewlines(d.text));
     return `phi-reveal: ${d.restored.length} token(s) restored${unknown}`;
   }
-  await atomicWrite(a.output, d.text, { mode: 0o600 });
+  // Written in the input's own character set(s): bytes outside the tokens come back unchanged.
+  let bytes: Uint8Array;
+  try {
+    bytes = encodeText(d.text, input);
+  } catch (err) {
+    if (err instanceof CharsetError) throw new AssistError(`${a.output}: ${err.message}`, { level: "input" });
+    throw err;
+  }
+  try {
+    await atomicWrite(a.output, bytes, { mode: 0o600 });
+  } catch (err) {
+    throw new AssistError(fileProblem("write", a.output, err), { level: "io" });
+  }
   return `phi-reveal: wrote ${a.output}; ${d.restored.length} token(s) restored${unknown}`;
 }

@@ -74,7 +74,7 @@ async function setOrigin(arg: string, ctx: CommandContext): Promise<void> {
     const url = /^https:/i.test(v) ? origin.httpsOrigin(v) : undefined;
     if (!url) {
       throw new AssistError(
-        `usage: /origin [gitea|auto|https://<host>/...] (got "${
+        `usage: ${(await hinter(ctx))("origin", ["[gitea|auto|https://<host>/...]"])} (got "${
           v.slice(0, 60)
         }"; an origin is an https:// URL without credentials)`,
         { level: "usage" },

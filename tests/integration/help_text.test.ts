@@ -46,6 +46,9 @@ function problemsIn(where: string, text: string): string[] {
     for (const m of line.matchAll(/[a-z]{3}[.;,:][A-Z][a-z]{2}|[a-z]{3}[;,][a-z]{3}/g)) {
       problems.push(`${where}: missing space in "${m[0]}"`);
     }
+    // An option's placeholder run into its description: "--json OBJECTthe whole input", "<alias>the".
+    const glued = /^\s*-{1,2}[a-z][\w-]* (?:[A-Z][A-Z0-9_]*[a-z]|\S*>[a-z])/.exec(line);
+    if (glued) problems.push(`${where}: placeholder glued to its description in "${glued[0]}"`);
   }
   return problems;
 }
@@ -77,6 +80,15 @@ Deno.test("the scan catches a glued word, a missing space and a trailing space",
     "usage: x \nthe saved revisionsfoldersofthesiteandmore\nfolders.Read them;then go",
   );
   assertEquals(found.length, 4, found.join("\n"));
+  // A placeholder run into its description; a row that keeps its column passes.
+  const rows = problemsIn(
+    "y",
+    "  --json OBJECTthe whole input\n  --alias <alias>the host\n  --limit N      at most N\n  --utc          UTC times",
+  );
+  assertEquals(rows, [
+    'y: placeholder glued to its description in "  --json OBJECTt"',
+    'y: placeholder glued to its description in "  --alias <alias>t"',
+  ]);
 });
 
 async function* walk(dir: string): AsyncGenerator<string> {

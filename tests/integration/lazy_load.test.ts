@@ -114,14 +114,15 @@ Deno.test("one `assist tools <name>` run loads that tool's definition and body, 
     );
     const runs: Array<[string, string[], RegExp]> = [
       // name, arguments, modules that must not load (beyond other tools' files and Node built-ins);
-      // hl7/charset.ts, where present, is allowed: the file tools' guard decodes bytes through it.
+      // hl7/charset.ts, where present, is allowed: the file tools' guard decodes bytes through it;
+      // read_file also loads hl7/screen.ts (no imports), which lays HL7 out for a terminal.
       [
         "hl7_field",
         ["a.hl7", "PID.5"],
         /^(hl7\/(schema|_schema|show|diff|shape|complete|format)|phi\/|ssh\/)/,
       ],
       ["hl7_show", ["a.hl7"], /^(hl7\/(diff|shape|complete)|phi\/|ssh\/)/],
-      ["read_file", ["a.hl7"], /^(hl7\/(?!charset\.ts$)|phi\/|ssh\/)/],
+      ["read_file", ["a.hl7"], /^(hl7\/(?!(charset|screen)\.ts$)|phi\/|ssh\/)/],
       ["list_dir", ["."], /^(hl7\/(?!charset\.ts$)|phi\/|ssh\/)/],
       ["nc_threads", ["adt", "--hciroot", root], /^(hl7\/(?!charset\.ts$)|phi\/|ssh\/|tools\/ssh\/)/],
       ["nc_show", ["adt", "adt_in", "--hciroot", root], /^(hl7\/(?!charset\.ts$)|phi\/|ssh\/|tools\/ssh\/)/],

@@ -338,7 +338,8 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
       await Deno.stat(`${home}/.ssh-creds/e1`).then(() => assert(false, "credential left"), () => {});
       match((await run(["ssh", "hosts"])).stdout, /^no SSH hosts/);
       const unknown = await tool("ssh_exec", "e1", "true");
-      match(unknown.stderr, /unknown SSH alias "e1" \(add it with \/ssh-add e1 <user@host\[:port\]>\)/);
+      // By hand, the hint names the command line's form.
+      match(unknown.stderr, /unknown SSH alias "e1" \(add it with assist ssh add e1 <user@host\[:port\]>\)/);
     });
   } finally {
     for (const pid of masters) killPid(pid);

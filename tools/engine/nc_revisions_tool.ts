@@ -12,11 +12,12 @@ export const ncRevisionsTool: ToolDef = {
     "and each is annotated with who saved it and when (and the check-in comment). --format timeline " +
     "(default) gives one line per change, newest first; --format diff the key-by-key changes " +
     "(PROTOCOL.PORT, routes by TRXID). --system follows the whole NetConfig (threads added, removed, " +
-    "changed) of --site, or of every site.",
+    "changed) of --site (default $HCISITE), or of every site with --site '*' or when HCISITE is unset.",
   params: [
     {
       ...siteParam(),
-      description: "site (default $HCISITE; a thread alone is found in the site that has it)",
+      description:
+        "site (default $HCISITE; a thread alone is found in the site that has it; '*' with --system: every site)",
     },
     {
       name: "thread",

@@ -93,7 +93,9 @@ export class RemoteRouteTestHost implements RouteTestHost {
   constructor(readonly ctx: ToolContext, readonly label: string) {}
 
   #remote(): Promise<{ remote: Remote; hciroot?: string }> {
-    return this.#opened ??= openRemote(this.ctx.config.home, this.label).then((o) => ({
+    return this.#opened ??= openRemote(this.ctx.config.home, this.label, { hint: this.ctx.hint }).then((
+      o,
+    ) => ({
       remote: o.remote,
       hciroot: o.options.hciroot,
     }));

@@ -123,6 +123,30 @@ export async function resolveThread(
   }
 }
 
+/**
+ * By hand `tool X Y` where X names no site is read as thread X followed by Y (nc_show's key path).
+ * When X is no thread either but Y is one, X was meant as a site: the error says "no site X"
+ * with the sites to choose from (unknown_site), not that no site has a thread X.
+ */
+export async function resolveShifted(
+  engine: Engine,
+  first: string,
+  second: string,
+  kind: EntryKind = "thread",
+): Promise<ThreadRef> {
+  try {
+    return await resolveThread(engine, undefined, first, kind);
+  } catch (err) {
+    if (!(err instanceof EngineInputError) || err.kind !== "unknown_thread") throw err;
+    const secondIsThread = await resolveThread(engine, undefined, second, kind).then(
+      () => true,
+      (e) => e instanceof EngineInputError && e.kind === "ambiguous_thread",
+    );
+    if (secondIsThread) await engine.site(first); // throws unknown_site, naming the sites
+    throw err;
+  }
+}
+
 /** A thread alone: in `$HCISITE` when that site has it, else in the one site that has it. */
 async function findAnywhere(engine: Engine, name: string, kind: EntryKind): Promise<ThreadRef> {
   const home = engine.defaultSiteName();

@@ -28,7 +28,8 @@ export const hl7DiffTool: ToolDef = {
     {
       name: "exit_code",
       type: "boolean",
-      description: "by hand: exit 1 when the sides differ, 0 when they do not, as git diff --exit-code",
+      description:
+        "by hand: exit 1 when the sides differ, 0 when not, 2 on an error, as git diff --exit-code",
       default: false,
     },
   ],

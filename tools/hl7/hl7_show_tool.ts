@@ -16,6 +16,7 @@ export const hl7ShowTool: ToolDef = {
       type: "string",
       description: "file of HL7 messages, or - for standard input (by hand only)",
       positional: true,
+      stdin: true,
     },
     { name: "text", type: "string", description: "the HL7 messages themselves, instead of a file" },
     { name: "all", type: "boolean", description: "also show empty fields and components", default: false },

@@ -21,6 +21,7 @@ export const phiSanitizeTool: ToolDef = {
       description: "file to de-identify, or - for standard input (by hand)",
       required: true,
       positional: true,
+      stdin: true,
     },
     { name: "output", type: "string", description: "write the copy to this file instead of returning it" },
   ],

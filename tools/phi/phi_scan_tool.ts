@@ -19,6 +19,7 @@ export const phiScanTool: ToolDef = {
       description: "file to scan, or - for standard input (by hand)",
       required: true,
       positional: true,
+      stdin: true,
     },
     {
       name: "as_prompt",

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import type { HintFn } from "../../core/hint.ts";
 import { posix } from "../../core/path.ts";
 import type { ToolContext } from "../types.ts";
 import { cacheFileFor, pullToFile } from "../../ssh/transfer.ts";
@@ -102,13 +103,13 @@ class LazyRemote {
   #opened: Promise<OpenedRemote> | undefined;
   #busy = 0;
   #idle: ReturnType<typeof setTimeout> | undefined;
-  constructor(readonly home: string, readonly alias: string) {}
+  constructor(readonly home: string, readonly alias: string, readonly hint?: HintFn) {}
 
   async use<T>(fn: (r: Remote) => Promise<T>): Promise<T> {
     clearTimeout(this.#idle);
     this.#busy++;
     try {
-      this.#opened ??= openRemote(this.home, this.alias);
+      this.#opened ??= openRemote(this.home, this.alias, { hint: this.hint });
       let opened: OpenedRemote;
       try {
         opened = await this.#opened;
@@ -127,7 +128,7 @@ class LazyRemote {
   }
 
   async options(): Promise<OpenedRemote> {
-    this.#opened ??= openRemote(this.home, this.alias);
+    this.#opened ??= openRemote(this.home, this.alias, { hint: this.hint });
     try {
       return await this.#opened;
     } catch (err) {
@@ -162,7 +163,7 @@ function toFileStat(s: RemoteStat): RemoteFileStat {
 export function remoteFiles(
   ctx: ToolContext,
   alias: string,
-  lazy: LazyRemote = new LazyRemote(ctx.config.home, alias),
+  lazy: LazyRemote = new LazyRemote(ctx.config.home, alias, ctx.hint),
 ): RemoteFiles {
   const key = (path: string) => `${alias}\0${path}`;
   const call = <T>(fn: (r: Remote) => Promise<T>): Promise<T> => lazy.use(fn);
@@ -259,7 +260,7 @@ export async function remoteEngineRoot(
   alias: string,
   hciroot?: string,
 ): Promise<RemoteEngineRoot> {
-  const lazy = new LazyRemote(ctx.config.home, alias);
+  const lazy = new LazyRemote(ctx.config.home, alias, ctx.hint);
   const opened = await lazy.options();
   const pin = opened.options.hciroot;
   const given = hciroot !== undefined && hciroot.trim() !== "" ? hciroot.trim() : undefined;

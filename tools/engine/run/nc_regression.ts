@@ -1,5 +1,6 @@
 /** nc_regression: the six phases of a cross-environment regression, or the rest of one from a phase. */
 import { join, resolve } from "node:path";
+import { expandTilde } from "../../../core/tilde.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
@@ -61,7 +62,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (from > 1 && !given) {
       throw new EngineInputError("bad_input", "--from-phase needs --output <run folder> of the earlier run");
     }
-    const dir = resolve(ctx.cwd, given || `regression-${source}-${target}-${stamp()}`);
+    const dir = resolve(ctx.cwd, expandTilde(given || `regression-${source}-${target}-${stamp()}`));
     const reg = await openRegression(ctx, dir, params, from);
     const records = await reg.run(from);
     const lines = records.map((r) => `phase ${r.phase} ${r.name}: ${r.line}`);

@@ -187,8 +187,11 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         );
       }
       sites = [ref.site];
-    } else if (siteArg) {
+    } else if (siteArg !== undefined && siteArg.trim() !== "*") {
       sites = [await engine.site(siteArg)];
+    } else if (siteArg === undefined && engine.defaultSiteName() !== undefined) {
+      // --site defaults to $HCISITE, as in every engine tool; `--site '*'` asks for every site.
+      sites = [await engine.site()];
     } else {
       sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
     }

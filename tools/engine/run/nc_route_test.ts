@@ -1,6 +1,7 @@
 /** nc_route_test: route tests of recent messages along a thread's chains, on this machine or a host. */
 import { join, resolve } from "node:path";
 import { readEnv } from "../../../core/env.ts";
+import { expandTilde } from "../../../core/tilde.ts";
 import { childEnv } from "../../../core/child_env.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
@@ -66,7 +67,10 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       input.days_back as number | undefined,
     );
     const key = inboundKey(site.name, thread.name);
-    const out = resolve(ctx.cwd, (input.output as string | undefined) || `route-test-${key}-${stamp()}`);
+    const out = resolve(
+      ctx.cwd,
+      expandTilde((input.output as string | undefined) || `route-test-${key}-${stamp()}`),
+    );
     await freshFolder(out);
     const batch: Batch = { key, plan, messages: sample.messages };
     await writeBatchFolder([batch], join(out, "routetest"));

@@ -4,7 +4,7 @@ import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { KeyedList, valueToJSON } from "../netconfig/mod.ts";
 import { renderTree, toTcl } from "../netconfig/render.ts";
-import { namesSite, resolveThread } from "../thread_ref.ts";
+import { namesSite, resolveShifted, resolveThread } from "../thread_ref.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
@@ -13,10 +13,14 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     let threadArg = input.thread as string | undefined;
     let pathArg = input.path as string | undefined;
     // By hand `nc_show adt_in.adt PROTOCOL.PORT` (or `adt_in PROTOCOL.PORT`): the positionals shift.
+    let shifted = false;
     if (siteArg && threadArg && pathArg === undefined && !(await namesSite(engine, siteArg))) {
-      [siteArg, threadArg, pathArg] = [undefined, siteArg, threadArg];
+      [siteArg, threadArg, pathArg, shifted] = [undefined, siteArg, threadArg, true];
     }
-    const ref = await resolveThread(engine, siteArg, threadArg, "entry");
+    // `nc_show nosuchsite adt_in`: a mistyped site, said as such (thread_ref.ts).
+    const ref = shifted
+      ? await resolveShifted(engine, threadArg!, pathArg!, "entry")
+      : await resolveThread(engine, siteArg, threadArg, "entry");
     const { site, nc } = ref;
     if (!ref.entry) {
       throw new EngineInputError(

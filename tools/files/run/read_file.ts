@@ -3,6 +3,7 @@
  * Bytes are read by hl7/charset.ts (MSH-18, else UTF-8, else Windows-1252 with a note).
  */
 import { decodeBytes, firstDeclared } from "../../../hl7/charset.ts";
+import { crToNewlines, startsLikeHl7 } from "../../../hl7/screen.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { checkPath, fsError } from "../guard.ts";
 import { readLimited, truncationFooter } from "../read_limited.ts";
@@ -91,9 +92,8 @@ async function readHead(file: Deno.FsFile, buf: Uint8Array): Promise<number> {
 function hl7Lines(result: ToolResult, ctx: ToolContext): ToolResult {
   if (result.isError) return result;
   const text = result.text;
-  // deno-lint-ignore no-control-regex -- MLLP's start block (0x0B) may lead the file
-  if (!/^(\uFEFF|\x0b)?(MSH|FHS|BHS)\|/.test(text) || !/\r(?!\n)/.test(text)) return result;
-  if (ctx.terminal) return { ...result, text: text.replace(/\r(?!\n)/g, "\n") };
+  if (!startsLikeHl7(text) || !/\r(?!\n)/.test(text)) return result;
+  if (ctx.terminal) return { ...result, text: crToNewlines(text) };
   if (ctx.caller !== "model") return result;
   return {
     ...result,

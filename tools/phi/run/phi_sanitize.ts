@@ -8,6 +8,7 @@
  */
 import { CharsetError, encodeText } from "../../../hl7/charset.ts";
 import { atomicWrite } from "../../../core/atomic_write.ts";
+import { hl7ForTerminal } from "../../../hl7/screen.ts";
 import { createPhiEngine, namesCoverage } from "../../../phi/mod.ts";
 import { ANY_TOKEN_RE } from "../../../phi/token.ts";
 import { checkWriteTarget } from "../../files/guard.ts";
@@ -39,8 +40,10 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   const notes = src.notes.length ? { notes: src.notes } : {};
   if (output === undefined) {
     // The copy is the result; the coverage line goes to the operator's stderr (by hand) or after it.
+    // On a terminal the segments stand on their own lines; piped, the copy keeps its exact CRs.
     if (coverage && ctx.notice) ctx.notice(coverage);
-    return { text: coverage && !ctx.notice ? `${out.text}\n${coverage}` : out.text, ...notes };
+    const shown = ctx.terminal ? hl7ForTerminal(out.text) : out.text;
+    return { text: coverage && !ctx.notice ? `${shown}\n${coverage}` : shown, ...notes };
   }
   let bytes: Uint8Array;
   try {

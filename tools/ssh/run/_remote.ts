@@ -37,7 +37,7 @@ export async function withRemote(
 ): Promise<ToolResult> {
   let opened: OpenedRemote;
   try {
-    opened = await openRemote(ctx.config.home, alias);
+    opened = await openRemote(ctx.config.home, alias, { hint: ctx.hint });
   } catch (err) {
     return failure(err);
   }
