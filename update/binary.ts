@@ -15,7 +15,7 @@ import { atomicWrite } from "../core/atomic_write.ts";
 import { childEnv } from "../core/child_env.ts";
 import { VERSION } from "../core/version.ts";
 import { crashPoint } from "./crash.ts";
-import { fetchOriginFile, type OriginClient, perFileLimitMs, UpdateError } from "./fetch.ts";
+import { type OriginClient, originGetter, perFileLimitMs, UpdateError } from "./fetch.ts";
 import { hashFile } from "./hash.ts";
 import { acquireLock } from "./lock.ts";
 import { binaryPath, currentTarget } from "./manifest.ts";
@@ -79,16 +79,7 @@ export async function updateBinary(
   if (!("release" in lock)) return { status: "busy" };
   const staged = stagedPath(o.exe);
   try {
-    const get = (
-      path: string,
-      opts: { size?: number; sha256?: string; timeoutMs?: number; noShape?: boolean },
-    ) =>
-      fetchOriginFile(o.client, path, {
-        timeoutMs: opts.timeoutMs ?? perFileLimitMs(opts.size),
-        size: opts.size,
-        sha256: opts.sha256,
-        noShapeCheck: opts.noShape,
-      });
+    const get = originGetter(o.client);
     const version = new TextDecoder().decode(await get("VERSION", { timeoutMs: 3000 })).trim();
     if (!SEMVER.test(version)) throw new UpdateError("the origin's VERSION is not a semantic version");
     const current = o.current ?? VERSION;
@@ -165,14 +156,7 @@ export async function checkBinary(o: {
   current?: string;
   target?: string;
 }): Promise<{ status: "match" | "mismatch" | "other-release"; version: string; path: string }> {
-  const get = (
-    path: string,
-    opts: { size?: number; sha256?: string; timeoutMs?: number; noShape?: boolean },
-  ) =>
-    fetchOriginFile(o.client, path, {
-      timeoutMs: opts.timeoutMs ?? perFileLimitMs(opts.size),
-      noShapeCheck: opts.noShape,
-    });
+  const get = originGetter(o.client);
   const version = new TextDecoder().decode(await get("VERSION", { timeoutMs: 3000 })).trim();
   const path = binaryPath(o.target ?? currentTarget());
   if (version !== (o.current ?? VERSION)) return { status: "other-release", version, path };

@@ -206,3 +206,30 @@ async function readBody(res: Response, options: FetchOptions, where: string): Pr
   }
   return out;
 }
+
+/** What a getter of {@link originGetter} is asked for: the MANIFEST's size and hash when known. */
+export interface GetOptions {
+  size?: number;
+  sha256?: string;
+  timeoutMs?: number;
+  noShape?: boolean;
+}
+
+/**
+ * One origin file fetched and checked (fetchOriginFile), each within `limit` of its size unless the
+ * call names its own time: the one getter the sync, the binary update and `--check` share.
+ */
+export function originGetter(
+  client: OriginClient,
+  limit: (size: number | undefined) => number = perFileLimitMs,
+  signal?: AbortSignal,
+): (path: string, opts: GetOptions) => Promise<Uint8Array> {
+  return (path, opts) =>
+    fetchOriginFile(client, path, {
+      timeoutMs: opts.timeoutMs ?? limit(opts.size),
+      size: opts.size,
+      sha256: opts.sha256,
+      noShapeCheck: opts.noShape,
+      signal,
+    });
+}

@@ -21,7 +21,7 @@
  */
 import { atomicWrite } from "../core/atomic_write.ts";
 import { crashPoint } from "./crash.ts";
-import { fetchOriginFile, type OriginClient, perFileLimitMs, UpdateError } from "./fetch.ts";
+import { type OriginClient, originGetter, perFileLimitMs, UpdateError } from "./fetch.ts";
 import { hashFile, sha256Hex } from "./hash.ts";
 import { acquireLock } from "./lock.ts";
 import { type ManifestEntry, parseManifest } from "./manifest.ts";
@@ -168,17 +168,7 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
     await crashPoint("locked");
     await recover(o.root);
     const limit = o.perFileMs ?? perFileLimitMs;
-    const get = (
-      path: string,
-      opts: { size?: number; sha256?: string; timeoutMs?: number; noShape?: boolean },
-    ) =>
-      fetchOriginFile(o.client, path, {
-        timeoutMs: opts.timeoutMs ?? limit(opts.size),
-        size: opts.size,
-        sha256: opts.sha256,
-        noShapeCheck: opts.noShape,
-        signal: o.signal,
-      });
+    const get = originGetter(o.client, limit, o.signal);
     // The local check runs while VERSION is on its way (it is needed only when the version is
     // current). Sizes only: hashing every file at every launch cost 50-100 ms on a busy machine; a
     // missing or torn file shows in its size, and `assist --check` / `assist update --force` hash
