@@ -5,23 +5,11 @@
  */
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { runAssist, tempDir } from "../support/run_assist.ts";
-import { writeFixtureRoot } from "../support/fixture_root.ts";
+import { sharedFixtureRoot, writeFixtureRoot } from "../support/fixture_root.ts";
 import { FakeModelApi } from "../support/fake_model_api.ts";
 
-/** One fixture root shared by the tests of this file (read only). */
-let fixture: Promise<string> | undefined;
-function root(): Promise<string> {
-  return fixture ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "assist-operator-" });
-    globalThis.addEventListener("unload", () => {
-      try {
-        Deno.removeSync(dir, { recursive: true });
-      } catch { /* already gone */ }
-    });
-    await writeFixtureRoot(`${dir}/hci`);
-    return `${dir}/hci`;
-  })();
-}
+/** One fixture engine root for the tests of this file (read only). */
+const root = sharedFixtureRoot("assist-operator-");
 
 function oneLine(text: string): boolean {
   return text.trimEnd().split("\n").length === 1;

@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { runAssist, tempDir } from "../support/run_assist.ts";
-import { writeFixtureRoot } from "../support/fixture_root.ts";
+import { sharedFixtureRoot } from "../support/fixture_root.ts";
 import { writeRegressionEngine } from "../ssh/_regression_env.ts";
 import { call, contextFor } from "../tools/support.ts";
 import { phiSanitizeTool } from "../../tools/phi/phi_sanitize_tool.ts";
@@ -64,19 +64,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** One fixture engine root for the tests of this file (read only). */
-let fixture: Promise<string> | undefined;
-function root(): Promise<string> {
-  return fixture ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "assist-walkthrough-" });
-    globalThis.addEventListener("unload", () => {
-      try {
-        Deno.removeSync(dir, { recursive: true });
-      } catch { /* already gone */ }
-    });
-    await writeFixtureRoot(`${dir}/hci`);
-    return `${dir}/hci`;
-  })();
-}
+const root = sharedFixtureRoot("assist-walkthrough-");
 
 Deno.test("--exit-code: a failure exits 2 or higher, never 1 (1 is only 'the sides differ')", async () => {
   const hci = await root();

@@ -454,3 +454,22 @@ if (import.meta.main) {
   await writeFixtureRoot(dir);
   console.log(dir);
 }
+
+/**
+ * A fixture root written once per test file (read only by its tests), in a temporary folder removed
+ * when the process ends: call the returned function wherever a test needs the root's path.
+ */
+export function sharedFixtureRoot(prefix: string): () => Promise<string> {
+  let fixture: Promise<string> | undefined;
+  return () =>
+    fixture ??= (async () => {
+      const dir = await Deno.makeTempDir({ prefix });
+      globalThis.addEventListener("unload", () => {
+        try {
+          Deno.removeSync(dir, { recursive: true });
+        } catch { /* already gone */ }
+      });
+      await writeFixtureRoot(`${dir}/hci`);
+      return `${dir}/hci`;
+    })();
+}
