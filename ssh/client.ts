@@ -343,6 +343,16 @@ export class MasterClient implements Remote {
     }
   }
 
+  /** The error of a pull that ended short: `what` says how much arrived and why. */
+  #partialPull(path: string, bytes: number, size: number | undefined, what: string): SshError {
+    return new SshError("partial_transfer", `partial transfer of ${path} from ${this.alias}: ${what}`, {
+      alias: this.alias,
+      path,
+      bytes,
+      size,
+    });
+  }
+
   async pull(path: string, sink: PullSink, options: PullOptions = {}): Promise<TransferResult> {
     const ex = await this.#start("pull", { path }, options.signal);
     let size: number | undefined;
@@ -354,11 +364,7 @@ export class MasterClient implements Remote {
           f = await nextFrame(ex, options.signal);
         } catch (e) {
           if (e instanceof SshError && e.kind === "connection_lost" && size !== undefined) {
-            throw new SshError(
-              "partial_transfer",
-              `partial transfer of ${path} from ${this.alias}: ${bytes} of ${size} bytes arrived (${e.message})`,
-              { alias: this.alias, path, bytes, size },
-            );
+            throw this.#partialPull(path, bytes, size, `${bytes} of ${size} bytes arrived (${e.message})`);
           }
           throw e;
         }
@@ -376,11 +382,7 @@ export class MasterClient implements Remote {
           const d = finalOf(obj);
           const total = Number(d.size);
           if (size === undefined || bytes !== total || total !== size) {
-            throw new SshError(
-              "partial_transfer",
-              `partial transfer of ${path} from ${this.alias}: ${bytes} of ${size ?? total} bytes arrived`,
-              { alias: this.alias, path, bytes, size: size ?? total },
-            );
+            throw this.#partialPull(path, bytes, size ?? total, `${bytes} of ${size ?? total} bytes arrived`);
           }
           return { size, bytes };
         } else throw protocolError("unexpected frame in a pull reply");
@@ -406,10 +408,11 @@ export class MasterClient implements Remote {
           f = await nextFrame(ex, options.signal);
         } catch (e) {
           if (e instanceof SshError && e.kind === "connection_lost" && size !== undefined) {
-            throw new SshError(
-              "partial_transfer",
-              `partial transfer of ${path} from ${this.alias}: the master went away after ${bytes} of ${size} bytes`,
-              { alias: this.alias, path, bytes, size },
+            throw this.#partialPull(
+              path,
+              bytes,
+              size,
+              `the master went away after ${bytes} of ${size} bytes`,
             );
           }
           throw e;
@@ -429,11 +432,7 @@ export class MasterClient implements Remote {
         const total = Number(d.size);
         bytes = Number(d.bytes);
         if (bytes !== total || (size !== undefined && total !== size)) {
-          throw new SshError(
-            "partial_transfer",
-            `partial transfer of ${path} from ${this.alias}: ${bytes} of ${size ?? total} bytes arrived`,
-            { alias: this.alias, path, bytes, size: size ?? total },
-          );
+          throw this.#partialPull(path, bytes, size ?? total, `${bytes} of ${size ?? total} bytes arrived`);
         }
         return { size: total, bytes };
       }
