@@ -81,13 +81,14 @@ export async function runTools(args: string[]): Promise<number> {
     );
     return EXIT.ok;
   }
-  // Only this tool's definition loads (its body loads when it runs): tools/by_name.ts.
-  const def = await loadTool(name);
-  if (!def) {
+  // Only this tool loads, its definition and body in one graph: tools/by_name.ts.
+  const tool = await loadTool(name);
+  if (!tool) {
     const near = closestNames(name, [...TOOL_NAMES]);
     const hint = near.length ? `; did you mean ${near.join(", ")}?` : "";
     return usageFailure(`unknown tool: ${name} (run \`assist tools list\`${hint})`);
   }
+  const def = tool.def;
   if (rest.includes("--help") || rest.includes("-h")) {
     writeOut(toolHelp(def) + "\n");
     return EXIT.ok;
@@ -121,7 +122,7 @@ export async function runTools(args: string[]): Promise<number> {
     ...(Object.keys(input).some((k) => k.endsWith("alias")) ? { hint: await cliHint() } : {}),
   };
   try {
-    const result = await def.run(input, ctx);
+    const result = await tool.run(input, ctx);
     if (abort.signal.aborted) return EXIT.interrupted;
     if (result.isError) {
       writeErr(`${errPrefix()} ${def.name}: ${errorMessage(result)}\n`);

@@ -1,110 +1,71 @@
 /**
- * One tool's definition by name, without loading the others: `assist tools <name>` loads only the
- * definition it runs (and that definition loads only its own body), where tools/registry.ts loads
- * all of them for the model's tool list and `tools list`. The names and order here are the
- * registry's (tests/tools/by_name.test.ts holds them equal), so no tool is described twice.
+ * One tool by name, without loading the others: `assist tools <name>` loads only the tool it runs,
+ * where tools/registry.ts loads every definition for the model's tool list and `tools list`. Each
+ * loader imports the tool's body (run/<name>.ts), which re-exports its definition, so one module
+ * graph load gives both: a definition's own `run` would load the body a second time (every dynamic
+ * import is a graph load of its own, about a millisecond at start-up). The names and order here are
+ * the registry's (tests/tools/by_name.test.ts holds them equal), so no tool is described twice.
  */
 import { lazy } from "../core/lazy.ts";
-import type { ToolDef } from "./types.ts";
+import type { ToolContext, ToolDef, ToolInput, ToolResult } from "./types.ts";
 
-const LOADERS: Readonly<Record<string, () => Promise<ToolDef>>> = {
-  read_file: async () =>
-    (await lazy<typeof import("./files/read_file_tool.ts")>(import.meta.url, "./files/read_file_tool.ts"))
-      .readFileTool,
-  grep_files: async () =>
-    (await lazy<typeof import("./files/grep_files_tool.ts")>(import.meta.url, "./files/grep_files_tool.ts"))
-      .grepFilesTool,
-  glob_files: async () =>
-    (await lazy<typeof import("./files/glob_files_tool.ts")>(import.meta.url, "./files/glob_files_tool.ts"))
-      .globFilesTool,
-  list_dir: async () =>
-    (await lazy<typeof import("./files/list_dir_tool.ts")>(import.meta.url, "./files/list_dir_tool.ts"))
-      .listDirTool,
-  bash_exec: async () =>
-    (await lazy<typeof import("./bash/bash_exec_tool.ts")>(import.meta.url, "./bash/bash_exec_tool.ts"))
-      .bashExecTool,
-  ssh_status: async () =>
-    (await lazy<typeof import("./ssh/ssh_status_tool.ts")>(import.meta.url, "./ssh/ssh_status_tool.ts"))
-      .sshStatusTool,
-  ssh_exec: async () =>
-    (await lazy<typeof import("./ssh/ssh_exec_tool.ts")>(import.meta.url, "./ssh/ssh_exec_tool.ts"))
-      .sshExecTool,
-  ssh_pull: async () =>
-    (await lazy<typeof import("./ssh/ssh_pull_tool.ts")>(import.meta.url, "./ssh/ssh_pull_tool.ts"))
-      .sshPullTool,
-  ssh_push: async () =>
-    (await lazy<typeof import("./ssh/ssh_push_tool.ts")>(import.meta.url, "./ssh/ssh_push_tool.ts"))
-      .sshPushTool,
-  ssh_pull_smat: async () =>
-    (await lazy<typeof import("./ssh/ssh_pull_smat_tool.ts")>(import.meta.url, "./ssh/ssh_pull_smat_tool.ts"))
-      .sshPullSmatTool,
-  list_sites: async () =>
-    (await lazy<typeof import("./engine/list_sites_tool.ts")>(import.meta.url, "./engine/list_sites_tool.ts"))
-      .listSitesTool,
-  nc_threads: async () =>
-    (await lazy<typeof import("./engine/nc_threads_tool.ts")>(import.meta.url, "./engine/nc_threads_tool.ts"))
-      .ncThreadsTool,
-  nc_show: async () =>
-    (await lazy<typeof import("./engine/nc_show_tool.ts")>(import.meta.url, "./engine/nc_show_tool.ts"))
-      .ncShowTool,
-  nc_routes: async () =>
-    (await lazy<typeof import("./engine/nc_routes_tool.ts")>(import.meta.url, "./engine/nc_routes_tool.ts"))
-      .ncRoutesTool,
-  nc_paths: async () =>
-    (await lazy<typeof import("./engine/nc_paths_tool.ts")>(import.meta.url, "./engine/nc_paths_tool.ts"))
-      .ncPathsTool,
-  nc_revisions: async () =>
-    (await lazy<typeof import("./engine/nc_revisions_tool.ts")>(
+/** A tool's definition and the body its `run` would load. */
+export interface LoadedTool {
+  def: ToolDef;
+  run: (input: ToolInput, ctx: ToolContext) => Promise<ToolResult>;
+}
+
+const LOADERS: Readonly<Record<string, () => Promise<LoadedTool>>> = {
+  read_file: () =>
+    lazy<typeof import("./files/run/read_file.ts")>(import.meta.url, "./files/run/read_file.ts"),
+  grep_files: () =>
+    lazy<typeof import("./files/run/grep_files.ts")>(import.meta.url, "./files/run/grep_files.ts"),
+  glob_files: () =>
+    lazy<typeof import("./files/run/glob_files.ts")>(import.meta.url, "./files/run/glob_files.ts"),
+  list_dir: () => lazy<typeof import("./files/run/list_dir.ts")>(import.meta.url, "./files/run/list_dir.ts"),
+  bash_exec: () => lazy<typeof import("./bash/run/bash_exec.ts")>(import.meta.url, "./bash/run/bash_exec.ts"),
+  ssh_status: () =>
+    lazy<typeof import("./ssh/run/ssh_status.ts")>(import.meta.url, "./ssh/run/ssh_status.ts"),
+  ssh_exec: () => lazy<typeof import("./ssh/run/ssh_exec.ts")>(import.meta.url, "./ssh/run/ssh_exec.ts"),
+  ssh_pull: () => lazy<typeof import("./ssh/run/ssh_pull.ts")>(import.meta.url, "./ssh/run/ssh_pull.ts"),
+  ssh_push: () => lazy<typeof import("./ssh/run/ssh_push.ts")>(import.meta.url, "./ssh/run/ssh_push.ts"),
+  ssh_pull_smat: () =>
+    lazy<typeof import("./ssh/run/ssh_pull_smat.ts")>(import.meta.url, "./ssh/run/ssh_pull_smat.ts"),
+  list_sites: () =>
+    lazy<typeof import("./engine/run/list_sites.ts")>(import.meta.url, "./engine/run/list_sites.ts"),
+  nc_threads: () =>
+    lazy<typeof import("./engine/run/nc_threads.ts")>(import.meta.url, "./engine/run/nc_threads.ts"),
+  nc_show: () => lazy<typeof import("./engine/run/nc_show.ts")>(import.meta.url, "./engine/run/nc_show.ts"),
+  nc_routes: () =>
+    lazy<typeof import("./engine/run/nc_routes.ts")>(import.meta.url, "./engine/run/nc_routes.ts"),
+  nc_paths: () =>
+    lazy<typeof import("./engine/run/nc_paths.ts")>(import.meta.url, "./engine/run/nc_paths.ts"),
+  nc_revisions: () =>
+    lazy<typeof import("./engine/run/nc_revisions.ts")>(import.meta.url, "./engine/run/nc_revisions.ts"),
+  nc_diff_interface: () =>
+    lazy<typeof import("./engine/run/nc_diff_interface.ts")>(
       import.meta.url,
-      "./engine/nc_revisions_tool.ts",
-    )).ncRevisionsTool,
-  nc_diff_interface: async () =>
-    (await lazy<typeof import("./engine/nc_diff_interface_tool.ts")>(
-      import.meta.url,
-      "./engine/nc_diff_interface_tool.ts",
-    )).ncDiffInterfaceTool,
-  nc_refs: async () =>
-    (await lazy<typeof import("./engine/nc_refs_tool.ts")>(import.meta.url, "./engine/nc_refs_tool.ts"))
-      .ncRefsTool,
-  nc_docs: async () =>
-    (await lazy<typeof import("./engine/nc_docs_tool.ts")>(import.meta.url, "./engine/nc_docs_tool.ts"))
-      .ncDocsTool,
-  nc_msgs: async () =>
-    (await lazy<typeof import("./engine/nc_msgs_tool.ts")>(import.meta.url, "./engine/nc_msgs_tool.ts"))
-      .ncMsgsTool,
-  nc_route_test: async () =>
-    (await lazy<typeof import("./engine/nc_route_test_tool.ts")>(
-      import.meta.url,
-      "./engine/nc_route_test_tool.ts",
-    ))
-      .ncRouteTestTool,
-  nc_regression: async () =>
-    (await lazy<typeof import("./engine/nc_regression_tool.ts")>(
-      import.meta.url,
-      "./engine/nc_regression_tool.ts",
-    ))
-      .ncRegressionTool,
-  hl7_field: async () =>
-    (await lazy<typeof import("./hl7/hl7_field_tool.ts")>(import.meta.url, "./hl7/hl7_field_tool.ts"))
-      .hl7FieldTool,
-  hl7_diff: async () =>
-    (await lazy<typeof import("./hl7/hl7_diff_tool.ts")>(import.meta.url, "./hl7/hl7_diff_tool.ts"))
-      .hl7DiffTool,
-  hl7_show: async () =>
-    (await lazy<typeof import("./hl7/hl7_show_tool.ts")>(import.meta.url, "./hl7/hl7_show_tool.ts"))
-      .hl7ShowTool,
-  phi_scan: async () =>
-    (await lazy<typeof import("./phi/phi_scan_tool.ts")>(import.meta.url, "./phi/phi_scan_tool.ts"))
-      .phiScanTool,
-  phi_sanitize: async () =>
-    (await lazy<typeof import("./phi/phi_sanitize_tool.ts")>(import.meta.url, "./phi/phi_sanitize_tool.ts"))
-      .phiSanitizeTool,
+      "./engine/run/nc_diff_interface.ts",
+    ),
+  nc_refs: () => lazy<typeof import("./engine/run/nc_refs.ts")>(import.meta.url, "./engine/run/nc_refs.ts"),
+  nc_docs: () => lazy<typeof import("./engine/run/nc_docs.ts")>(import.meta.url, "./engine/run/nc_docs.ts"),
+  nc_msgs: () => lazy<typeof import("./engine/run/nc_msgs.ts")>(import.meta.url, "./engine/run/nc_msgs.ts"),
+  nc_route_test: () =>
+    lazy<typeof import("./engine/run/nc_route_test.ts")>(import.meta.url, "./engine/run/nc_route_test.ts"),
+  nc_regression: () =>
+    lazy<typeof import("./engine/run/nc_regression.ts")>(import.meta.url, "./engine/run/nc_regression.ts"),
+  hl7_field: () => lazy<typeof import("./hl7/run/hl7_field.ts")>(import.meta.url, "./hl7/run/hl7_field.ts"),
+  hl7_diff: () => lazy<typeof import("./hl7/run/hl7_diff.ts")>(import.meta.url, "./hl7/run/hl7_diff.ts"),
+  hl7_show: () => lazy<typeof import("./hl7/run/hl7_show.ts")>(import.meta.url, "./hl7/run/hl7_show.ts"),
+  phi_scan: () => lazy<typeof import("./phi/run/phi_scan.ts")>(import.meta.url, "./phi/run/phi_scan.ts"),
+  phi_sanitize: () =>
+    lazy<typeof import("./phi/run/phi_sanitize.ts")>(import.meta.url, "./phi/run/phi_sanitize.ts"),
 };
 
 /** Every tool name, in the registry's order. */
 export const TOOL_NAMES: readonly string[] = Object.keys(LOADERS);
 
-/** The definition of the tool of that name (the registry's own object), or undefined. */
-export function loadTool(name: string): Promise<ToolDef | undefined> {
+/** The tool of that name, its definition (the registry's own object) and body; or undefined. */
+export function loadTool(name: string): Promise<LoadedTool | undefined> {
   return Object.hasOwn(LOADERS, name) ? LOADERS[name]() : Promise.resolve(undefined);
 }

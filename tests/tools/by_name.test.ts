@@ -12,8 +12,29 @@ Deno.test("by_name lists the registry's tools in its order", () => {
 });
 
 Deno.test("by_name loads each registry definition itself, and nothing for an unknown name", async () => {
-  for (const def of TOOLS) strictEqual(await loadTool(def.name), def, def.name);
+  for (const def of TOOLS) strictEqual((await loadTool(def.name))?.def, def, def.name);
   strictEqual(await loadTool("no_such_tool"), undefined);
   strictEqual(await loadTool("constructor"), undefined);
   strictEqual(await loadTool("__proto__"), undefined);
+});
+
+Deno.test("by_name hands back the body the definition's own run would load", async () => {
+  // The definition's run loads run/<name>.ts and calls its run: the manual path calls that same
+  // function directly, so `assist tools <name>` and the model run one implementation.
+  for (const def of TOOLS) {
+    const tool = await loadTool(def.name);
+    const group = /^(?:nc_|list_sites)/.test(def.name)
+      ? "engine"
+      : /^hl7_/.test(def.name)
+      ? "hl7"
+      : /^phi_/.test(def.name)
+      ? "phi"
+      : /^ssh_/.test(def.name)
+      ? "ssh"
+      : def.name === "bash_exec"
+      ? "bash"
+      : "files";
+    const body = await import(`../../tools/${group}/run/${def.name}.ts`);
+    strictEqual(tool?.run, body.run, def.name);
+  }
 });

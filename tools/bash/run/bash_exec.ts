@@ -1,4 +1,6 @@
 /** bash_exec: a shell command on this machine, with a timeout, a line cap and an exit-code footer. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { bashExecTool as def } from "../bash_exec_tool.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { childEnv } from "../../../core/child_env.ts";
 import { shellFor } from "../shell.ts";

@@ -1,4 +1,6 @@
 /** list_sites: the sites of the engine root, with release and description from siteInfo. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { listSitesTool as def } from "../list_sites_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { readSiteInfo } from "../sites.ts";

@@ -1,4 +1,6 @@
 /** nc_diff_interface: one thread's configuration in two NetConfigs, sites or engine roots, key by key. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncDiffInterfaceTool as def } from "../nc_diff_interface_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure, loadNetConfig } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";

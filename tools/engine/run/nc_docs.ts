@@ -1,4 +1,6 @@
 /** nc_docs (spec, documentation helper): plain text, --onenote-table TSV rows, or --raw-tcl. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncDocsTool as def } from "../nc_docs_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";

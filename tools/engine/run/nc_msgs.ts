@@ -1,4 +1,6 @@
 /** nc_msgs: list and search messages in SMAT archives (.smatdb and .idx/.msg), newest first. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncMsgsTool as def } from "../nc_msgs_tool.ts";
 import { expandTilde } from "../../../core/tilde.ts";
 import { posix, win32 } from "../../../core/path.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";

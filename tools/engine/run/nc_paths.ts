@@ -1,4 +1,6 @@
 /** nc_paths: route chains from a thread (or a site's entry threads) across sites. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncPathsTool as def } from "../nc_paths_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { type Chain, chainText, type PathNode, RouteGraph } from "../paths.ts";

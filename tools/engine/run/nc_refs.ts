@@ -1,4 +1,6 @@
 /** nc_refs: which threads use a given Xlate, Tcl proc or table. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncRefsTool as def } from "../nc_refs_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure, type LoadedSite } from "../engine.ts";
 import { findRefs, mentionsTable, type Ref, type RefKind } from "../refs.ts";

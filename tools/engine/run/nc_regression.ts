@@ -1,4 +1,6 @@
 /** nc_regression: the six phases of a cross-environment regression, or the rest of one from a phase. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncRegressionTool as def } from "../nc_regression_tool.ts";
 import { join, resolve } from "node:path";
 import { expandTilde } from "../../../core/tilde.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";

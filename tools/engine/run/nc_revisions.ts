@@ -1,4 +1,6 @@
 /** nc_revisions (spec): a thread's or a whole NetConfig's revision timeline, or the diffs between them. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncRevisionsTool as def } from "../nc_revisions_tool.ts";
 import { formatTime, TIME_FORMS } from "../../../core/time.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";

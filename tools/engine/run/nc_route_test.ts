@@ -1,4 +1,6 @@
 /** nc_route_test: route tests of recent messages along a thread's chains, on this machine or a host. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncRouteTestTool as def } from "../nc_route_test_tool.ts";
 import { join, resolve } from "node:path";
 import { readEnv } from "../../../core/env.ts";
 import { expandTilde } from "../../../core/tilde.ts";

@@ -1,4 +1,6 @@
 /** nc_routes: TRXID → route details → type, destinations, xlate, procs, enabled flags. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncRoutesTool as def } from "../nc_routes_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { type NcEntry, type NetConfig, routesOf, type TpsProc } from "../netconfig/mod.ts";

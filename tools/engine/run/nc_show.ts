@@ -1,4 +1,6 @@
 /** nc_show: one thread's (or destination's, or process's) configuration, or one dotted path of it. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncShowTool as def } from "../nc_show_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";

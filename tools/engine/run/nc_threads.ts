@@ -1,4 +1,6 @@
 /** nc_threads: one site's threads, one row each. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { ncThreadsTool as def } from "../nc_threads_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { routeTargets, threadInfo } from "../netconfig/mod.ts";

@@ -1,4 +1,6 @@
 /** glob_files: paths matching a glob pattern, never listing inside protected places. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { globFilesTool as def } from "../glob_files_tool.ts";
 import { posix, win32 } from "../../../core/path.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { globDepth, globToRegExp, splitGlob } from "../glob.ts";

@@ -1,4 +1,6 @@
 /** grep_files: lines matching a regular expression, in files below a folder, never in protected places. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { grepFilesTool as def } from "../grep_files_tool.ts";
 import { posix, win32 } from "../../../core/path.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { globToRegExp } from "../glob.ts";

@@ -1,4 +1,6 @@
 /** list_dir: one folder's entries with type, size and modification time. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { listDirTool as def } from "../list_dir_tool.ts";
 import { formatTime } from "../../../core/time.ts";
 import { posix, win32 } from "../../../core/path.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";

@@ -2,6 +2,8 @@
  * read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on.
  * Bytes are read by hl7/charset.ts (MSH-18, else UTF-8, else Windows-1252 with a note).
  */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { readFileTool as def } from "../read_file_tool.ts";
 import { decodeBytes, firstDeclared } from "../../../hl7/charset.ts";
 import { crToNewlines, startsLikeHl7 } from "../../../hl7/screen.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";

@@ -1,4 +1,6 @@
 /** hl7_diff: field-level differences between two messages or two files of messages. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { hl7DiffTool as def } from "../hl7_diff_tool.ts";
 import { diffMessageLists, formatDiff } from "../../../hl7/diff.ts";
 import { len10Counting } from "../../../hl7/charset.ts";
 import { parseMessages } from "../../../hl7/split.ts";

@@ -3,6 +3,8 @@
  * (FHS, BHS, BTS, FTS) read the envelope around each message; a file of only an envelope gives
  * one row.
  */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { hl7FieldTool as def } from "../hl7_field_tool.ts";
 import { posix, win32 } from "../../../core/path.ts";
 import { extractTable } from "../../../hl7/extract.ts";
 import { len10Counting } from "../../../hl7/charset.ts";

@@ -1,4 +1,6 @@
 /** hl7_show: messages laid out segment by segment with the schema's field names. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { hl7ShowTool as def } from "../hl7_show_tool.ts";
 import { hasEnvelope } from "../../../hl7/envelope.ts";
 import { len10Counting } from "../../../hl7/charset.ts";
 import { parseMessages } from "../../../hl7/split.ts";

@@ -6,6 +6,8 @@
  * is written in the character set(s) the input was read in (hl7/charset.ts), so a Latin-1 message
  * stays Latin-1 and its MSH-18 stays true.
  */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { phiSanitizeTool as def } from "../phi_sanitize_tool.ts";
 import { CharsetError, encodeText } from "../../../hl7/charset.ts";
 import { atomicWrite } from "../../../core/atomic_write.ts";
 import { hl7ForTerminal } from "../../../hl7/screen.ts";

@@ -2,6 +2,8 @@
  * phi_scan: what the PHI gate would tokenize in a file (or standard input), with tier and category,
  * without writing anything. Values are masked unless the operator asks for them by hand.
  */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { phiScanTool as def } from "../phi_scan_tool.ts";
 import { createPhiEngine, namesCoverage, type ScanFinding } from "../../../phi/mod.ts";
 import { readInput } from "../../input.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";

@@ -1,4 +1,6 @@
 /** ssh_exec: a command on an engine host, in its login shell, with a line cap, a timeout and an exit footer. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { sshExecTool as def } from "../ssh_exec_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { wrapCommand } from "../../../ssh/wrap.ts";
 import { renderExec } from "../exec_render.ts";

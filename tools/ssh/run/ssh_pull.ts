@@ -1,4 +1,6 @@
 /** ssh_pull: copies a file from an engine host; the byte count is verified. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { sshPullTool as def } from "../ssh_pull_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { cacheFileFor, pullToFile, resolveRemotePath } from "../../../ssh/transfer.ts";
 import { localDestination, withRemote } from "./_remote.ts";

@@ -1,4 +1,6 @@
 /** ssh_pull_smat: a SMAT archive from an engine host, whole or as a sample of recent messages. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { sshPullSmatTool as def } from "../ssh_pull_smat_tool.ts";
 import { atomicWrite } from "../../../core/atomic_write.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { cacheFileFor, pullToFile, resolveRemotePath } from "../../../ssh/transfer.ts";

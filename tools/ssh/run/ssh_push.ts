@@ -1,4 +1,6 @@
 /** ssh_push: copies a local file to an engine host; the byte count is verified. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { sshPushTool as def } from "../ssh_push_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { checkPath } from "../../files/guard.ts";
 import { pushFromFile, resolveRemotePath } from "../../../ssh/transfer.ts";

@@ -1,4 +1,6 @@
 /** ssh_status: the registered aliases, whether each master is open, and whether a password is stored. */
+// The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
+export { sshStatusTool as def } from "../ssh_status_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { statusText } from "../../../ssh/ops.ts";
 import { failure } from "./_remote.ts";
