@@ -42,7 +42,7 @@ export function helpText(): string {
     "  1    a tool failed or refused (its one-line reason is on stderr), an unexpected error, or",
     "       with --exit-code, hl7_diff or nc_diff_interface found differences",
     "  2    usage: unknown command or tool, bad arguments, a bad ASSIST_* value, or a tool input that",
-    "       names nothing (an unknown site, thread or field path, a line range past the end)",
+    "       names nothing (an unknown site, thread, SSH alias or field path, a line range past the end)",
     "  130  interrupted (Ctrl-C)",
     "",
     "Files live under $ASSIST_HOME (default ~/.assist): log/, sanitize/, sessions/ and the secret files",

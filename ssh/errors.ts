@@ -36,7 +36,8 @@ export type SshErrorKind =
   | "io_error";
 
 const LEVELS: Record<SshErrorKind, ErrorLevel> = {
-  unknown_alias: "input",
+  // An alias that names nothing is a usage error (exit 2), as an unknown site or thread is.
+  unknown_alias: "usage",
   no_credential: "input",
   master_closed: "refused",
   auth_failed: "refused",

@@ -133,6 +133,7 @@ export const USAGE_ERROR_KINDS: ReadonlySet<string> = new Set([
   "no_site",
   "unknown_site",
   "unknown_thread",
+  "unknown_alias",
   "ambiguous_thread",
   "conflicting_site",
   "no_such_key",

@@ -218,8 +218,19 @@ Deno.test("hints name commands in the caller's form: an unknown SSH alias by han
   const hci = await root();
   await using tmp = await tempDir();
   const env = { HOME: tmp.path, HCIROOT: hci };
-  const r = await runAssist(["tools", "nc_threads", "adt", "--alias", "nosuch"], { env });
-  assert(r.code !== 0);
-  match(r.stderr, /unknown SSH alias "nosuch" \(add it with assist ssh add nosuch <user@host\[:port\]>\)/);
-  assert(!r.stderr.includes("/ssh-add"), r.stderr);
+  // An alias that names nothing is a usage error (exit 2), as an unknown site or thread is, and
+  // every tool that takes an alias says how to add it in the command line's form.
+  for (
+    const args of [
+      ["nc_threads", "adt", "--alias", "nosuch"],
+      ["ssh_status", "nosuch"],
+      ["ssh_exec", "nosuch", "true"],
+      ["ssh_pull", "nosuch", "/etc/hostname", `${tmp.path}/x`],
+    ]
+  ) {
+    const r = await runAssist(["tools", ...args], { env });
+    assertEquals(r.code, 2, `${args[0]}: ${r.stderr}`);
+    match(r.stderr, /unknown SSH alias "nosuch" \(add it with assist ssh add nosuch <user@host\[:port\]>\)/);
+    assert(!r.stderr.includes("/ssh-add"), r.stderr);
+  }
 });

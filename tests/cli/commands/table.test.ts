@@ -139,7 +139,8 @@ Deno.test("assist ssh status speaks the command line's language; /ssh-status the
     match(cli.outs.at(-1)!, /\(next: assist ssh pass e1, then assist ssh setup e1\)$/);
     assertEquals(await runCli(["ssh", "setup", "e1"], cli), 1);
     assertEquals(cli.warns, ["no stored password for e1 (set it with assist ssh pass e1)"]);
-    assertEquals(await runCli(["ssh", "status", "nope"], cli), 1);
+    // An alias that names nothing is a usage error, as on every other front.
+    assertEquals(await runCli(["ssh", "status", "nope"], cli), 2);
     match(
       cli.warns.at(-1)!,
       /unknown SSH alias "nope" \(add it with assist ssh add nope <user@host\[:port\]>\)/,
@@ -208,7 +209,7 @@ Deno.test("runCli: exit codes 0/1/2 and --help after every group and operation",
       [["ssh", "hosts"], 0, /^no SSH hosts \(add one with assist ssh add /, "out"],
       [
         ["ssh", "remove", "ghost"],
-        1,
+        2,
         /^unknown SSH alias "ghost" \(add it with assist ssh add ghost /,
         "warn",
       ],

@@ -7,7 +7,7 @@ import { failure } from "./_remote.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    return { text: await statusText(ctx.config.home, input.alias as string | undefined) };
+    return { text: await statusText(ctx.config.home, input.alias as string | undefined, ctx.hint) };
   } catch (err) {
     return failure(err);
   }
