@@ -234,3 +234,59 @@ Deno.test("hints name commands in the caller's form: an unknown SSH alias by han
     assert(!r.stderr.includes("/ssh-add"), r.stderr);
   }
 });
+
+Deno.test("nc_diff_interface takes `site thread other` as every thread tool takes `site thread`", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const want = "--- lab/lab_in\n+++ lab/lab_from_hub\n";
+  for (
+    const words of [
+      ["lab", "lab_in", "lab_from_hub"],
+      ["lab_in", "lab_from_hub"],
+      ["lab_in", "lab_from_hub", "--site", "lab"],
+      ["lab_in.lab", "lab_from_hub.lab"],
+    ]
+  ) {
+    const r = await runAssist(["tools", "nc_diff_interface", ...words], { env });
+    assertEquals(r.code, 0, `${words.join(" ")}: ${r.stderr}`);
+    assert(r.stdout.startsWith(want), `${words.join(" ")}:\n${r.stdout}`);
+    match(r.stdout, /^- DATAXLATE\[ADT_A01\]: route: xlate lab_adt\.xlt -> lab_sys_out$/m);
+  }
+  // `site thread` alone names one side only: the same thread, so nothing to compare.
+  const same = await runAssist(["tools", "nc_diff_interface", "lab", "lab_in"], { env });
+  assertEquals(same.code, 2, same.stderr);
+  match(same.stderr, /both sides are the same thread/);
+  // The model's named form is unchanged.
+  const named = await runAssist(
+    ["tools", "nc_diff_interface", "--json", '{"thread":"lab_in","other":"lab_from_hub","site":"lab"}'],
+    { env },
+  );
+  assertEquals(named.code, 0, named.stderr);
+  assert(named.stdout.startsWith(want), named.stdout);
+});
+
+Deno.test("nc_show reads a key as nc_diff_interface writes it: a route by TRXID, elements by [n]", async () => {
+  const hci = await root();
+  await using tmp = await tempDir();
+  const env = { HOME: tmp.path, HCIROOT: hci };
+  const show = (path: string) => runAssist(["tools", "nc_show", "lab", "lab_in", path], { env });
+  const dest = await show("DATAXLATE[ADT_A01].ROUTE_DETAILS[1].DEST");
+  assertEquals([dest.code, dest.stdout, dest.stderr], [0, "lab_sys_out\n", ""]);
+  // TRXIDs read case-insensitively, as keys do; a number in brackets is the element's position.
+  assertEquals((await show("DATAXLATE[adt_a01].ROUTE_DETAILS[1].XLATE")).stdout, "lab_adt.xlt\n");
+  assertEquals(
+    (await show("DATAXLATE[ADT_A01].ROUTE_DETAILS[1].XLATE")).stdout,
+    (await show("DATAXLATE.1.ROUTE_DETAILS.1.XLATE")).stdout,
+  );
+  // A TRXID that is not there: the routes there are named.
+  const missing = await show("DATAXLATE[ADT_A99]");
+  assertEquals(missing.code, 2, missing.stderr);
+  match(
+    missing.stderr,
+    /has no DATAXLATE\[ADT_A99\] \(DATAXLATE has 2 elements: by TRXID \[ADT_A01\] \[ADT_A03\]/,
+  );
+  const past = await show("DATAXLATE[ADT_A01].ROUTE_DETAILS[5]");
+  assertEquals(past.code, 2, past.stderr);
+  match(past.stderr, /ROUTE_DETAILS has 1 element: 1 to 1\)/);
+});

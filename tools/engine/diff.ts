@@ -134,6 +134,59 @@ function walk(
   if (norm(sa) !== norm(sb)) out.push({ op: "~", path, old: sa, new: sb });
 }
 
+/**
+ * The dotted form of a key path as diff lines write it, read against `config`: routes by TRXID and
+ * other list elements by number in brackets (`DATAXLATE[ADT_A01].ROUTE_DETAILS[1].DEST` becomes
+ * `DATAXLATE.1.ROUTE_DETAILS.1.DEST`), so a line of nc_diff_interface can be shown with nc_show.
+ * A path without brackets comes back as it is. When a bracket names no element, `dotted` is absent
+ * and `near` names the elements there are (`DATAXLATE has [ADT_A01] [ADT_A03]`).
+ *
+ * @example
+ * ```ts
+ * import type { KeyedList } from "./netconfig/keyed_list.ts";
+ * declare const config: KeyedList;
+ * dottedPath(config, "DATAXLATE[ADT_A01].ROUTE_DETAILS[1].DEST").dotted; // "DATAXLATE.1.ROUTE_DETAILS.1.DEST"
+ * ```
+ */
+export function dottedPath(config: KeyedList, path: string): { dotted?: string; near?: string } {
+  if (!path.includes("[")) return { dotted: path };
+  const parts: string[] = [];
+  let shown = "";
+  let i = 0;
+  while (i < path.length) {
+    let key = "";
+    while (i < path.length && path[i] !== "." && path[i] !== "[") key += path[i++];
+    if (key !== "") parts.push(key), shown += (shown ? "." : "") + key;
+    while (path[i] === "[") {
+      const end = path.indexOf("]", i);
+      if (end === -1) return { near: `${path}: a [ without its ]` };
+      const selector = path.slice(i + 1, end).trim();
+      i = end + 1;
+      const list = config.at(parts.join("."));
+      if (!Array.isArray(list)) return {};
+      const n = Number(selector);
+      const byTrxid = ROUTE_LISTS.has(key.toUpperCase());
+      const names = listKeys(list, byTrxid);
+      // By number, or a route by its TRXID (`[ADT_A01]`, the second of a repeated one `[ADT_A01#2]`).
+      let at = /^\d+$/.test(selector) && n >= 1 && n <= list.length ? n - 1 : -1;
+      if (at === -1) at = names.findIndex((k) => k.toLowerCase() === `[${selector}]`.toLowerCase());
+      if (at === -1) {
+        const what = byTrxid
+          ? `by TRXID ${names.join(" ")}, or by number 1 to ${list.length}`
+          : `1 to ${list.length}`;
+        return { near: `${shown} has ${list.length} element${list.length === 1 ? "" : "s"}: ${what}` };
+      }
+      parts.push(String(at + 1));
+      shown += names[at];
+    }
+    if (i < path.length) {
+      if (path[i] !== ".") return {};
+      i++;
+    }
+  }
+  return { dotted: parts.join(".") };
+}
+
 /** One change per line: `~ PROTOCOL.PORT: 6000 -> 6001`, `+ DATAXLATE[ADT_A03]: {...}`. */
 export function changeLine(c: Change): string {
   if (c.op === "~") return `~ ${c.path}: ${c.old} -> ${c.new}`;

@@ -15,10 +15,17 @@ export const ncDiffInterfaceTool: ToolDef = {
     "(COORDS, BITMAP) are ignored unless --cosmetic; SYMNAME when the thread names differ.",
   params: [
     {
+      name: "site",
+      type: "string",
+      description: "site of the first thread (default $HCISITE, or the one site that has the thread); " +
+        "by hand a first word that names no site is the thread",
+      positional: true,
+      metavar: "SITE",
+    },
+    {
       name: "thread",
       type: "string",
-      description: "the thread, <thread>[.<site>]",
-      required: true,
+      description: "the thread, <thread>[.<site>] (required)",
       positional: true,
       metavar: "THREAD[.SITE]",
     },
@@ -28,11 +35,6 @@ export const ncDiffInterfaceTool: ToolDef = {
       description: "the thread to compare with, <thread>[.<site>] (default the same name)",
       positional: true,
       metavar: "THREAD[.SITE]",
-    },
-    {
-      name: "site",
-      type: "string",
-      description: "site of the first thread (default $HCISITE or the only site)",
     },
     { name: "to_site", type: "string", description: "site of the second thread (default the first's)" },
     aliasParam(),
@@ -73,6 +75,7 @@ export const ncDiffInterfaceTool: ToolDef = {
   examples: [
     "adt_in.adt --to-hciroot /hci/test/integrator",
     "lab_in lab_from_hub --site lab",
+    "lab lab_in lab_from_hub",
     "adt_in --site adt --to-netconfig /tmp/NetConfig.bak",
     "adt_in.adt --alias test --to-alias prod",
     "adt_in.adt --to-hciroot /hci/test/integrator --exit-code",

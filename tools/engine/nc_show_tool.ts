@@ -8,7 +8,8 @@ export const ncShowTool: ToolDef = {
   summary: "One thread's NetConfig configuration, or one dotted path of it (PROTOCOL.PORT)",
   description: "Show the configuration of one thread (protocol record) of a site's NetConfig as an " +
     "indented KEY value tree, or only the value at a dotted path such as PROTOCOL.PORT, " +
-    "SAVEMSGS.INFILE or DATAXLATE.1.ROUTE_DETAILS.2.DEST (list elements by 1-based number). Names and " +
+    "SAVEMSGS.INFILE or DATAXLATE.1.ROUTE_DETAILS.2.DEST (list elements by 1-based number), or as " +
+    "nc_diff_interface writes it, routes by TRXID: DATAXLATE[ADT_A01].ROUTE_DETAILS[2].DEST. Names and " +
     "keys are case-insensitive; destination and process records can be shown too. --format tcl gives " +
     "the record as written in the file; json a nested object.",
   params: [

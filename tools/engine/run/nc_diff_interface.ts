@@ -8,7 +8,7 @@ import { localEngineFs } from "../engine_fs.ts";
 import { valueToJSON } from "../netconfig/mod.ts";
 import type { NcEntry } from "../netconfig/mod.ts";
 import { changeLine, diffConfig } from "../diff.ts";
-import { requireEntryIn, resolveThread, splitThreadName, type ThreadRef } from "../thread_ref.ts";
+import { namesSite, requireEntryIn, resolveThread, splitThreadName, type ThreadRef } from "../thread_ref.ts";
 
 interface Side {
   label: string;
@@ -74,18 +74,21 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const rootB = (input.to_hciroot as string | undefined) ?? (aliasB === aliasA ? rootA : undefined);
     const fileA = input.netconfig as string | undefined;
     const fileB = input.to_netconfig as string | undefined;
-    let threadA = (input.thread as string).trim();
+    let threadA = (input.thread as string | undefined)?.trim() || undefined;
     let other = (input.other as string | undefined)?.trim() || undefined;
     let siteA = (input.site as string | undefined)?.trim() || undefined;
-    // `site thread` as two words: the first names a site of the first side's engine root.
-    if (other !== undefined && siteA === undefined && !fileA) {
-      const engine = await engineFor({ alias: aliasA, hciroot: rootA }, ctx);
-      const sites = (await engine.sites()).sites;
-      if (sites.some((s) => s.name.toLowerCase() === threadA.toLowerCase())) {
-        siteA = threadA;
-        threadA = other;
-        other = undefined;
-      }
+    // By hand the words are `[site] thread [other]`: a first word that names no site of the first
+    // side's engine root (or any first word, against a NetConfig file) is the thread.
+    if (siteA !== undefined && other === undefined) {
+      const shift = threadA === undefined || fileA !== undefined ||
+        !(await namesSite(await engineFor({ alias: aliasA, hciroot: rootA }, ctx), siteA));
+      if (shift) [siteA, threadA, other] = [undefined, siteA, threadA];
+    }
+    if (threadA === undefined) {
+      throw new EngineInputError(
+        "usage",
+        "name the thread to compare (nc_diff_interface [site] <thread> [other])",
+      );
     }
     const left = await side(ctx, threadA, siteA, undefined, rootA, fileA, aliasA);
     const siteB = (input.to_site as string | undefined)?.trim() || undefined;

@@ -7,6 +7,7 @@ import { EngineInputError } from "../errors.ts";
 import { KeyedList, valueToJSON } from "../netconfig/mod.ts";
 import { renderTree, toTcl } from "../netconfig/render.ts";
 import { namesSite, resolveShifted, resolveThread } from "../thread_ref.ts";
+import { dottedPath } from "../diff.ts";
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
@@ -53,11 +54,13 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       if (format === "tcl") return { text: nc.raw(entry) };
       return { text: `${where}\n${renderTree(entry.config)}` };
     }
-    const value = entry.config.at(path);
+    // A key as nc_diff_interface writes it (`DATAXLATE[ADT_A01].ROUTE_DETAILS[1].DEST`) reads too.
+    const { dotted, near } = dottedPath(entry.config, path);
+    const value = dotted === undefined ? undefined : entry.config.at(dotted);
     if (value === undefined) {
       throw new EngineInputError(
         "no_such_key",
-        `${entry.name} has no ${path} (${keysNear(entry.config, path)})`,
+        `${entry.name} has no ${path} (${near ?? keysNear(entry.config, dotted ?? path)})`,
         {
           thread: entry.name,
           path,
