@@ -8,7 +8,8 @@ export const grepFilesTool: ToolDef = {
   description: "Search files for lines matching a JavaScript regular expression. `path` is a file or a " +
     "folder searched recursively (skipping .git and node_modules); `glob` filters file names (e.g. " +
     "*.tcl, **/NetConfig). Output lines are path:line:text. Binary files are skipped; results stop at " +
-    "max_results. Protected places under $ASSIST_HOME are never read.",
+    "max_results. Lines end at LF, CRLF or a lone CR (each HL7 segment is a line). Protected places under " +
+    "$ASSIST_HOME are never read.",
   params: [
     { name: "pattern", type: "string", description: "regular expression", required: true, positional: true },
     { name: "path", type: "string", description: "file or folder to search", default: ".", positional: true },

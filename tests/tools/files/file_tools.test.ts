@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "n
 import { readFileTool } from "../../../tools/files/read_file_tool.ts";
 import { READ_LIMIT_BYTES } from "../../../tools/files/read_limited.ts";
 import { grepFilesTool } from "../../../tools/files/grep_files_tool.ts";
+import { boundedPattern, splitLines } from "../../../tools/files/match_lines.ts";
 import { globFilesTool } from "../../../tools/files/glob_files_tool.ts";
 import { listDirTool } from "../../../tools/files/list_dir_tool.ts";
 import { tempDir } from "../../support/run_assist.ts";
@@ -206,4 +207,53 @@ Deno.test("grep_files: a catastrophically backtracking pattern is stopped at its
   assertEquals(errorOf(r).error, "pattern_timeout");
   // An ordinary pattern still matches.
   match((await call(grepFilesTool, { pattern: "a{3}!", path: "redos.txt" }, ctx)).text, /^redos\.txt:1:a+!$/);
+});
+
+Deno.test("grep_files: only patterns of bounded work skip the worker; backtracking ones never do", () => {
+  const bounded = [
+    "PID",
+    "ICLSERVERPORT|PROTOCOL\\.PORT",
+    "MSH\\|",
+    "a\\*b",
+    "[*+?{]x",
+    "(?:ADT|ORM)\\^A0[1-4]",
+    "(?<seg>PV1)\\|",
+    "\\p{L}x",
+    "\\u{1F600}",
+    "^PID\\|1\\|$",
+  ];
+  const unbounded = [
+    "(a+)+$",
+    "a*b",
+    "MSH.*ADT",
+    "x+",
+    "y?z",
+    "a{3}!",
+    "(a)\\1",
+    "(?<n>a)\\k<n>",
+    "[abc",
+    "a\\",
+    Array.from({ length: 18 }, () => "(a|a)").join(""),
+  ];
+  for (const p of bounded) assertEquals(boundedPattern(p), true, p);
+  for (const p of unbounded) assertEquals(boundedPattern(p), false, p);
+});
+
+Deno.test("grep_files: HL7 segments ended by a lone CR are lines of their own, on both matching paths", async () => {
+  await using tmp = await tempDir();
+  const { ctx } = await workspace(tmp.path);
+  await Deno.writeTextFile(
+    `${tmp.path}/work/adt.hl7`,
+    "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||123||DOE^JOHN\rPV1|1|I\r" +
+      "MSH|^~\\&|A|B|C|D|20240101||ADT^A08|2|P|2.5\r\nPID|1||456||ROE^JANE\nPV1|1|O\r",
+  );
+  const want = "adt.hl7:2:PID|1||123||DOE^JOHN\nadt.hl7:5:PID|1||456||ROE^JANE";
+  // `PID\|` runs in-process; `PID\|1+` (a quantifier) in the worker: the same lines either way.
+  assertEquals((await call(grepFilesTool, { pattern: "PID\\|", path: "adt.hl7" }, ctx)).text, want);
+  assertEquals((await call(grepFilesTool, { pattern: "PID\\|1+", path: "adt.hl7" }, ctx)).text, want);
+  assertEquals(
+    (await call(grepFilesTool, { pattern: "ADT\\^A08", path: "adt.hl7" }, ctx)).text,
+    "adt.hl7:4:MSH|^~\\&|A|B|C|D|20240101||ADT^A08|2|P|2.5",
+  );
+  assertEquals(splitLines("a\r\nb\rc\nd"), ["a", "b", "c", "d"]);
 });

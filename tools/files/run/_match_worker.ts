@@ -2,9 +2,12 @@
 /**
  * grep_files' regular-expression matching, off the main thread: a pattern that backtracks
  * catastrophically (`(a+)+$`) can run for minutes inside one `test` call, which nothing on the
- * same thread can interrupt. The tool terminates this worker at its deadline instead.
+ * same thread can interrupt. The tool terminates this worker at its deadline instead. (Patterns
+ * that cannot backtrack so run in-process: ../match_lines.ts.)
  * Messages: `{pattern, flags}` once, then `{id, text, limit}` → `{id, hits}` (0-based line numbers).
  */
+import { matchLines } from "../match_lines.ts";
+
 let re: RegExp | undefined;
 
 self.onmessage = (e: MessageEvent) => {
@@ -13,11 +16,5 @@ self.onmessage = (e: MessageEvent) => {
     re = new RegExp(m.pattern, m.flags);
     return;
   }
-  const hits: number[] = [];
-  const lines = (m.text as string).split("\n");
-  for (let i = 0; i < lines.length && hits.length < m.limit; i++) {
-    const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
-    if (re!.test(line)) hits.push(i);
-  }
-  self.postMessage({ id: m.id, hits });
+  self.postMessage({ id: m.id, hits: matchLines(re!, m.text as string, m.limit) });
 };

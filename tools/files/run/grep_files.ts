@@ -6,6 +6,7 @@ import { type ToolContext, toolError, type ToolInput, type ToolResult } from "..
 import { globToRegExp } from "../glob.ts";
 import { checkPath, fsError, guardFor, looksBinary } from "../guard.ts";
 import { walk, type WalkStats } from "../walk.ts";
+import { boundedPattern, matchLines, splitLines } from "../match_lines.ts";
 
 /** Files larger than this are skipped (and counted) rather than read whole. */
 export const GREP_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -61,12 +62,11 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   let binary = 0;
   let large = 0;
   const decoder = new TextDecoder();
-  const matcher = new LineMatcher(
-    pattern,
-    input.ignore_case ? "i" : "",
-    (input.timeout_seconds as number) * 1000,
-    ctx.signal,
-  );
+  const flags = input.ignore_case ? "i" : "";
+  // A pattern that cannot backtrack catastrophically runs here; any other in a worker with a deadline.
+  const matcher: Matcher = boundedPattern(pattern)
+    ? new InlineMatcher(pattern, flags)
+    : new LineMatcher(pattern, flags, (input.timeout_seconds as number) * 1000, ctx.signal);
   try {
     for (const f of files) {
       if (ctx.signal?.aborted) break;
@@ -101,13 +101,13 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           { pattern },
         );
       }
-      const lines = hits.length ? text.split("\n") : [];
+      const lines = hits.length ? splitLines(text) : [];
       for (const i of hits) {
         if (out.length >= max) {
           capped = true;
           break;
         }
-        const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
+        const line = lines[i];
         const shownLine = line.length > LINE_SHOW_CHARS ? `${line.slice(0, LINE_SHOW_CHARS)}…` : line;
         out.push(`${f.shown}:${i + 1}:${shownLine}`);
       }
@@ -127,11 +127,29 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   return { text: out.join("\n") };
 }
 
+interface Matcher {
+  /** The 0-based numbers of matching lines, or undefined when the deadline passed. */
+  match(text: string, limit: number): Promise<number[] | undefined>;
+  close(): void;
+}
+
+/** Matches lines on this thread: for patterns of bounded work (../match_lines.ts). */
+class InlineMatcher implements Matcher {
+  #re: RegExp;
+  constructor(pattern: string, flags: string) {
+    this.#re = new RegExp(pattern, flags);
+  }
+  match(text: string, limit: number): Promise<number[] | undefined> {
+    return Promise.resolve(matchLines(this.#re, text, limit));
+  }
+  close(): void {}
+}
+
 /**
  * Matches lines in a worker with a deadline: `match` resolves to the 0-based numbers of matching
  * lines, or undefined when the deadline passed (the worker is then terminated).
  */
-class LineMatcher {
+class LineMatcher implements Matcher {
   #worker: Worker;
   #deadline: number;
   #signal?: AbortSignal;
