@@ -45,11 +45,18 @@ const runs: Array<[string, string[]]> = [
   ["hl7_show", [small]],
   ["read_file", [small]],
   ["list_dir", [dir]],
+  ["glob_files", ["*.hl7", dir]],
+  // A pattern of bounded work matches in-process; one with a quantifier starts the matching worker.
+  ["grep_files", ["PID", small]],
+  ["grep_files", ["P.*D", small]],
+  ["hl7_diff", [small, small]],
+  ["phi_scan", [small]],
   ["nc_threads", ["adt", "--hciroot", root]],
   ["nc_show", ["adt", "adt_in", "--hciroot", root]],
 ];
 for (const [name, args] of runs) {
-  Deno.bench(`assist tools ${name} (small input)`, { group: "startup" }, async () => {
+  const label = name === "grep_files" ? `${name} ${args[0]}` : name;
+  Deno.bench(`assist tools ${label} (small input)`, { group: "startup" }, async () => {
     await spawn(assistCommandArgs(["tools", name, ...args]));
   });
 }
