@@ -257,6 +257,11 @@ Deno.test("nc_diff_interface takes `site thread other` as every thread tool take
   const same = await runAssist(["tools", "nc_diff_interface", "lab", "lab_in"], { env });
   assertEquals(same.code, 2, same.stderr);
   match(same.stderr, /both sides are the same thread/);
+  // A thread missing from a NetConfig file is said to be missing from that file, not from a "site".
+  const nc = `${hci}/lab/NetConfig`;
+  const inFile = await runAssist(["tools", "nc_diff_interface", "nosuch", "--netconfig", nc], { env });
+  assertEquals(inFile.code, 2, inFile.stderr);
+  assertEquals(inFile.stderr.trim(), `assist: nc_diff_interface: no thread "nosuch" in the NetConfig ${nc}`);
   // The model's named form is unchanged.
   const named = await runAssist(
     ["tools", "nc_diff_interface", "--json", '{"thread":"lab_in","other":"lab_from_hub","site":"lab"}'],

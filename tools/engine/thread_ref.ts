@@ -208,7 +208,9 @@ function requireIn(nc: NetConfig, name: string, site: string, kind: EntryKind): 
 function unknownIn(nc: NetConfig, name: string, site: string, kind: EntryKind): EngineInputError {
   const near = closestNames(name, candidates(nc, kind).map((e) => e.name));
   const hint = near.length ? `; did you mean ${near.join(", ")}?` : "";
-  return new EngineInputError("unknown_thread", `no ${what(kind)} "${name}" in site ${site}${hint}`, {
+  // `where` is a site name, or a phrase naming a file (`the NetConfig /tmp/NetConfig.bak`).
+  const place = site.startsWith("the ") ? site : `site ${site}`;
+  return new EngineInputError("unknown_thread", `no ${what(kind)} "${name}" in ${place}${hint}`, {
     site,
     thread: name,
     ...(near.length ? { suggestions: near } : {}),

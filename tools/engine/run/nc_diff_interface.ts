@@ -34,7 +34,7 @@ async function side(
   if (netconfig) {
     const fs = localEngineFs(ctx);
     const nc = await loadNetConfig(fs, netconfig, netconfig);
-    const entry = requireEntryIn(nc, thread, netconfig);
+    const entry = requireEntryIn(nc, thread, `the NetConfig ${netconfig}`);
     return {
       label: `${entry.name}`,
       where: netconfig,
