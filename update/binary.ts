@@ -84,7 +84,8 @@ export async function updateBinary(
     if (!SEMVER.test(version)) throw new UpdateError("the origin's VERSION is not a semantic version");
     const current = o.current ?? VERSION;
     if (!o.force && version === current) return { status: "current", version };
-    if (!o.force && compareSemver(version, current) < 0) {
+    // Older and signed: a replay, refused (sync.ts says why an unsigned origin is followed).
+    if (!o.force && o.trustedKeys.length > 0 && compareSemver(version, current) < 0) {
       throw new UpdateError(downgradeMessage(version, current));
     }
     const { entries } = await fetchManifest(get, o.trustedKeys, perFileLimitMs(0));

@@ -185,7 +185,11 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
     const version = new TextDecoder().decode(versionBytes).trim();
     if (!SEMVER.test(version)) throw new UpdateError(`the origin's VERSION is not a semantic version`);
     const current = o.current ?? (await Deno.readTextFile(join(o.root, "VERSION")).catch(() => "")).trim();
-    if (!o.force && compareSemver(version, current) < 0) {
+    // An older signed release is a replay (someone serving a vulnerable old release with its valid
+    // signature) and is refused. An unsigned origin is mirrored as it is, as the spec's sync does:
+    // without a key nothing tells a replay from the origin's own choice, and refusing would only
+    // strand the install on a release its origin no longer serves.
+    if (!o.force && o.trustedKeys.length > 0 && compareSemver(version, current) < 0) {
       throw new UpdateError(downgradeMessage(version, current));
     }
     const last = (await Deno.readTextFile(paths.lastSync).catch(() => "")).trim();

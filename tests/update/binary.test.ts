@@ -170,6 +170,16 @@ Deno.test("binary: an older signed release (a replay) is refused unless forced",
   assertEquals(r, { status: "updated", version: "0.9.0" });
 });
 
+Deno.test("binary: an unsigned origin's older release is installed, as its sync would mirror it", async () => {
+  const { dir, exe, home } = await setup();
+  await using _d = dir;
+  const old = await makeRelease("0.9.0", { [`dist/${TARGET}/assist`]: fakeBinary("0.9.0") });
+  await using origin = startOrigin(old);
+  const r = await updateBinary({ ...base(exe, home, origin.baseUrl), trustedKeys: [] });
+  assertEquals(r, { status: "updated", version: "0.9.0" });
+  assertEquals(await Deno.readFile(exe), fakeBinary("0.9.0"));
+});
+
 Deno.test("binary: the --version probe runs without the origin token or the API key in its environment", async () => {
   await using tmp = await tempDir("assist-probe-");
   const script = `${tmp.path}/fake-assist`;

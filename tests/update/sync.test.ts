@@ -263,6 +263,21 @@ Deno.test("an unsigned origin without a trusted key still syncs, checked by hash
   assertEquals(r.signed, false);
 });
 
+Deno.test("an unsigned origin offering an older version is mirrored, as the spec's sync does", async () => {
+  const { dir, root, home } = await setup();
+  await using _d = dir;
+  // The origin serves 0.8.20 (no key, so nothing tells a replay from the origin's own choice).
+  const older = await makeRelease("0.8.20", { ...OLD, "cli/help.ts": "export const help = 'origin';\n" });
+  await using origin = startOrigin(older);
+  const r = await syncSource(opts(root, home, origin.baseUrl, { trustedKeys: [] }));
+  assertEquals([r.status, r.version, r.signed], ["updated", "0.8.20", false]);
+  assertEquals(await Deno.readTextFile(`${root}/VERSION`), "0.8.20\n");
+  assertEquals(await Deno.readTextFile(`${root}/cli/help.ts`), "export const help = 'origin';\n");
+  // Only what differed was replaced, and a rerun finds it current.
+  assertEquals(r.changed.sort(), ["VERSION", "cli/help.ts"]);
+  assertEquals((await syncSource(opts(root, home, origin.baseUrl, { trustedKeys: [] }))).status, "current");
+});
+
 Deno.test("a token-only origin: 404 without the token, synced with it; the token stays on the origin's host", async () => {
   const token = "tok-SECRET-4242";
   const { dir, root, home, release } = await setup();
