@@ -89,12 +89,29 @@ Deno.test("headers.log: the OAuth cap of 50 blocks; 429 blocks under their own b
   assertEquals(lines.find((l) => l.status === "HTTP 429").headers["set-cookie"], "[redacted]");
   const apiKeyLog = new HeadersLog({ path: `${tmp.path}/log/b.log`, oauth: false });
   for (let i = 0; i < OAUTH_HEADER_LOG_CAP + 3; i++) {
-    await apiKeyLog.record(200, new Headers({ "x-other": "no", ...apiKeyHeaders() }));
+    await apiKeyLog.record(
+      200,
+      new Headers({
+        "x-other": "no",
+        "anthropic-priority-input-tokens-limit": "1000",
+        "retry-after-ms": "1500",
+        "retry-after": "2",
+        ...apiKeyHeaders(),
+      }),
+    );
   }
   const b = (await Deno.readTextFile(`${tmp.path}/log/b.log`)).trim().split("\n").map((l) => JSON.parse(l));
   assertEquals(b.length, OAUTH_HEADER_LOG_CAP + 3, "the cap is the OAuth rail's only");
   assertEquals(b[0].headers["x-other"], undefined);
   assertEquals(b[0].headers["request-id"], undefined);
+  // Spec: only `<vendor>-ratelimit-*` and `retry-after` lines (plus the status line) are kept.
+  for (const line of b) {
+    for (const name of Object.keys(line.headers)) {
+      assert(name.startsWith("anthropic-ratelimit-") || name === "retry-after", `kept ${name}`);
+    }
+    assertEquals(line.headers["retry-after"], "2");
+    assert(line.headers["anthropic-ratelimit-requests-limit"] !== undefined);
+  }
 });
 
 Deno.test("pricing: spec tiers as defaults, known models, unknown 200K; cost and context", () => {
