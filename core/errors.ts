@@ -49,8 +49,10 @@ export function oneLine(text: string): string {
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /**
- * A message as the operator may see it: control characters (a binary byte in a NetConfig, an
- * escape sequence) escaped as `\xNN` rather than sent to the terminal, and Deno's own advice for a
+ * A message as the operator may see it: embedded CRs stripped (spec, "Model API errors": error,
+ * warning and log printers strip embedded CRs; a CR from a Windows-edited file or a remote's
+ * output would otherwise show as `\x0d`), other control characters (a binary byte in a NetConfig,
+ * an escape sequence) escaped as `\xNN` rather than sent to the terminal, and Deno's own advice for a
  * permission it lacks ("run again with the --allow-read flag", which no operator of the program
  * can act on) replaced by what happened.
  *
@@ -63,6 +65,7 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
  */
 export function operatorText(text: string): string {
   return text
+    .replace(/\r/g, "")
     .replace(/^NotCapable: /, "")
     .replace(
       /Requires (\w+) access to ([^,]+), (?:run again with the --allow-[\w-]+ flag|specify the required permissions[^.]*)/g,

@@ -36,6 +36,16 @@ Deno.test("control characters are escaped in every error line and tool error", (
   assertEquals(r.message, "cannot read x\\x1b]0;title\\x07");
 });
 
+Deno.test("embedded CRs are stripped from error lines and tool errors, not escaped", () => {
+  assertEquals(operatorText("no such thread: ib_adt\r"), "no such thread: ib_adt");
+  assertEquals(
+    describeError(new Error("remote said: denied\r\nretry later\r")),
+    "unexpected error: remote said: denied retry later",
+  );
+  const r = JSON.parse(toolError("not_found", "no such file: /hci/a.txt\r").text);
+  assertEquals(r.message, "no such file: /hci/a.txt");
+});
+
 Deno.test("atomicWrite: a failure names the file, not its .new sidecar", async () => {
   await using tmp = await tempDir();
   const missing = `${tmp.path}/no/such/state.json`;
