@@ -25,6 +25,7 @@ import {
   fromNetworkFailure,
   looksHtml,
   ModelError,
+  sentence,
 } from "./errors.ts";
 import { type RateLimitReading, readRateLimits, trippedRail } from "./ratelimit.ts";
 import { SseDecoder } from "./sse.ts";
@@ -204,7 +205,7 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
       const wait = err.retryAfter ?? backoffSeconds(attempt);
       if (wait > (opts.maxRetryAfterSeconds ?? 60)) throw err;
       opts.notice?.(
-        `model> ${err.message} Retrying in ${formatSeconds(wait)} (attempt ${attempt + 2} of ${
+        `model> ${sentence(err.message)} Retrying in ${formatSeconds(wait)} (attempt ${attempt + 2} of ${
           maxRetries + 1
         }).`,
       );

@@ -210,7 +210,9 @@ export function fromApiError(
     case "not_found_error":
       return new ModelError(
         "not_found",
-        `Not found: ${message} The model in use is "${ctx.model}" (ASSIST_MODEL, or /model to change it).`,
+        `Not found: ${
+          sentence(message)
+        } The model in use is "${ctx.model}" (ASSIST_MODEL, or /model to change it).`,
         base,
       );
     case "api_error":
@@ -227,6 +229,12 @@ export function fromApiError(
         retryable: status !== undefined && status >= 500,
       });
   }
+}
+
+/** `text` ending as a sentence (a period added unless it already ends in `.`, `!` or `?`). */
+export function sentence(text: string): string {
+  const t = text.trim();
+  return t === "" || /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
 /** Malformed tool-call JSON from the model (spec wording). */

@@ -137,6 +137,11 @@ Deno.test("overloaded: backoff 2, 4, 8 s, then the spec's message", async () => 
       e instanceof ModelError && e.kind === "overloaded" && /wait a few seconds/.test(e.message),
   );
   assertEquals(rec.sleeps, [2000, 4000, 8000]);
+  // Each retry is announced as whole sentences: the reason, then the wait.
+  match(
+    rec.notices[0],
+    /^model> the model API is overloaded: wait a few seconds and try again\. \(.+\)\. Retrying in 2 s \(attempt 2 of 4\)\.$/,
+  );
   assertEquals(fake.messageRequests.length, 4);
   assertEquals([0, 1, 2, 3, 4, 5].map(backoffSeconds), [2, 4, 8, 16, 30, 30]);
 });
@@ -202,7 +207,10 @@ Deno.test("error rewriting: HTML proxy page, empty body, not found, auth, malfor
   fake.faults.push({ kind: "status", status: 404, type: "not_found_error", message: "model: claude-nope" });
   await rejects(
     () => sendMessage({ ...request(), model: "claude-nope" }, opts),
-    (e: unknown) => e instanceof ModelError && e.kind === "not_found" && /"claude-nope"/.test(e.message),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "not_found" &&
+      e.message === 'Not found: model: claude-nope. The model in use is "claude-nope" ' +
+          "(ASSIST_MODEL, or /model to change it).",
   );
   const bad: AuthProvider = { rail: "api-key", headers: () => Promise.resolve({ "x-api-key": "sk-wrong" }) };
   await rejects(
