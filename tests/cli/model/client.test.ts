@@ -159,6 +159,29 @@ Deno.test("single send: a non-SSE error body to a streaming request is not re-se
   assertEquals(fake.messageRequests.length, 1);
 });
 
+Deno.test("single send: a JSON error body labelled as an event stream is that error, not re-sent", async () => {
+  const bodies: string[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    bodies.push(await req.text());
+    const body = JSON.stringify({
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded\r" },
+    });
+    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/v1/messages`;
+  const rec = recorder();
+  await rejects(
+    () => sendMessage(request(), { url, auth: apiKey, stream: true, maxRetries: 1, sleep: rec.sleep }),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "overloaded" && e.errorBody &&
+      e.message === "the model API is overloaded: wait a few seconds and try again. (Overloaded)",
+  );
+  // One backoff retry (the spec's retry rule), never the non-streaming fallback.
+  assertEquals(rec.sleeps, [2000]);
+  assertEquals(bodies.map((b) => JSON.parse(b).stream), [true, true]);
+});
+
 Deno.test("a stream that cannot be parsed falls back to one non-streaming request", async () => {
   await using fake = new FakeModelApi();
   fake.faults.push({ kind: "garbage_stream" });
