@@ -183,6 +183,10 @@ export function fromApiError(
   status: number | undefined,
   errorBody: boolean,
 ): ModelError {
+  // CR-stripped before matching (spec): a mid-stream or 200 error body is not parsed by
+  // parseErrorBody, and `overloaded_error\r` must still be the retryable overload.
+  type = stripCr(type).trim();
+  message = stripCr(message);
   const base = { status, apiType: type, errorBody, retryAfter: ctx.retryAfter };
   switch (type) {
     case "authentication_error": {

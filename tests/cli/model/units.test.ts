@@ -13,6 +13,7 @@ import {
   STATUS_429_HEADER_LOG_LIMIT,
 } from "../../../cli/model/headers_log.ts";
 import { streamingWanted } from "../../../cli/session.ts";
+import { fromApiError } from "../../../cli/model/errors.ts";
 import { placeholders, renderTemplate } from "../../../cli/agent/templates.ts";
 import { apiKeyHeaders, unifiedHeaders } from "../../support/fake_model_api.ts";
 import { tempDir } from "../../support/run_assist.ts";
@@ -161,4 +162,15 @@ Deno.test("templated prompts: every placeholder filled, a missing one is a usage
   assert(!text.includes("{{"));
   match(text, /site siteA between two environments: test \(source\) and prod \(target\)/);
   throws(() => renderTemplate("nc-regression-env", { site: "a" }), /needs thread, source, target, count/);
+});
+
+Deno.test("API error type and message are CR-stripped before matching, wherever they came from", () => {
+  const ctx = { url: "http://127.0.0.1:9/v1/messages", model: "claude-sonnet-4-6" };
+  // A mid-stream `event: error` (no HTTP status) from a CRLF-mangling proxy.
+  const e = fromApiError(ctx, "overloaded_error\r", "Overloaded\r", undefined, false);
+  assertEquals([e.kind, e.retryable, e.apiType], ["overloaded", true, "overloaded_error"]);
+  assert(!e.message.includes("\r"));
+  const nf = fromApiError(ctx, "not_found_error\r\n", "model: x\r", 200, true);
+  assertEquals(nf.kind, "not_found");
+  match(nf.message, /"claude-sonnet-4-6"/);
 });
