@@ -14,6 +14,7 @@ import {
 } from "../../../cli/model/headers_log.ts";
 import { streamingWanted } from "../../../cli/session.ts";
 import { fromApiError } from "../../../cli/model/errors.ts";
+import { normalizeUsage } from "../../../cli/model/types.ts";
 import { placeholders, renderTemplate } from "../../../cli/agent/templates.ts";
 import { apiKeyHeaders, unifiedHeaders } from "../../support/fake_model_api.ts";
 import { tempDir } from "../../support/run_assist.ts";
@@ -173,4 +174,18 @@ Deno.test("API error type and message are CR-stripped before matching, wherever 
   const nf = fromApiError(ctx, "not_found_error\r\n", "model: x\r", 200, true);
   assertEquals(nf.kind, "not_found");
   match(nf.message, /"claude-sonnet-4-6"/);
+});
+
+Deno.test("usage counts from JSON: numbers as is; text counts CR-stripped and coerced, never NaN", () => {
+  const u = normalizeUsage({
+    input_tokens: 1200,
+    output_tokens: "35\r",
+    cache_read_input_tokens: " 900 ",
+    cache_creation_input_tokens: "n/a",
+  });
+  assertEquals(
+    [u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens],
+    [1200, 35, 900, 0],
+  );
+  assertEquals(contextUsed(u), 2100);
 });
