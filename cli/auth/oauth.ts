@@ -8,7 +8,7 @@
 import { AssistError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
 import type { AuthProvider } from "../model/client.ts";
-import { type OAuthTokens, readTokens, refreshDecision, writeTokens } from "./oauth_store.ts";
+import { type OAuthTokens, readTokens, refreshDecision, validityText, writeTokens } from "./oauth_store.ts";
 
 export const OAUTH_BETA = "oauth-2025-04-20";
 
@@ -155,7 +155,7 @@ export function oauthProvider(s: OAuthSettings): AuthProvider {
       const now = Math.floor((s.now?.() ?? Date.now()) / 1000);
       const decision = refreshDecision(t, now);
       s.trace?.(
-        `oauth> token decision: ${decision} (${t.fetched_at + t.expires_in - now} s of validity left)`,
+        `oauth> token decision: ${decision} (${validityText(t.fetched_at + t.expires_in - now)})`,
       );
       if (decision !== "fresh") t = cached = await refreshTokens(s, t);
       return { authorization: `Bearer ${t.access_token}`, "anthropic-beta": OAUTH_BETA };
