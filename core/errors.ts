@@ -42,7 +42,7 @@ export class AssistError extends Error {
 
 /** Collapses CRs and newlines so that an error is always one line on the terminal. */
 export function oneLine(text: string): string {
-  return operatorText(text.replace(/\r/g, "").replace(/\s*\n\s*/g, " ").trim());
+  return operatorText(text.replace(/\s*\n\s*/g, " ").trim());
 }
 
 // deno-lint-ignore no-control-regex -- the point: control characters are what is escaped
@@ -65,7 +65,10 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
  */
 export function operatorText(text: string): string {
   return text
-    .replace(/\r/g, "")
+    // A CR before a line end or at the end goes; a lone one inside (an HL7 segment separator in a
+    // quoted message) becomes a space, so the segments do not run together.
+    .replace(/\r+(?=\n|$)/g, "")
+    .replace(/\r+/g, " ")
     .replace(/^NotCapable: /, "")
     .replace(
       /Requires (\w+) access to ([^,]+), (?:run again with the --allow-[\w-]+ flag|specify the required permissions[^.]*)/g,

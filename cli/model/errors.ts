@@ -42,7 +42,7 @@ export class ModelError extends Error {
       errorBody?: boolean;
     } = {},
   ) {
-    super(oneLine(stripCr(message)));
+    super(oneLine(message)); // CRs stripped (a lone one inside becomes a space)
     this.name = "ModelError";
     this.kind = kind;
     this.status = extra.status;
