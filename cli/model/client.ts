@@ -454,6 +454,11 @@ async function readStream(
   if (events === 0) {
     const error = parseErrorBody(raw);
     if (error) throw fromApiError(ctx, error.type, error.message, status, true);
+    if (raw.trim() === "") {
+      throw new ModelError("empty_response", `Network error: empty response from ${opts.url}`, {
+        retryable: true,
+      });
+    }
   }
   if (!acc.complete) {
     throw new ModelError("stream_incomplete", `the stream from ${opts.url} ended without message_stop`, {

@@ -182,6 +182,24 @@ Deno.test("single send: a JSON error body labelled as an event stream is that er
   assertEquals(bodies.map((b) => JSON.parse(b).stream), [true, true]);
 });
 
+Deno.test("an empty event stream is the spec's empty response, retried", async () => {
+  let n = 0;
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await req.text();
+    n++;
+    return new Response("", { status: 200, headers: { "content-type": "text/event-stream" } });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/v1/messages`;
+  const rec = recorder();
+  await rejects(
+    () => sendMessage(request(), { url, auth: apiKey, stream: true, maxRetries: 1, sleep: rec.sleep }),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "empty_response" &&
+      e.message === `Network error: empty response from ${url}`,
+  );
+  assertEquals([n, rec.sleeps.length], [2, 1]);
+});
+
 Deno.test("a stream that cannot be parsed falls back to one non-streaming request", async () => {
   await using fake = new FakeModelApi();
   fake.faults.push({ kind: "garbage_stream" });
