@@ -67,8 +67,19 @@ Deno.test("booleans, enumerations and URLs are validated", () => {
   assertEquals(c.mouse, true);
   assertEquals(c.toolResultReview, "always");
   assertEquals(c.authMode, "oauth");
-  assertEquals(c.uploadUrl, "http://127.0.0.1:9/up");
+  // An endpoint is POSTed to exactly as given ({upload_url}): `/up/` stays `/up/`.
+  assertEquals(c.uploadUrl, "http://127.0.0.1:9/up/");
   assertEquals(c.noColor, true);
+  const m = loadConfig(
+    envOf({
+      HOME: "/h",
+      ASSIST_MODEL_API_URL: "http://127.0.0.1:9/v1/messages/",
+      ASSIST_BASE_URL: "https://o/x/",
+    }),
+    "linux",
+  );
+  assertEquals(m.modelApiUrl, "http://127.0.0.1:9/v1/messages/");
+  assertEquals(m.baseUrl, "https://o/x", "a base address loses its trailing slash (paths are joined to it)");
   throws(
     () => loadConfig(envOf({ HOME: "/h", ASSIST_NO_STREAM: "maybe" }), "linux"),
     /ASSIST_NO_STREAM must be 1 or 0/,
