@@ -17,6 +17,7 @@ import type { PhiGate } from "./agent/gate.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { readEnv } from "../core/env.ts";
 import { lazy } from "../core/lazy.ts";
+import { posixEmulation } from "../core/tilde.ts";
 
 /**
  * ASSIST_NO_STREAM: 1 disables streaming, 0 forces it on; unset, streaming is on except in a
@@ -29,8 +30,7 @@ export function streamingWanted(
 ): boolean {
   if (noStream !== undefined) return !noStream;
   if (os !== "windows") return true;
-  const emulated = !!env("MSYSTEM") || /cygwin|msys/i.test(env("TERM") ?? "");
-  return !emulated;
+  return !posixEmulation(env);
 }
 
 /** `front` says how to name the set-api-key command in an error: the REPL's or the command line's. */

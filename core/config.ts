@@ -130,7 +130,12 @@ function readInt(env: EnvReader, name: string, min: number, max: number): number
   return n;
 }
 
-function readUrl(env: EnvReader, name: string): string | undefined {
+/**
+ * An http(s) URL. A base address (`exact` false) loses its trailing slashes, since paths are joined
+ * to it; an endpoint (`exact`: the model API, the upload address) is used exactly as given, a
+ * server may route `/up/` and `/up` apart.
+ */
+function readUrl(env: EnvReader, name: string, exact = false): string | undefined {
   const raw = env(name);
   if (raw === undefined) return undefined;
   const v = stripCr(raw).trim();
@@ -142,7 +147,7 @@ function readUrl(env: EnvReader, name: string): string | undefined {
     throw bad(name, raw, "an http(s) URL");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw bad(name, raw, "an http(s) URL");
-  return v.replace(/\/+$/, "");
+  return exact ? v : v.replace(/\/+$/, "");
 }
 
 function readEnum<T extends string>(
@@ -183,7 +188,7 @@ export function loadConfig(env: EnvReader = readEnv, os: string = Deno.build.os)
     home,
     baseUrl: readUrl(env, "ASSIST_BASE_URL"),
     model: readString(env, "ASSIST_MODEL") ?? DEFAULT_MODEL,
-    modelApiUrl: readUrl(env, "ASSIST_MODEL_API_URL") ?? DEFAULT_MODEL_API_URL,
+    modelApiUrl: readUrl(env, "ASSIST_MODEL_API_URL", true) ?? DEFAULT_MODEL_API_URL,
     authMode: readEnum(env, "ASSIST_AUTH_MODE", {
       "api-key": "api-key",
       "apikey": "api-key",
@@ -217,7 +222,7 @@ export function loadConfig(env: EnvReader = readEnv, os: string = Deno.build.os)
     toolResultReview: readEnum(env, "ASSIST_TOOL_RESULT_REVIEW", { always: "always", auto: "auto" }, "auto"),
     toolResultReviewThreshold: readInt(env, "ASSIST_TOOL_RESULT_REVIEW_THRESHOLD", 0, 1 << 30) ??
       DEFAULT_REVIEW_THRESHOLD,
-    uploadUrl: readUrl(env, "ASSIST_MEMORY_UPLOAD_URL"),
+    uploadUrl: readUrl(env, "ASSIST_MEMORY_UPLOAD_URL", true),
     sessionRetentionDays: readInt(env, "ASSIST_SESSION_RETENTION_DAYS", 1, 36500) ??
       DEFAULT_SESSION_RETENTION_DAYS,
     sshNoLogin: readBool(env, "ASSIST_SSH_NO_LOGIN") ?? false,

@@ -42,15 +42,17 @@ export class AssistError extends Error {
 
 /** Collapses CRs and newlines so that an error is always one line on the terminal. */
 export function oneLine(text: string): string {
-  return operatorText(text.replace(/\r/g, "").replace(/\s*\n\s*/g, " ").trim());
+  return operatorText(text.replace(/\s*\n\s*/g, " ").trim());
 }
 
 // deno-lint-ignore no-control-regex -- the point: control characters are what is escaped
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /**
- * A message as the operator may see it: control characters (a binary byte in a NetConfig, an
- * escape sequence) escaped as `\xNN` rather than sent to the terminal, and Deno's own advice for a
+ * A message as the operator may see it: embedded CRs stripped (spec, "Model API errors": error,
+ * warning and log printers strip embedded CRs; a CR from a Windows-edited file or a remote's
+ * output would otherwise show as `\x0d`), other control characters (a binary byte in a NetConfig,
+ * an escape sequence) escaped as `\xNN` rather than sent to the terminal, and Deno's own advice for a
  * permission it lacks ("run again with the --allow-read flag", which no operator of the program
  * can act on) replaced by what happened.
  *
@@ -63,6 +65,10 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
  */
 export function operatorText(text: string): string {
   return text
+    // A CR before a line end or at the end goes; a lone one inside (an HL7 segment separator in a
+    // quoted message) becomes a space, so the segments do not run together.
+    .replace(/\r+(?=\n|$)/g, "")
+    .replace(/\r+/g, " ")
     .replace(/^NotCapable: /, "")
     .replace(
       /Requires (\w+) access to ([^,]+), (?:run again with the --allow-[\w-]+ flag|specify the required permissions[^.]*)/g,

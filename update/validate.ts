@@ -10,8 +10,8 @@ const LFS_POINTER = "version https://git-lfs.github.com/spec/v1";
 
 /**
  * Whether a body looks like an HTML page: within its first 1 KB (a BOM and leading whitespace
- * skipped, any case) it starts with `<!doctype html` or `<html`, or holds a `<title>` that mentions
- * signing in or logging in.
+ * skipped, any case) it starts with `<!doctype html` or `<html`, or starts with other markup and
+ * holds an `<html` tag, or holds a `<title>` that mentions signing in or logging in.
  *
  * @example
  * ```ts
@@ -23,6 +23,10 @@ export function looksLikeHtml(body: Uint8Array): boolean {
   const head = new TextDecoder("utf-8", { fatal: false }).decode(body.subarray(0, 1024))
     .replace(/^\uFEFF/, "").trimStart().toLowerCase();
   if (head.startsWith("<!doctype html") || head.startsWith("<html")) return true;
+  // A page that opens with other markup (an XML declaration, a comment, `<head>`) and has an
+  // `<html` tag further in is a page too; source text that merely quotes `<html>` does not open
+  // with markup.
+  if (head.startsWith("<") && /<html[\s>]/.test(head)) return true;
   const title = /<title[^>]*>([^<]*)/.exec(head);
   return !!title && /\b(sign[\s-]?in|log[\s-]?in)\b/.test(title[1]);
 }

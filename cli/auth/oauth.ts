@@ -8,7 +8,7 @@
 import { AssistError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
 import type { AuthProvider } from "../model/client.ts";
-import { type OAuthTokens, readTokens, refreshDecision, writeTokens } from "./oauth_store.ts";
+import { type OAuthTokens, readTokens, refreshDecision, validityText, writeTokens } from "./oauth_store.ts";
 
 export const OAUTH_BETA = "oauth-2025-04-20";
 
@@ -139,6 +139,7 @@ export function oauthProvider(s: OAuthSettings): AuthProvider {
   const load = async () => {
     cached ??= await readTokens(s.tokenFile);
     if (!cached) {
+      s.trace?.(`oauth> no token file at ${s.tokenFile}`);
       throw new AssistError(
         `no OAuth token in ${s.tokenFile}: run /login (or set ASSIST_AUTH_MODE=api-key); ` +
           "details: /oauth-debug (assist auth oauth-debug)",
@@ -151,8 +152,11 @@ export function oauthProvider(s: OAuthSettings): AuthProvider {
     rail: "oauth",
     async headers() {
       let t = await load();
-      const decision = refreshDecision(t, Math.floor((s.now?.() ?? Date.now()) / 1000));
-      s.trace?.(`oauth> token decision: ${decision}`);
+      const now = Math.floor((s.now?.() ?? Date.now()) / 1000);
+      const decision = refreshDecision(t, now);
+      s.trace?.(
+        `oauth> token decision: ${decision} (${validityText(t.fetched_at + t.expires_in - now)})`,
+      );
       if (decision !== "fresh") t = cached = await refreshTokens(s, t);
       return { authorization: `Bearer ${t.access_token}`, "anthropic-beta": OAUTH_BETA };
     },

@@ -3,7 +3,7 @@
  * the refresh decision, the first 20 characters and the length of each token (never more), and the
  * CR and LF byte counts. Pure over the file's bytes and stat, so it is tested exactly.
  */
-import { parseTokens, refreshDecision } from "./oauth_store.ts";
+import { parseTokens, refreshDecision, validityText } from "./oauth_store.ts";
 
 export function oauthDebugReport(
   path: string,
@@ -47,7 +47,7 @@ export function oauthDebugReport(
   try {
     const tokens = parseTokens(text);
     const left = tokens.fetched_at + tokens.expires_in - nowSeconds;
-    lines.push(`  refresh decision: ${refreshDecision(tokens, nowSeconds)} (${left} s of validity left)`);
+    lines.push(`  refresh decision: ${refreshDecision(tokens, nowSeconds)} (${validityText(left)})`);
   } catch (err) {
     lines.push(`  refresh decision: cannot decide (${(err as Error).message})`);
   }

@@ -84,3 +84,8 @@ export function refreshDecision(tokens: OAuthTokens, nowSeconds: number): Refres
   if (left <= REFRESH_MARGIN_SECONDS) return "near-expiry";
   return "fresh";
 }
+
+/** The validity left, in words: `50 s of validity left`, or `expired 95 s ago`. */
+export function validityText(leftSeconds: number): string {
+  return leftSeconds > 0 ? `${leftSeconds} s of validity left` : `expired ${-leftSeconds} s ago`;
+}

@@ -13,7 +13,9 @@ export function cliIO(): CommandIO {
   return {
     front: "cli",
     out: (text) => writeText("stdout", line(text)),
-    warn: (text) => writeText("stderr", line(`${stylerFor("stderr").red("assist:")} ${text}`)),
+    // Warnings may quote a file or a remote's output: embedded CRs are stripped (spec, Errors).
+    warn: (text) =>
+      writeText("stderr", line(`${stylerFor("stderr").red("assist:")} ${text.replace(/\r/g, "")}`)),
     readSecret,
   };
 }

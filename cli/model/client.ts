@@ -25,6 +25,8 @@ import {
   fromNetworkFailure,
   looksHtml,
   ModelError,
+  parseErrorBody,
+  sentence,
 } from "./errors.ts";
 import { type RateLimitReading, readRateLimits, trippedRail } from "./ratelimit.ts";
 import { SseDecoder } from "./sse.ts";
@@ -204,7 +206,7 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
       const wait = err.retryAfter ?? backoffSeconds(attempt);
       if (wait > (opts.maxRetryAfterSeconds ?? 60)) throw err;
       opts.notice?.(
-        `model> ${err.message} Retrying in ${formatSeconds(wait)} (attempt ${attempt + 2} of ${
+        `model> ${sentence(err.message)} Retrying in ${formatSeconds(wait)} (attempt ${attempt + 2} of ${
           maxRetries + 1
         }).`,
       );
@@ -294,7 +296,7 @@ async function attempt(
     throw err;
   }
   if (stream && contentType && /text\/event-stream/i.test(contentType) && res.body) {
-    return { message: await readStream(res.body, opts, ctx, watch), streamed: true };
+    return { message: await readStream(res.body, res.status, opts, ctx, watch), streamed: true };
   }
   const body = await readBody(res, opts, watch);
   if (body.trim() === "") {
@@ -387,8 +389,12 @@ async function* chunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Ar
   }
 }
 
+/** How much of a stream's text is kept while no event has come (an error body is small). */
+const MAX_RAW_ERROR_BODY = 64 * 1024;
+
 async function readStream(
   body: ReadableStream<Uint8Array>,
+  status: number,
   opts: ClientOptions,
   ctx: ErrorContext,
   watch: IdleWatch,
@@ -399,8 +405,18 @@ async function readStream(
     onError: (type, message) => fromApiError(ctx, type, message, undefined, false),
   });
   const text = new TextDecoder();
-  const handle = (events: Array<{ event: string; data: string }>) => {
-    for (const ev of events) {
+  // Until the first event, the raw text is kept (bounded): a body labelled as a stream that is
+  // really a JSON error (a 429 or overloaded body behind a proxy) is reported as that error, with
+  // no fallback re-send (the spec's single-send case), not as a stream that ended early.
+  let events = 0;
+  let raw = "";
+  const keep = (decoded: string) => {
+    if (events === 0 && raw.length < MAX_RAW_ERROR_BODY) raw += decoded;
+    return decoded;
+  };
+  const handle = (evs: Array<{ event: string; data: string }>) => {
+    events += evs.length;
+    for (const ev of evs) {
       if (ev.data === "") continue;
       let data: unknown;
       try {
@@ -419,9 +435,9 @@ async function readStream(
   try {
     for await (const chunk of chunks(body)) {
       watch.touch();
-      handle(decoder.push(text.decode(chunk, { stream: true })));
+      handle(decoder.push(keep(text.decode(chunk, { stream: true }))));
     }
-    handle(decoder.push(text.decode()));
+    handle(decoder.push(keep(text.decode())));
     handle(decoder.end());
   } catch (err) {
     if (err instanceof ModelError || err instanceof StreamParseError) throw err;
@@ -434,6 +450,15 @@ async function readStream(
         retryable: true,
       },
     );
+  }
+  if (events === 0) {
+    const error = parseErrorBody(raw);
+    if (error) throw fromApiError(ctx, error.type, error.message, status, true);
+    if (raw.trim() === "") {
+      throw new ModelError("empty_response", `Network error: empty response from ${opts.url}`, {
+        retryable: true,
+      });
+    }
   }
   if (!acc.complete) {
     throw new ModelError("stream_incomplete", `the stream from ${opts.url} ended without message_stop`, {

@@ -42,7 +42,7 @@ export class ModelError extends Error {
       errorBody?: boolean;
     } = {},
   ) {
-    super(oneLine(stripCr(message)));
+    super(oneLine(message)); // CRs stripped (a lone one inside becomes a space)
     this.name = "ModelError";
     this.kind = kind;
     this.status = extra.status;
@@ -183,6 +183,10 @@ export function fromApiError(
   status: number | undefined,
   errorBody: boolean,
 ): ModelError {
+  // CR-stripped before matching (spec): a mid-stream or 200 error body is not parsed by
+  // parseErrorBody, and `overloaded_error\r` must still be the retryable overload.
+  type = stripCr(type).trim();
+  message = stripCr(message);
   const base = { status, apiType: type, errorBody, retryAfter: ctx.retryAfter };
   switch (type) {
     case "authentication_error": {
@@ -210,7 +214,9 @@ export function fromApiError(
     case "not_found_error":
       return new ModelError(
         "not_found",
-        `Not found: ${message} The model in use is "${ctx.model}" (ASSIST_MODEL, or /model to change it).`,
+        `Not found: ${
+          sentence(message)
+        } The model in use is "${ctx.model}" (ASSIST_MODEL, or /model to change it).`,
         base,
       );
     case "api_error":
@@ -227,6 +233,12 @@ export function fromApiError(
         retryable: status !== undefined && status >= 500,
       });
   }
+}
+
+/** `text` ending as a sentence (a period added unless it already ends in `.`, `!` or `?`). */
+export function sentence(text: string): string {
+  const t = text.trim();
+  return t === "" || /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
 /** Malformed tool-call JSON from the model (spec wording). */

@@ -109,9 +109,12 @@ export function trippedRail(r: RateLimitReading): string | undefined {
   return undefined;
 }
 
-/** Only vendor rate-limit headers and retry-after lines are kept in headers.log. */
+/**
+ * Only vendor rate-limit headers (`anthropic-ratelimit-*`) and `retry-after` lines are kept in
+ * headers.log (spec, "Captured response headers"): not the Priority Tier's `anthropic-priority-*`
+ * nor the vendor's `retry-after-ms` (a 429's whole raw block is logged separately).
+ */
 export function isLoggedHeader(name: string): boolean {
   const n = name.toLowerCase();
-  return n.startsWith("anthropic-ratelimit-") || n.startsWith("anthropic-priority-") || n === "retry-after" ||
-    n === "retry-after-ms";
+  return n.startsWith(PREFIX) || n === "retry-after";
 }

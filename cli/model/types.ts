@@ -2,6 +2,7 @@
  * The parts of the Messages API wire format (research/model-api.md §1-§3) the client builds and
  * reads. Unknown fields and block types are kept as they came: the types are open on purpose.
  */
+import { coerceInt } from "../../core/clean.ts";
 
 export interface CacheControl {
   type: "ephemeral";
@@ -87,7 +88,9 @@ export function isText(block: ContentBlock): block is TextBlock {
 /** Usage with every count present (null and absent read as 0). */
 export function normalizeUsage(raw: unknown): Usage {
   const u = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
-  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  // A count sent as text by a gateway ("123\r") is CR-stripped and coerced, never NaN (spec,
+  // platform robustness rules).
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : coerceInt(v, { min: 0 }) ?? 0);
   return {
     ...u,
     input_tokens: n(u.input_tokens),

@@ -67,8 +67,19 @@ Deno.test("booleans, enumerations and URLs are validated", () => {
   assertEquals(c.mouse, true);
   assertEquals(c.toolResultReview, "always");
   assertEquals(c.authMode, "oauth");
-  assertEquals(c.uploadUrl, "http://127.0.0.1:9/up");
+  // An endpoint is POSTed to exactly as given ({upload_url}): `/up/` stays `/up/`.
+  assertEquals(c.uploadUrl, "http://127.0.0.1:9/up/");
   assertEquals(c.noColor, true);
+  const m = loadConfig(
+    envOf({
+      HOME: "/h",
+      ASSIST_MODEL_API_URL: "http://127.0.0.1:9/v1/messages/",
+      ASSIST_BASE_URL: "https://o/x/",
+    }),
+    "linux",
+  );
+  assertEquals(m.modelApiUrl, "http://127.0.0.1:9/v1/messages/");
+  assertEquals(m.baseUrl, "https://o/x", "a base address loses its trailing slash (paths are joined to it)");
   throws(
     () => loadConfig(envOf({ HOME: "/h", ASSIST_NO_STREAM: "maybe" }), "linux"),
     /ASSIST_NO_STREAM must be 1 or 0/,
@@ -102,4 +113,45 @@ Deno.test("ASSIST_ORIGIN_TOKEN wins over ORIGIN_TOKEN", () => {
 
 Deno.test("no home at all is a config error", () => {
   throws(() => loadConfig(envOf({}), "linux"), /set ASSIST_HOME or HOME/);
+});
+
+Deno.test("every variable of the spec's table reaches its setting; the off-by-default ones are off", () => {
+  const d = loadConfig(envOf({ HOME: "/h" }), "linux");
+  assertEquals(
+    [d.noStatus, d.mouse, d.noMouse, d.phiNotice, d.sshNoLogin, d.oauthDebug, d.uploadUrl, d.baseUrl],
+    [false, false, false, false, false, false, undefined, undefined],
+  );
+  const c = loadConfig(
+    envOf({
+      HOME: "/h",
+      ASSIST_HOME: "/srv/assist",
+      ASSIST_BASE_URL: "https://git.example.org/ops/assist/",
+      ASSIST_MODEL: "claude-haiku-4-5",
+      ASSIST_AUTO_PHI: "strict",
+      ASSIST_NO_STREAM: "1",
+      ASSIST_NO_STATUS: "1",
+      ASSIST_MOUSE: "1",
+      ASSIST_NO_MOUSE: "1",
+      ASSIST_PHI_PORT: "41200\r",
+      ASSIST_PHI_VENV: "/opt/phi-venv",
+      ASSIST_PHI_NOTICE: "1",
+      ASSIST_TOOL_RESULT_REVIEW: "always",
+      ASSIST_TOOL_RESULT_REVIEW_THRESHOLD: "4096",
+      ASSIST_MEMORY_UPLOAD_URL: "https://memory.example/up",
+      ASSIST_SSH_NO_LOGIN: "1",
+      ASSIST_OAUTH_DEBUG: "1",
+      ORIGIN_TOKEN: "tok",
+    }),
+    "linux",
+  );
+  assertEquals(c.home, "/srv/assist");
+  assertEquals(c.baseUrl, "https://git.example.org/ops/assist");
+  assertEquals(c.model, "claude-haiku-4-5");
+  assertEquals(c.autoPhi, "strict");
+  assertEquals([c.noStream, c.noStatus, c.mouse, c.noMouse], [true, true, true, true]);
+  assertEquals([c.phiPort, c.phiVenv, c.phiNotice], [41200, "/opt/phi-venv", true]);
+  assertEquals([c.toolResultReview, c.toolResultReviewThreshold], ["always", 4096]);
+  assertEquals(c.uploadUrl, "https://memory.example/up");
+  assertEquals([c.sshNoLogin, c.oauthDebug], [true, true]);
+  assertEquals(c.originToken?.reveal(), "tok");
 });

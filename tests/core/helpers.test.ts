@@ -4,6 +4,8 @@ import { atomicWrite } from "../../core/atomic_write.ts";
 import { AssistError, describeError, EXIT } from "../../core/errors.ts";
 import { colorAllowed, styler } from "../../core/term.ts";
 import { VERSION } from "../../core/version.ts";
+import { expandTilde, posixEmulation, windowsDrivePath } from "../../core/tilde.ts";
+import { streamingWanted } from "../../cli/session.ts";
 import { REPO_ROOT, tempDir } from "../support/run_assist.ts";
 
 Deno.test("stripCr / coerceInt", () => {
@@ -73,4 +75,25 @@ Deno.test("terminal: NO_COLOR and non-TTY disable styling", () => {
 
 Deno.test("the embedded version equals the VERSION file", async () => {
   assertEquals(VERSION, (await Deno.readTextFile(`${REPO_ROOT}VERSION`)).trim());
+});
+
+Deno.test("POSIX emulation on Windows: drive paths typed in Git Bash or Cygwin open the same file", () => {
+  const env = (vars: Record<string, string>) => (n: string) => vars[n];
+  assert(posixEmulation(env({ MSYSTEM: "MINGW64" })));
+  assert(posixEmulation(env({ TERM: "cygwin" })));
+  assert(!posixEmulation(env({ TERM: "xterm-256color" })));
+  assertEquals(windowsDrivePath("/c/Users/op/adt.hl7"), "C:\\Users\\op\\adt.hl7");
+  assertEquals(windowsDrivePath("/cygdrive/d/hci/NetConfig"), "D:\\hci\\NetConfig");
+  assertEquals(windowsDrivePath("/c"), "C:\\");
+  assertEquals(windowsDrivePath("/tmp/x"), "/tmp/x", "not a drive form: left for the caller");
+  assertEquals(windowsDrivePath("/cc/x"), "/cc/x");
+  // Only on Windows inside an emulation; `~` still expands; POSIX hosts never translate.
+  assertEquals(expandTilde("/c/hci/a.hl7", "C:\\Users\\op", true, true), "C:\\hci\\a.hl7");
+  assertEquals(expandTilde("/c/hci/a.hl7", "C:\\Users\\op", true, false), "/c/hci/a.hl7");
+  assertEquals(expandTilde("/c/hci/a.hl7", "/home/op", false, true), "/c/hci/a.hl7");
+  assertEquals(expandTilde("~/a.hl7", "C:\\Users\\op", true, true), "C:\\Users\\op\\a.hl7");
+  // The same detection turns streaming off by default there (ASSIST_NO_STREAM automatic).
+  assertEquals(streamingWanted(undefined, "windows", env({ MSYSTEM: "MINGW64" })), false);
+  assertEquals(streamingWanted(undefined, "windows", env({})), true);
+  assertEquals(streamingWanted(false, "windows", env({ MSYSTEM: "MINGW64" })), true);
 });

@@ -1,6 +1,6 @@
 /** What reaches the operator in an error: no raw control bytes, no Deno permission advice, no sidecar names. */
 import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
-import { describeError, operatorText } from "../../core/errors.ts";
+import { AssistError, describeError, operatorText } from "../../core/errors.ts";
 import { atomicWrite } from "../../core/atomic_write.ts";
 import { toolError } from "../../tools/types.ts";
 import { tempDir } from "../support/run_assist.ts";
@@ -34,6 +34,19 @@ Deno.test("control characters are escaped in every error line and tool error", (
   assertEquals(operatorText("tab\tkept, é kept"), "tab\tkept, é kept");
   const r = JSON.parse(toolError("io_error", "cannot read x\x1b]0;title\x07").text);
   assertEquals(r.message, "cannot read x\\x1b]0;title\\x07");
+});
+
+Deno.test("embedded CRs are stripped from error lines and tool errors, not escaped", () => {
+  assertEquals(operatorText("no such thread: ib_adt\r"), "no such thread: ib_adt");
+  assertEquals(
+    describeError(new Error("remote said: denied\r\nretry later\r")),
+    "unexpected error: remote said: denied retry later",
+  );
+  const r = JSON.parse(toolError("not_found", "no such file: /hci/a.txt\r").text);
+  assertEquals(r.message, "no such file: /hci/a.txt");
+  assertEquals(describeError(new AssistError("cannot parse MSH|A\rPID|1\r\n")), "cannot parse MSH|A PID|1");
+  // HL7 segments quoted in a message stay apart.
+  assertEquals(operatorText("bad message: MSH|^~\\&|A\rPID|1\r"), "bad message: MSH|^~\\&|A PID|1");
 });
 
 Deno.test("atomicWrite: a failure names the file, not its .new sidecar", async () => {

@@ -144,11 +144,17 @@ Deno.test("OAuth rail: a 401 triggers one refresh, then the answer", async () =>
       ASSIST_AUTH_MODE: "oauth",
       ASSIST_OAUTH_URL: fake.base,
       ASSIST_MODEL_API_URL: fake.url,
+      ASSIST_OAUTH_DEBUG: "1",
     },
     cwd: tmp.path,
   });
   assertEquals(r.code, 0, r.stderr);
   match(r.stdout, /signed in/);
+  // ASSIST_OAUTH_DEBUG=1: the decision trace on stderr, without any token value.
+  match(r.stderr, /^oauth> token decision: fresh \(\d+ s of validity left\)$/m);
+  match(r.stderr, /^oauth> 401 from the API: refreshing once$/m);
+  match(r.stderr, /^oauth> refreshed; valid for \d+ s$/m);
+  for (const secret of ["oat-revoked", "ort-1"]) assert(!r.stderr.includes(secret), `trace shows ${secret}`);
   assertEquals(fake.tokenRequests.length, 1);
   assertEquals(fake.messageRequests.map((q) => q.headers["authorization"]), [
     "Bearer oat-revoked",
@@ -174,10 +180,12 @@ Deno.test("OAuth rail with no token: one line naming /login and /oauth-debug, ex
       HOME: tmp.path,
       ASSIST_AUTH_MODE: "oauth",
       ASSIST_MODEL_API_URL: "http://127.0.0.1:9/v1/messages",
+      ASSIST_OAUTH_DEBUG: "1",
     },
     cwd: tmp.path,
   });
   assertEquals(r.code, 2, r.stderr);
+  match(r.stderr, /^oauth> no token file at .*\.oauth\.json$/m);
   match(r.stderr, /^assist: no OAuth token in .*\.oauth\.json: run \/login .*details: \/oauth-debug/m);
   assert(!r.stderr.includes("could not be read"));
 });

@@ -446,3 +446,26 @@ Deno.test("two syncs of one install root from two homes: one syncs, the other is
   assert(release.size > 0);
   assertEquals(await Deno.readTextFile(`${root}/cli/big.ts`), `// ${"x".repeat(3000)}\n`);
 });
+
+Deno.test("the spec's MANIFEST form (paths only, no signature): each file fetched, only changed ones replaced", async () => {
+  const { dir, root, home, release } = await setup(false);
+  await using _d = dir;
+  // What an origin built from the spec serves: VERSION, a MANIFEST of paths, the files.
+  const pathsOnly = new Map(release);
+  pathsOnly.set(
+    "MANIFEST",
+    new TextEncoder().encode([...release.keys()].filter((p) => p !== "MANIFEST").join("\n") + "\n"),
+  );
+  await using origin = startOrigin(pathsOnly);
+  const mainIno = (await Deno.stat(`${root}/main.ts`)).ino;
+  const r = await syncSource(opts(root, home, origin.baseUrl, { trustedKeys: [] }));
+  assertEquals(r.status, "updated");
+  assertEquals(r.changed.sort(), ["VERSION", "cli/added.ts", "cli/help.ts"]);
+  const tree = await snapshot(root);
+  for (const [p, b] of pathsOnly) assertEquals(tree.get(p), b, p);
+  assertEquals((await Deno.stat(`${root}/main.ts`)).ino, mainIno, "an unchanged file is not rewritten");
+  // Every listed file was downloaded and compared (the spec: "each file is downloaded and compared").
+  const fetched = new Set(origin.requests.map((q) => q.path.replace(/^.*\/raw\/branch\/main\//, "")));
+  for (const p of release.keys()) if (p !== "MANIFEST.sig") assert(fetched.has(p), `not fetched: ${p}`);
+  assertEquals(await Deno.readTextFile(`${home}/.last-sync-version`), "0.9.1\n");
+});

@@ -46,6 +46,10 @@ Deno.test("validate: HTML by doctype, <html, or a sign-in title (BOM, whitespace
   assert(looksLikeHtml(enc("<head><title>Sign in · GitLab</title>")));
   assert(looksLikeHtml(enc("<head><title>Login</title>")));
   assert(!looksLikeHtml(enc("/** <html> in a comment is fine */\n")));
+  // Other markup first, then the <html tag: still a page.
+  assert(looksLikeHtml(enc('<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml">')));
+  assert(looksLikeHtml(enc("<!-- proxy 4.2 -->\n<html><body>Access denied</body></html>")));
+  assert(checkShape("prompts/system.md", enc("<!-- sso -->\n<HTML>\n<body>sign in</body>")));
   assertEquals(checkShape("VERSION", enc("0.10.1\n")), undefined);
   assert(checkShape("VERSION", enc("v0.10\n")));
   assertEquals(checkShape("main.ts", enc("/**\n * assist\n */\n")), undefined);

@@ -256,3 +256,32 @@ Deno.test("what the operator sees: a broken stream starts over, and a JSON answe
   assert(s.io.notices.includes("model> that answer broke off; it starts over"), s.io.notices.join("\n"));
   match(s.io.texts.join(""), /All of it\.$/);
 });
+
+Deno.test("strict mode: a gate abort stops the turn; nothing unsanitized is sent, the history stays valid", async () => {
+  await using s = await setup();
+  // The prompt's gate refuses (sanitizer missing on HL7-shaped input): no request at all.
+  const base = s.gate.userInput;
+  s.gate.userInput = (t) =>
+    t.startsWith("MSH|")
+      ? Promise.resolve({ text: "", abort: "strict: the HL7 sanitizer is missing" })
+      : base(t);
+  await rejects(() => s.agent.turn("MSH|^~\\&|A|B\rPID|1||123"), /strict: the HL7 sanitizer is missing/);
+  assertEquals(s.fake.messageRequests.length, 0);
+  assertEquals(s.agent.messages.length, 0);
+  // A tool result's gate refuses: the turn stops before the raw result could be sent.
+  s.gate.toolResult = () => Promise.resolve({ text: "", abort: "strict: tokenization failed" });
+  s.fake.replies.push({ toolCalls: [{ name: "bash_exec", input: { command: "echo RAW-PID-LINE" } }] });
+  await rejects(() => s.agent.turn("run it"), /strict: tokenization failed/);
+  assertEquals(s.fake.messageRequests.length, 1);
+  // No tool_result ever went out: the raw output never reached the model.
+  assert(!s.fake.messageRequests.some((r) => r.body.includes('"tool_result"')));
+  s.fake.replies.push({ text: "ok" });
+  assertEquals((await s.agent.turn("next")).answer, "ok");
+  // The refused call is closed without its output (the API needs every tool_use answered).
+  const msgs = s.fake.messageRequests.at(-1)!.json!.messages as Array<
+    { role: string; content: string | Array<{ type: string; content?: string }> }
+  >;
+  const results = msgs.flatMap((m) => typeof m.content === "string" ? [] : m.content)
+    .filter((b) => b.type === "tool_result");
+  assertEquals(results.map((b) => b.content), [CANCELLED_RESULT]);
+});

@@ -155,6 +155,11 @@ Deno.test("/oauth-debug: mode, size, mtime, JSON, decision, 20 chars + length, C
   );
   assert(!report.includes(access.slice(0, 21)));
   match(oauthDebugReport("/x", undefined, undefined, 0), /missing \(run \/login\)/);
+  // Past expiry: how long ago, not a negative count.
+  match(
+    oauthDebugReport("/x", bytes, { mode: 0o100600, size: 1, mtime: null }, 4700),
+    /: expired \(expired 100 s ago\)$/,
+  );
 });
 
 Deno.test("API key: the env key wins; the file store is 0600 and round-trips", async () => {

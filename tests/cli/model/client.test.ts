@@ -137,6 +137,11 @@ Deno.test("overloaded: backoff 2, 4, 8 s, then the spec's message", async () => 
       e instanceof ModelError && e.kind === "overloaded" && /wait a few seconds/.test(e.message),
   );
   assertEquals(rec.sleeps, [2000, 4000, 8000]);
+  // Each retry is announced as whole sentences: the reason, then the wait.
+  match(
+    rec.notices[0],
+    /^model> the model API is overloaded: wait a few seconds and try again\. \(.+\)\. Retrying in 2 s \(attempt 2 of 4\)\.$/,
+  );
   assertEquals(fake.messageRequests.length, 4);
   assertEquals([0, 1, 2, 3, 4, 5].map(backoffSeconds), [2, 4, 8, 16, 30, 30]);
 });
@@ -152,6 +157,47 @@ Deno.test("single send: a non-SSE error body to a streaming request is not re-se
       /tripped rail: requests per minute/.test(e.message),
   );
   assertEquals(fake.messageRequests.length, 1);
+});
+
+Deno.test("single send: a JSON error body labelled as an event stream is that error, not re-sent", async () => {
+  const bodies: string[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    bodies.push(await req.text());
+    const body = JSON.stringify({
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded\r" },
+    });
+    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/v1/messages`;
+  const rec = recorder();
+  await rejects(
+    () => sendMessage(request(), { url, auth: apiKey, stream: true, maxRetries: 1, sleep: rec.sleep }),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "overloaded" && e.errorBody &&
+      e.message === "the model API is overloaded: wait a few seconds and try again. (Overloaded)",
+  );
+  // One backoff retry (the spec's retry rule), never the non-streaming fallback.
+  assertEquals(rec.sleeps, [2000]);
+  assertEquals(bodies.map((b) => JSON.parse(b).stream), [true, true]);
+});
+
+Deno.test("an empty event stream is the spec's empty response, retried", async () => {
+  let n = 0;
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await req.text();
+    n++;
+    return new Response("", { status: 200, headers: { "content-type": "text/event-stream" } });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/v1/messages`;
+  const rec = recorder();
+  await rejects(
+    () => sendMessage(request(), { url, auth: apiKey, stream: true, maxRetries: 1, sleep: rec.sleep }),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "empty_response" &&
+      e.message === `Network error: empty response from ${url}`,
+  );
+  assertEquals([n, rec.sleeps.length], [2, 1]);
 });
 
 Deno.test("a stream that cannot be parsed falls back to one non-streaming request", async () => {
@@ -202,7 +248,10 @@ Deno.test("error rewriting: HTML proxy page, empty body, not found, auth, malfor
   fake.faults.push({ kind: "status", status: 404, type: "not_found_error", message: "model: claude-nope" });
   await rejects(
     () => sendMessage({ ...request(), model: "claude-nope" }, opts),
-    (e: unknown) => e instanceof ModelError && e.kind === "not_found" && /"claude-nope"/.test(e.message),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "not_found" &&
+      e.message === 'Not found: model: claude-nope. The model in use is "claude-nope" ' +
+          "(ASSIST_MODEL, or /model to change it).",
   );
   const bad: AuthProvider = { rail: "api-key", headers: () => Promise.resolve({ "x-api-key": "sk-wrong" }) };
   await rejects(

@@ -13,6 +13,8 @@ import {
   STATUS_429_HEADER_LOG_LIMIT,
 } from "../../../cli/model/headers_log.ts";
 import { streamingWanted } from "../../../cli/session.ts";
+import { fromApiError } from "../../../cli/model/errors.ts";
+import { normalizeUsage } from "../../../cli/model/types.ts";
 import { placeholders, renderTemplate } from "../../../cli/agent/templates.ts";
 import { apiKeyHeaders, unifiedHeaders } from "../../support/fake_model_api.ts";
 import { tempDir } from "../../support/run_assist.ts";
@@ -89,12 +91,29 @@ Deno.test("headers.log: the OAuth cap of 50 blocks; 429 blocks under their own b
   assertEquals(lines.find((l) => l.status === "HTTP 429").headers["set-cookie"], "[redacted]");
   const apiKeyLog = new HeadersLog({ path: `${tmp.path}/log/b.log`, oauth: false });
   for (let i = 0; i < OAUTH_HEADER_LOG_CAP + 3; i++) {
-    await apiKeyLog.record(200, new Headers({ "x-other": "no", ...apiKeyHeaders() }));
+    await apiKeyLog.record(
+      200,
+      new Headers({
+        "x-other": "no",
+        "anthropic-priority-input-tokens-limit": "1000",
+        "retry-after-ms": "1500",
+        "retry-after": "2",
+        ...apiKeyHeaders(),
+      }),
+    );
   }
   const b = (await Deno.readTextFile(`${tmp.path}/log/b.log`)).trim().split("\n").map((l) => JSON.parse(l));
   assertEquals(b.length, OAUTH_HEADER_LOG_CAP + 3, "the cap is the OAuth rail's only");
   assertEquals(b[0].headers["x-other"], undefined);
   assertEquals(b[0].headers["request-id"], undefined);
+  // Spec: only `<vendor>-ratelimit-*` and `retry-after` lines (plus the status line) are kept.
+  for (const line of b) {
+    for (const name of Object.keys(line.headers)) {
+      assert(name.startsWith("anthropic-ratelimit-") || name === "retry-after", `kept ${name}`);
+    }
+    assertEquals(line.headers["retry-after"], "2");
+    assert(line.headers["anthropic-ratelimit-requests-limit"] !== undefined);
+  }
 });
 
 Deno.test("pricing: spec tiers as defaults, known models, unknown 200K; cost and context", () => {
@@ -144,4 +163,29 @@ Deno.test("templated prompts: every placeholder filled, a missing one is a usage
   assert(!text.includes("{{"));
   match(text, /site siteA between two environments: test \(source\) and prod \(target\)/);
   throws(() => renderTemplate("nc-regression-env", { site: "a" }), /needs thread, source, target, count/);
+});
+
+Deno.test("API error type and message are CR-stripped before matching, wherever they came from", () => {
+  const ctx = { url: "http://127.0.0.1:9/v1/messages", model: "claude-sonnet-4-6" };
+  // A mid-stream `event: error` (no HTTP status) from a CRLF-mangling proxy.
+  const e = fromApiError(ctx, "overloaded_error\r", "Overloaded\r", undefined, false);
+  assertEquals([e.kind, e.retryable, e.apiType], ["overloaded", true, "overloaded_error"]);
+  assert(!e.message.includes("\r"));
+  const nf = fromApiError(ctx, "not_found_error\r\n", "model: x\r", 200, true);
+  assertEquals(nf.kind, "not_found");
+  match(nf.message, /"claude-sonnet-4-6"/);
+});
+
+Deno.test("usage counts from JSON: numbers as is; text counts CR-stripped and coerced, never NaN", () => {
+  const u = normalizeUsage({
+    input_tokens: 1200,
+    output_tokens: "35\r",
+    cache_read_input_tokens: " 900 ",
+    cache_creation_input_tokens: "n/a",
+  });
+  assertEquals(
+    [u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens],
+    [1200, 35, 900, 0],
+  );
+  assertEquals(contextUsed(u), 2100);
 });

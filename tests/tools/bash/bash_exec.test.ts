@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, match, ok as assert } from "node:asser
 import { bashExecTool } from "../../../tools/bash/bash_exec_tool.ts";
 import { render } from "../../../tools/bash/run/bash_exec.ts";
 import { childEnv } from "../../../core/child_env.ts";
-import { shellFor } from "../../../tools/bash/shell.ts";
+import { ARGV_COMMAND_LIMIT, shellFor } from "../../../tools/bash/shell.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { call, contextFor } from "../support.ts";
 
@@ -99,3 +99,29 @@ Deno.test("bash_exec: a detached background process holding the pipes does not h
     /^started\n\[bash_exec: a background process still holds the output open; not waited for\]\n\[bash_exec: exit rc=0\]$/,
   );
 });
+
+Deno.test(
+  "bash_exec: a command too long for argv runs from a 0600 script file, removed afterwards",
+  { ignore: Deno.build.os === "windows" },
+  async () => {
+    await using tmp = await tempDir();
+    const ctx = contextFor(`${tmp.path}/.assist`, tmp.path);
+    // 600 KB: Linux refuses a single argument over 128 KiB ("Argument list too long").
+    const body = Array.from({ length: 3000 }, (_, i) => `PID|1||${String(i).repeat(60)}`).join("\n");
+    const command =
+      `printf '%s\\n' "$0" | grep -c assist-bash- ; wc -l <<'EOF'\n${body}\nEOF\necho "args=$#"`;
+    assert(command.length > 4 * ARGV_COMMAND_LIMIT);
+    const before = new Set([...Deno.readDirSync(Deno.env.get("TMPDIR") ?? "/tmp")].map((e) => e.name));
+    const r = await call(bashExecTool, { command }, ctx);
+    assertEquals(r.isError, undefined, r.text);
+    assertEquals(r.text, "1\n3000\nargs=0\n[bash_exec: exit rc=0]");
+    const left = [...Deno.readDirSync(Deno.env.get("TMPDIR") ?? "/tmp")]
+      .filter((e) => e.name.startsWith("assist-bash-") && !before.has(e.name));
+    assertEquals(left, [], "the script file is removed");
+    // A short command still runs through `bash -c`, as before ($0 is bash itself, not a script).
+    match(
+      (await call(bashExecTool, { command: 'echo "$0"' }, ctx)).text,
+      /^(\/\S*\/)?bash\n\[bash_exec: exit rc=0\]$/,
+    );
+  },
+);

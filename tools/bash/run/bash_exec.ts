@@ -3,7 +3,7 @@
 export { bashExecTool as def } from "../bash_exec_tool.ts";
 import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
 import { childEnv } from "../../../core/child_env.ts";
-import { shellFor } from "../shell.ts";
+import { ARGV_COMMAND_LIMIT, shellFor, shellForScript } from "../shell.ts";
 import { readEnv } from "../../../core/env.ts";
 import { budgetLines, OutputCapture } from "../../../core/exec_budget.ts";
 
@@ -11,7 +11,31 @@ import { budgetLines, OutputCapture } from "../../../core/exec_budget.ts";
 const PIPE_GRACE_MS = 500;
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const { program, args, raw } = shellFor(Deno.build.os, input.command as string);
+  const command = input.command as string;
+  // A long command (a heredoc with a message in it) goes through a 0600 script file, not argv.
+  let script: string | undefined;
+  if (Deno.build.os !== "windows" && new TextEncoder().encode(command).length > ARGV_COMMAND_LIMIT) {
+    try {
+      script = await Deno.makeTempFile({ prefix: "assist-bash-", suffix: ".sh" });
+      await Deno.chmod(script, 0o600);
+      await Deno.writeTextFile(script, command.endsWith("\n") ? command : `${command}\n`);
+    } catch (err) {
+      if (script) await Deno.remove(script).catch(() => {});
+      return toolError("spawn_failed", `cannot write the command's script file: ${(err as Error).message}`);
+    }
+  }
+  try {
+    return await runShell(input, ctx, script ? shellForScript(script) : shellFor(Deno.build.os, command));
+  } finally {
+    if (script) await Deno.remove(script).catch(() => {});
+  }
+}
+
+async function runShell(
+  input: ToolInput,
+  ctx: ToolContext,
+  { program, args, raw }: { program: string; args: string[]; raw: boolean },
+): Promise<ToolResult> {
   const timeoutMs = (input.timeout_seconds as number) * 1000;
   const maxLines = input.max_lines as number;
   let child: Deno.ChildProcess;
