@@ -44,7 +44,7 @@ function Get-OriginFile([string]$Path, [int]$TimeoutSec = 60) {
   $bytes = if ($r.Content -is [byte[]]) { $r.Content } else { [Text.Encoding]::UTF8.GetBytes([string]$r.Content) }
   $n = [Math]::Min(1024, $bytes.Length)
   $head = [Text.Encoding]::UTF8.GetString($bytes, 0, $n).TrimStart([char]0xFEFF, ' ', "`t", "`r", "`n").ToLowerInvariant()
-  if ($head.StartsWith('<!doctype html') -or $head.StartsWith('<html') -or $head -match '<title>[^<]*(sign ?in|log ?in)') {
+  if ($head.StartsWith('<!doctype html') -or $head.StartsWith('<html') -or ($head.StartsWith('<') -and $head -match '<html[\s>]') -or $head -match '<title>[^<]*(sign ?in|log ?in)') {
     Fail "$url answered with an HTML page (a sign-in page?): set ASSIST_ORIGIN_TOKEN or check ASSIST_BASE_URL"
   }
   if ($head.StartsWith('version https://git-lfs.github.com/spec/v1')) { Fail "$url is a Git LFS pointer, not the file" }

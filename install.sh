@@ -99,9 +99,10 @@ fetch() {
     "version https://git-lfs.github.com/spec/v1"*) die "$url is a Git LFS pointer, not the file" ;;
   esac
   # A file the MANIFEST hashes ($4 = hashed) is checked by its hash instead: it may quote HTML.
+  # Markup that opens with a comment or an XML declaration and holds an <html> tag is a page too.
   [ "${4:-}" = hashed ] && return 0
   case "$head1k" in
-    "<!doctype html"*|"<html"*|*"<title>sign in"*|*"<title>sign-in"*|*"<title>login"*|*"<title>log in"*)
+    "<!doctype html"*|"<html"*|"<"*"<html "*|"<"*"<html>"*|*"<title>sign in"*|*"<title>sign-in"*|*"<title>login"*|*"<title>log in"*)
       die "$url answered with an HTML page (a sign-in page?): set ASSIST_ORIGIN_TOKEN or check ASSIST_BASE_URL" ;;
   esac
 }

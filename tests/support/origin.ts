@@ -33,7 +33,7 @@ export async function makeRelease(
 
 export type Behaviour =
   | { kind: "normal" }
-  | { kind: "html200"; contentType: boolean }
+  | { kind: "html200"; contentType: boolean; body?: string }
   | { kind: "login302" }
   | { kind: "notFound" }
   /** Announces the full length, sends half, closes. */
@@ -96,7 +96,7 @@ export function startOrigin(
     }
     if (b.kind === "redirectTo") return Response.redirect(`${b.base}${url.pathname}`, 302);
     if (b.kind === "html200") {
-      return new Response(SIGN_IN, {
+      return new Response(b.body ?? SIGN_IN, {
         headers: b.contentType ? { "content-type": "text/html; charset=utf-8" } : {},
       });
     }

@@ -107,6 +107,15 @@ Deno.test("install.sh: an unreachable origin fails naming ASSIST_BASE_URL; refus
   const cases: Array<[NonNullable<Parameters<typeof startOrigin>[1]>, RegExp, string?]> = [
     [{ kind: "html200", contentType: false }, /HTML page \(a sign-in page\?\): set ASSIST_ORIGIN_TOKEN/],
     [{ kind: "html200", contentType: true }, /HTML page/],
+    // A page that opens with a comment (no content type, no sign-in title) is still a page.
+    [
+      {
+        kind: "html200",
+        contentType: false,
+        body: "<!-- portal -->\n<HTML><head><title>Gitea</title></head></HTML>\n",
+      },
+      /HTML page \(a sign-in page\?\)/,
+    ],
     [{ kind: "login302" }, /redirected to a sign-in page .*user\/login.*set ASSIST_ORIGIN_TOKEN/],
     [{ kind: "notFound" }, /not found \(HTTP 404\).*ASSIST_ORIGIN_TOKEN/],
     [
