@@ -282,10 +282,14 @@ export class Repl {
 
   #commandContext(): CommandContext {
     const input = this.#input;
+    // Command output carries outside text (a tool's result, a remote command's output, the last
+    // answer): made printable, so an HL7 segment's CR does not draw the next segment over it and no
+    // escape sequence in it reaches the terminal.
+    const shown = (t: string) => this.interactive ? printable(t) : t;
     const io: CommandIO = {
       front: "repl",
-      out: (t) => this.#out(t.endsWith("\n") ? t : t + "\n"),
-      warn: (t) => this.#out(`${this.#color ? "\x1b[33m" : ""}${t}${this.#color ? "\x1b[39m" : ""}\n`),
+      out: (t) => this.#out(shown(t.endsWith("\n") ? t : t + "\n")),
+      warn: (t) => this.#out(`${this.#color ? "\x1b[33m" : ""}${shown(t)}${this.#color ? "\x1b[39m" : ""}\n`),
       readSecret: (p: string): Promise<Secret> => this.#outsideTurn(() => input.readSecret(p)),
       readKey: this.interactive
         ? (p, allowed, fallback) => this.#outsideTurn(() => (input as Terminal).readKey(p, allowed, fallback))
