@@ -13,6 +13,11 @@ export interface RenderGeometry {
   cursorRow: number;
   /** Rows drawn. */
   rows: number;
+  /** The width the draw was made for (a later draw at another width is after a resize). */
+  columns?: number;
+  /** Display width of each row above the cursor's, and the cursor's column (see `cursorRowAfter`). */
+  above?: number[];
+  cursorCol?: number;
 }
 
 /** What to draw. */
@@ -34,10 +39,28 @@ export interface RenderOutput {
   geometry: RenderGeometry;
 }
 
+/**
+ * The cursor's row in a drawn editor once the window is `columns` wide. Terminals that reflow on a
+ * resize (tmux, VTE, iTerm2, Windows Terminal, kitty …) re-wrap each drawn row, whose ends are hard
+ * line ends (`\r\n`): a row wider than the new width takes more rows, a narrower one stays one row.
+ * Counting the old rows alone after a shrink would go back too few rows and leave the top of the
+ * old editor on the screen (a second prompt line above the redrawn one).
+ */
+export function cursorRowAfter(previous: RenderGeometry, columns: number): number {
+  if (previous.columns === undefined || previous.columns === columns || !previous.above) {
+    return previous.cursorRow;
+  }
+  const cols = Math.max(2, columns);
+  let row = 0;
+  for (const w of previous.above) row += Math.max(1, Math.ceil(w / cols));
+  return row + Math.floor((previous.cursorCol ?? 0) / cols);
+}
+
 /** Output that erases a drawn editor and leaves the cursor at the start of its first row. */
-export function clearEditor(previous: RenderGeometry | undefined): string {
+export function clearEditor(previous: RenderGeometry | undefined, columns?: number): string {
   if (!previous) return "\r\x1b[J";
-  return "\r" + (previous.cursorRow > 0 ? `\x1b[${previous.cursorRow}A` : "") + "\x1b[J";
+  const row = columns === undefined ? previous.cursorRow : cursorRowAfter(previous, columns);
+  return "\r" + (row > 0 ? `\x1b[${row}A` : "") + "\x1b[J";
 }
 
 /** Cursor-up/down/forward sequences. */
@@ -60,12 +83,15 @@ function visible(g: string): { text: string; width: number } | undefined {
 /** The redraw of the editor. */
 export function render(input: RenderInput): RenderOutput {
   const columns = Math.max(2, input.columns);
-  let out = clearEditor(input.previous);
+  let out = clearEditor(input.previous, columns);
+  /** Display width of each finished row. */
+  const widths: number[] = [];
   const promptWidth = stringWidth(input.prompt);
   out += input.prompt;
   let row = 0;
   let col = promptWidth % columns;
   row += Math.floor(promptWidth / columns);
+  for (let i = 0; i < row; i++) widths.push(columns);
   // A prompt that fills rows exactly: the terminal's autowrap is pending, make it real.
   if (promptWidth > 0 && col === 0) out += "\r\n";
   let curRow = -1;
@@ -79,6 +105,7 @@ export function render(input: RenderInput): RenderOutput {
     }
     if (g.text === "\n" || g.text === "\r\n") {
       parts.push("\r\n");
+      widths.push(col);
       row++;
       col = 0;
       continue;
@@ -87,6 +114,7 @@ export function render(input: RenderInput): RenderOutput {
     const w = shown ? shown.width : g.width;
     if (col + w > columns) {
       parts.push("\r\n");
+      widths.push(col);
       row++;
       col = 0;
       if (g.index === input.cursor) {
@@ -98,6 +126,7 @@ export function render(input: RenderInput): RenderOutput {
     col += w;
     if (col === columns) {
       parts.push("\r\n");
+      widths.push(col);
       row++;
       col = 0;
     }
@@ -108,5 +137,14 @@ export function render(input: RenderInput): RenderOutput {
     curCol = col;
   }
   out += up(row - curRow) + "\r" + forward(curCol);
-  return { output: out, geometry: { cursorRow: curRow, rows: row + 1 } };
+  return {
+    output: out,
+    geometry: {
+      cursorRow: curRow,
+      rows: row + 1,
+      columns,
+      above: widths.slice(0, curRow),
+      cursorCol: curCol,
+    },
+  };
 }

@@ -465,7 +465,7 @@ export class LineSession {
         return true;
       case "suspend":
         if (this.#io.suspend) {
-          this.#io.write(clearEditor(this.#geometry));
+          this.#io.write(clearEditor(this.#geometry, this.#io.columns()));
           this.#geometry = undefined;
           this.#io.suspend();
         }
@@ -537,7 +537,7 @@ export class LineSession {
 
   /** Prints lines above the editor: erase it, print, draw it again below. */
   #above(text: string): void {
-    this.#io.write(clearEditor(this.#geometry) + text.replace(/\r?\n/g, "\r\n") + "\r\n");
+    this.#io.write(clearEditor(this.#geometry, this.#io.columns()) + text.replace(/\r?\n/g, "\r\n") + "\r\n");
     this.#geometry = undefined;
     this.#draw();
   }

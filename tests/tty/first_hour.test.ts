@@ -31,3 +31,33 @@ Deno.test("/show-last-tool: a result's CR-separated segments each show, no escap
   const raw = await rig.term.raw();
   assert.ok(!raw.includes("\x1b[2J"), "an escape sequence from the tool output reached the terminal");
 });
+
+Deno.test("resizing the window under a wrapped line redraws it once, with no stale prompt row", async () => {
+  await using rig = await startRepl({ tmux: { width: 100, height: 30 } });
+  await rig.term.waitForPrompt();
+  const text = "This is a long line that I am typing to see how it wraps around the edge of a " +
+    "hundred column pane and keeps going";
+  await rig.term.type(text);
+  await rig.term.waitFor((s) => s.includes("keeps going"), "the typed line");
+  for (const width of [60, 45, 100]) {
+    const before = (await rig.term.raw()).length;
+    await rig.term.resize(width, 30);
+    // The redraw on SIGWINCH, before typing on (a key drawn at the old width would be another test).
+    for (let i = 0; i < 200 && (await rig.term.raw()).length === before; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const mark = `w${width}`;
+    await rig.term.type(mark);
+    const screen = await rig.term.waitFor(
+      (s) => s.replace(/\s+/g, "").endsWith(mark),
+      `the line at ${width}`,
+    );
+    // The terminal re-wraps the old rows; a redraw that counts only the old rows goes back too few
+    // of them and leaves the top of the old editor behind: a second prompt line.
+    assert.equal(promptLines(screen).length, 1, `one prompt line at ${width} columns:\n${screen}`);
+  }
+  await rig.term.keys("C-u");
+  await rig.term.type("/quit");
+  await rig.term.keys("Enter");
+  assert.equal(await rig.term.waitForExit(), 0);
+});

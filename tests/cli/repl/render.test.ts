@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { render, type RenderGeometry } from "../../../cli/repl/render.ts";
+import { cursorRowAfter, render, type RenderGeometry } from "../../../cli/repl/render.ts";
 import { VtScreen } from "../../support/vt.ts";
 
 /** Draws states one after another on one screen, as the editor does. */
@@ -109,4 +109,19 @@ Deno.test("render: growing then shrinking across rows keeps the screen exact (fu
     assertEquals(screen, rows.map((r) => r.replace(/ +$/, "")), `round ${round}`);
     assertEquals([d.vt.row, d.vt.col], cur, `cursor, round ${round}`);
   }
+});
+
+Deno.test("render: after a resize the erase goes back over the rows the terminal re-wrapped", () => {
+  // Drawn at 60 columns: a full prompt row, a full row, then the cursor at column 10 of row 2.
+  const text = "a".repeat(47) + "b".repeat(60) + "c".repeat(10);
+  const first = render({ prompt: P, text, cursor: text.length, columns: 60 });
+  assertEquals(first.geometry.cursorRow, 2);
+  // At 40 columns each 60-wide row takes two rows: the cursor is now 4 rows below the start.
+  assertEquals(cursorRowAfter(first.geometry, 40), 4);
+  const again = render({ prompt: P, text, cursor: text.length, columns: 40, previous: first.geometry });
+  assert(again.output.startsWith("\r\x1b[4A\x1b[J"), JSON.stringify(again.output.slice(0, 12)));
+  // Wider: hard row ends are not joined, so the rows stay as they were.
+  assertEquals(cursorRowAfter(first.geometry, 120), 2);
+  // The same width: nothing changes.
+  assertEquals(cursorRowAfter(first.geometry, 60), 2);
 });
