@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { promptLines, startRepl } from "./_support.ts";
+import { assistCommandArgs } from "../support/run_assist.ts";
 
 Deno.test("/show-last-tool: a result's CR-separated segments each show, no escape sequence passes", async () => {
   await using rig = await startRepl();
@@ -60,4 +61,21 @@ Deno.test("resizing the window under a wrapped line redraws it once, with no sta
   await rig.term.type("/quit");
   await rig.term.keys("Enter");
   assert.equal(await rig.term.waitForExit(), 0);
+});
+
+Deno.test("a question typed while assist starts is submitted by its Enter, not left as a new line", async () => {
+  // The program starts a second late, so the keys reach a terminal still in cooked mode (which
+  // turns their Enter into LF), as when someone types right after launching it.
+  await using rig = await startRepl({
+    tmux: {
+      command: ["sh", "-c", 'sleep 1; exec "$0" "$@"', Deno.execPath(), ...assistCommandArgs([])],
+    },
+  });
+  rig.fake.replies.push({ text: "Answer to the early question." });
+  await rig.term.type("early question");
+  await rig.term.keys("Enter");
+  const screen = await rig.term.waitFor(/Answer to the early question\./, "the answer", 20_000);
+  assert.match(screen, /^you\[sonnet\.4\.6\]> early question$/m);
+  assert.ok(rig.fake.messageRequests[0].body.includes("early question"));
+  assert.ok(!rig.fake.messageRequests[0].body.includes("early question\\n"), "sent with a new line");
 });
