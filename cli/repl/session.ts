@@ -195,7 +195,9 @@ export class LineSession {
     const mode = this.#mode;
     for (const ev of events) {
       if (mode.kind === "turn") {
-        if (isKey(ev, "c", true)) {
+        // Esc stops a streaming answer too (as in the assistants operators come from); kept as
+        // typeahead it would do nothing at the prompt, or eat the first key typed there.
+        if (isKey(ev, "c", true) || isKey(ev, "escape")) {
           mode.onInterrupt();
           continue;
         }
@@ -636,8 +638,8 @@ export class LineSession {
   // ---- turns and notices ----
 
   /**
-   * A turn runs: the editor is hidden, Ctrl-C calls `onInterrupt`, Ctrl-Z and Ctrl-D are dropped,
-   * other keys wait as typeahead.
+   * A turn runs: the editor is hidden, Ctrl-C and Esc call `onInterrupt`, Ctrl-Z and Ctrl-D are
+   * dropped, other keys wait as typeahead.
    */
   beginTurn(onInterrupt: () => void): void {
     if (this.#mode.kind !== "idle") return;

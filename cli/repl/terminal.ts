@@ -192,7 +192,7 @@ export class Terminal {
     return this.#session.readKey(prompt, allowed, fallback);
   }
 
-  /** A turn runs: Ctrl-C calls `onInterrupt`; Ctrl-Z/Ctrl-D are dropped; other keys wait for `readLine`. */
+  /** A turn runs: Ctrl-C and Esc call `onInterrupt`; Ctrl-Z/Ctrl-D are dropped; other keys wait for `readLine`. */
   beginTurn(onInterrupt: () => void): void {
     this.#session.beginTurn(onInterrupt);
   }

@@ -79,3 +79,22 @@ Deno.test("a question typed while assist starts is submitted by its Enter, not l
   assert.ok(rig.fake.messageRequests[0].body.includes("early question"));
   assert.ok(!rig.fake.messageRequests[0].body.includes("early question\\n"), "sent with a new line");
 });
+
+Deno.test("Esc during a streaming answer cancels it; the next prompt starts clean and works", async () => {
+  await using rig = await startRepl();
+  rig.fake.faults.push({ kind: "hang", afterEvents: 8 });
+  rig.fake.replies.push({ text: "Streaming a long answer" });
+  await rig.term.waitForPrompt();
+  await rig.term.type("first");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/Streaming a long/, "the streamed start");
+  await rig.term.keys("Escape");
+  await rig.term.waitFor(/cancelled; the conversation is kept/, "the turn cancelled by Esc");
+  await rig.term.waitForPrompt(2);
+  // The Esc was used up: it does not turn the first key typed at the prompt into Alt+key.
+  rig.fake.replies.push({ text: "Second answer." });
+  await rig.term.type("abc");
+  await rig.term.waitFor(/^you\[sonnet\.4\.6\]> abc$/m, "the typed text whole");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/Second answer\./, "the second answer");
+});
