@@ -4,6 +4,7 @@
  * edited draft kept, Ctrl-R reverse incremental search, and large pastes shown as one summary chip
  * (`[pasted 240 lines, 18.2 KB]`) while the whole text stays in the buffer.
  */
+import { CUT_MARKER_RE } from "./history.ts";
 import type { KeyEvent } from "./keys.ts";
 import { nextBoundary, prevBoundary } from "./width.ts";
 
@@ -71,7 +72,10 @@ export function chipLabel(text: string): string {
     if (i < text.length - 1) lines++;
   }
   const bytes = new TextEncoder().encode(text).length;
-  return `[pasted ${lines} line${lines === 1 ? "" : "s"}, ${formatSize(bytes)}]`;
+  // A paste recalled from an earlier session's history, cut there: the chip says so.
+  const cut = CUT_MARKER_RE.exec(text);
+  const of = cut ? ` of ${cut[1]}, cut in history` : "";
+  return `[pasted ${lines} line${lines === 1 ? "" : "s"}, ${formatSize(bytes)}${of}]`;
 }
 
 /**
