@@ -509,11 +509,16 @@ export class Editor {
           this.#lastKill = true;
           return "edited";
         }
-        case "u":
+        case "u": {
           this.#lastKill = wasKill;
-          this.#killRange(this.#lineStart(this.cursor), this.cursor, true);
+          let start = this.#lineStart(this.cursor);
+          // At a row start: join the row above (as Ctrl-K at a row end joins the next), so Ctrl-U
+          // pressed again and again empties a pasted multi-line buffer instead of doing nothing.
+          if (start === this.cursor && start > 0) start = this.#left(start);
+          this.#killRange(start, this.cursor, true);
           this.#lastKill = true;
           return "edited";
+        }
         case "w": {
           this.#lastKill = wasKill;
           const notSpace = (ch: string) => !/^\s$/u.test(ch);
