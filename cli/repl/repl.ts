@@ -622,6 +622,7 @@ export class Repl {
         writeLine: this.interactive ? undefined : this.#out,
         live: this.interactive,
         color: this.#color,
+        markdown: this.#color, // a terminal with colour (this.#color is false in scripted use)
       });
       this.#view = view;
       view.start();

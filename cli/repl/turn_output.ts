@@ -12,10 +12,14 @@ export interface TurnOutputOptions {
   /** Indicator and dim styling (a terminal without NO_COLOR). */
   live: boolean;
   color: boolean;
+  /** Style the model's markdown as it streams (markdown.ts): a live terminal with colour. */
+  markdown?: boolean;
   /** Seconds of silence before the indicator appears. @default 2 */
   quietSeconds?: number;
   now?: () => number;
 }
+
+import { MarkdownStyler } from "./markdown.ts";
 
 const RETRY_RE = /Retrying in (\d+(?:\.\d+)?) s/;
 
@@ -56,8 +60,11 @@ export class TurnOutput {
   #pending = "";
   #flushTimer?: ReturnType<typeof setTimeout>;
 
+  #md?: MarkdownStyler;
+
   constructor(o: TurnOutputOptions) {
     this.#o = o;
+    if (o.markdown) this.#md = new MarkdownStyler();
     const now = this.#now();
     this.#lastOutput = now;
     this.#started = now;
@@ -75,6 +82,7 @@ export class TurnOutput {
 
   stop(): void {
     this.flush();
+    this.#endMarkdown();
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#clearIndicator();
@@ -96,17 +104,26 @@ export class TurnOutput {
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
     if (!this.#pending) return;
-    const s = this.#pending;
+    let s = this.#pending;
     this.#pending = "";
-    this.#emit(s);
+    if (this.#md) s = this.#md.push(s);
+    if (s) this.#emit(s);
+  }
+
+  /** Held-back markdown written and its styles closed (before a line of our own, a question). */
+  #endMarkdown(): void {
+    const tail = this.#md?.end();
+    if (tail) this.#emit(tail);
   }
 
   /** A whole line of its own (tool call, result, notice). */
   line(text: string): void {
     this.flush();
+    this.#endMarkdown();
     if (this.#o.writeLine) return this.#o.writeLine(`${text}\n`);
     const prefix = this.#atLineStart ? "" : "\n";
     this.#emit(`${prefix}${text}\n`);
+    this.#md?.newLine();
   }
 
   notice(text: string): void {

@@ -98,3 +98,28 @@ Deno.test("Esc during a streaming answer cancels it; the next prompt starts clea
   await rig.term.keys("Enter");
   await rig.term.waitFor(/Second answer\./, "the second answer");
 });
+
+Deno.test("an answer's markdown is styled on a colour terminal and left as written under NO_COLOR", async () => {
+  const answer = "## Next steps\nRestart **ADT_IN** with `hcicmd -c pstart`.\n```tcl\nputs ok\n```\nDone.";
+  for (const noColor of [false, true]) {
+    await using rig = await startRepl({ env: noColor ? { NO_COLOR: "1" } : {} });
+    rig.fake.replies.push({ text: answer });
+    await rig.term.waitForPrompt();
+    await rig.term.type("what now?");
+    await rig.term.keys("Enter");
+    const screen = await rig.term.waitFor(/^Done\.$/m, "the answer");
+    const raw = await rig.term.raw();
+    if (noColor) {
+      assert.match(screen, /^## Next steps$/m);
+      assert.match(screen, /^Restart \*\*ADT_IN\*\* with `hcicmd -c pstart`\.$/m);
+      assert.ok(!/ESC\[[0-9;]*m/.test(raw.replaceAll("\x1b", "ESC")), "an SGR sequence under NO_COLOR");
+    } else {
+      assert.match(screen, /^Next steps$/m);
+      assert.match(screen, /^Restart ADT_IN with hcicmd -c pstart\.$/m);
+      assert.match(screen, /^```tcl\nputs ok\n```$/m, "code fences stay, dim");
+      assert.ok(raw.includes("\x1b[1mNext steps\x1b[22m"), "the heading is bold");
+      assert.ok(raw.includes("\x1b[1mADT_IN\x1b[22m"), "bold is bold");
+      assert.ok(raw.includes("\x1b[36mhcicmd -c pstart\x1b[39m"), "a code span has its colour");
+    }
+  }
+});
