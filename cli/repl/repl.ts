@@ -538,6 +538,10 @@ export class Repl {
       t.endTurn();
       try {
         return await t.readKey(question, allowed, fallback);
+      } catch (err) {
+        // Ctrl-C at the question cancels the turn it belongs to.
+        if (err instanceof AssistError && err.exitCode === 130) this.#abort?.abort();
+        throw err;
       } finally {
         t.beginTurn(() => this.#abort?.abort());
         this.#view?.start();
@@ -640,7 +644,12 @@ export class Repl {
       }
     } catch (err) {
       view?.finish();
-      if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
+      if (err instanceof AssistError && err.exitCode === 130 && abort.signal.aborted) {
+        // Ctrl-C at a question of the turn (a review or confirm prompt): the turn is cancelled,
+        // said as Ctrl-C during the answer says it.
+        outcome.cancelled = true;
+        this.#out("(cancelled; the conversation is kept)\n");
+      } else if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
         outcome.error = err.message.split("\n")[0];
         this.#out(`assist: ${err.message}\n`);
       } else throw err;

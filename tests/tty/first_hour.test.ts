@@ -123,3 +123,24 @@ Deno.test("an answer's markdown is styled on a colour terminal and left as writt
     }
   }
 });
+
+Deno.test("Ctrl-C at a review question cancels the turn as Ctrl-C during an answer does", async () => {
+  await using rig = await startRepl({ env: { ASSIST_TOOL_RESULT_REVIEW: "always" } });
+  rig.fake.replies.push({
+    text: "Reading.",
+    toolCalls: [{ name: "bash_exec", input: { command: "printf 'RESU%s' LT-CANARY" } }],
+  });
+  await rig.term.waitForPrompt();
+  await rig.term.type("read it");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/review> .*\[Y\/n\/i\]/, "the review question");
+  await rig.term.keys("C-c");
+  let screen = await rig.term.waitForPrompt(2);
+  assert.match(screen, /^\(cancelled; the conversation is kept\)$/m);
+  assert.doesNotMatch(screen, /assist: cancelled/);
+  rig.fake.replies.push({ text: "Fine after the cancel." });
+  await rig.term.type("next");
+  await rig.term.keys("Enter");
+  screen = await rig.term.waitFor(/Fine after the cancel\./, "the next answer");
+  assert.ok(!rig.sent().includes("RESULT-CANARY"), "the result was sent");
+});
