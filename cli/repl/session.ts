@@ -103,16 +103,20 @@ export function commonPrefix(values: string[]): string {
   return p;
 }
 
-/** The candidate list: `  value  description`, aligned, at most `LIST_CAP` then `… N more`. */
+/**
+ * The candidate list: `  value  description`, aligned, at most `LIST_CAP` then `… N more`. One
+ * candidate over the cap is shown rather than hidden behind a `… 1 more` line of the same height
+ * (`/` then TAB lists every command).
+ */
 export function formatCandidates(candidates: CompletionCandidate[]): string[] {
-  const shown = candidates.slice(0, LIST_CAP);
+  const shown = candidates.length === LIST_CAP + 1 ? candidates : candidates.slice(0, LIST_CAP);
   const width = Math.max(...shown.map((c) => stringWidth(c.value)));
   const lines = shown.map((c) =>
     c.description
       ? `  ${c.value}${" ".repeat(width - stringWidth(c.value))}  ${c.description}`
       : `  ${c.value}`
   );
-  if (candidates.length > LIST_CAP) lines.push(`  … ${candidates.length - LIST_CAP} more`);
+  if (candidates.length > shown.length) lines.push(`  … ${candidates.length - shown.length} more`);
   return lines;
 }
 

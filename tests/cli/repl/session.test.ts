@@ -199,6 +199,10 @@ Deno.test("session: the candidate list is capped at 40", () => {
   assertEquals(lines.length, 41);
   assertEquals(lines[40], "  … 10 more");
   assertEquals(lines[0], "  SEG0");
+  // One over the cap: shown, not hidden behind a "… 1 more" line just as tall.
+  const one = formatCandidates(many.slice(0, 41));
+  assertEquals(one.length, 41);
+  assertEquals(one[40], "  SEG40");
 });
 
 Deno.test("session: keys typed while a turn runs wait for the next prompt; Ctrl-C interrupts the turn", async () => {
