@@ -24,7 +24,7 @@ import type { Agent, ToolCallRecord } from "../agent/loop.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
 import type { MessageParam, Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
-import { printable, TurnOutput } from "./turn_output.ts";
+import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
 import type { Completer, PipeInput, Terminal } from "./terminal.ts";
 import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
 import { newSessionId, type SessionRecorder } from "../sessions/artifacts.ts";
@@ -284,8 +284,8 @@ export class Repl {
     const input = this.#input;
     // Command output carries outside text (a tool's result, a remote command's output, the last
     // answer): made printable, so an HL7 segment's CR does not draw the next segment over it and no
-    // escape sequence in it reaches the terminal.
-    const shown = (t: string) => this.interactive ? printable(t) : t;
+    // escape sequence other than colour (the status line's dim) reaches the terminal.
+    const shown = (t: string) => this.interactive ? printableStyled(t) : t;
     const io: CommandIO = {
       front: "repl",
       out: (t) => this.#out(shown(t.endsWith("\n") ? t : t + "\n")),

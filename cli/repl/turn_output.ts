@@ -49,6 +49,29 @@ export function printable(text: string): string {
   );
 }
 
+/** An SGR sequence (colour, bold, dim), or one control character. */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const SGR_OR_CONTROL = new RegExp("\\x1b\\[[0-9;]*m|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
+
+/**
+ * `printable`, with SGR sequences (colour, bold, dim: they cannot move the cursor or switch a
+ * terminal mode) kept: for command output, which mixes our own styled lines (the status line) with
+ * outside text (a tool's result, a remote command's output).
+ *
+ * @example
+ * ```ts
+ * import { printableStyled } from "./turn_output.ts";
+ * printableStyled("\x1b[2mctx 3%\x1b[0m\rPID|1\x1b[2J"); // "\x1b[2mctx 3%\x1b[0m\nPID|1^[[2J"
+ * ```
+ */
+export function printableStyled(text: string): string {
+  if (!HAS_CONTROL.test(text)) return text;
+  return text.replaceAll("\r\n", "\n").replace(
+    SGR_OR_CONTROL,
+    (c) => (c.length > 1 ? c : c === "\x1b" ? "^[" : c === "\r" ? "\n" : ""),
+  );
+}
+
 export class TurnOutput {
   readonly #o: TurnOutputOptions;
   #atLineStart = true;
