@@ -38,6 +38,22 @@ const LOOKS_LIKE_KEY = /^\s*sk-ant-[A-Za-z0-9_-]{8,}\s*$/;
 /** Second Ctrl-C within this many ms at an empty prompt exits. */
 const DOUBLE_INTERRUPT_MS = 2000;
 
+/** Lines of the last answer shown on resuming. */
+const RESUME_ANSWER_LINES = 8;
+
+/** The text of the last assistant message (its text blocks), or undefined. */
+function lastAnswerText(messages: MessageParam[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "assistant") continue;
+    const text = typeof m.content === "string"
+      ? m.content
+      : m.content.map((b) => (b.type === "text" ? (b as { text: string }).text : "")).join("");
+    if (text.trim()) return text;
+  }
+  return undefined;
+}
+
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
@@ -481,9 +497,21 @@ export class Repl {
     this.#attachments = [];
     const first = messages.find((m) => typeof m.content === "string")?.content as string;
     const shown = gate.detokenize(first).replace(/\s+/g, " ").trim();
-    return `resumed ${id}: ${this.#recorder.turns} turn(s)${
+    const head = `resumed ${id}: ${this.#recorder.turns} turn(s)${
       repaired ? " (an unfinished last turn was dropped)" : ""
     }; first prompt: ${shown.length > 60 ? shown.slice(0, 59) + "…" : shown}`;
+    // Where the talk stopped: the start of the last answer (and /copy has it again).
+    const last = lastAnswerText(messages);
+    if (!last) return head;
+    this.#lastAnswer = gate.detokenize(last);
+    const lines = printable(this.#lastAnswer).trimEnd().split("\n");
+    const more = lines.length - RESUME_ANSWER_LINES;
+    return [
+      head,
+      "last answer:",
+      ...lines.slice(0, RESUME_ANSWER_LINES).map((l) => `  ${l}`),
+      ...(more > 0 ? [`  … ${more} more line(s) (/copy copies the whole answer)`] : []),
+    ].join("\n");
   }
 
   /** The body of `/sessions`: recent sessions, first prompts detokenized for this screen. */

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { promptLines, startRepl } from "./_support.ts";
-import { assistCommandArgs } from "../support/run_assist.ts";
+import { FakeModelApi } from "../support/fake_model_api.ts";
+import { assistCommandArgs, tempDir } from "../support/run_assist.ts";
 
 Deno.test("/show-last-tool: a result's CR-separated segments each show, no escape sequence passes", async () => {
   await using rig = await startRepl();
@@ -143,4 +144,36 @@ Deno.test("Ctrl-C at a review question cancels the turn as Ctrl-C during an answ
   await rig.term.keys("Enter");
   screen = await rig.term.waitFor(/Fine after the cancel\./, "the next answer");
   assert.ok(!rig.sent().includes("RESULT-CANARY"), "the result was sent");
+});
+
+Deno.test("--resume shows where the talk stopped (the last answer's start) and /copy has it", async () => {
+  await using dir = await tempDir("assist-resume-walk-");
+  const fake = new FakeModelApi();
+  try {
+    const answer = Array.from({ length: 12 }, (_, i) => `answer line ${i + 1}`).join("\n");
+    {
+      await using rig = await startRepl({ home: dir.path, fake });
+      fake.replies.push({ text: answer });
+      await rig.term.waitForPrompt();
+      await rig.term.type("why did ADT_IN stop?");
+      await rig.term.keys("Enter");
+      await rig.term.waitFor(/answer line 12/, "the answer");
+      await rig.term.waitForPrompt(2);
+      await rig.term.type("/quit");
+      await rig.term.keys("Enter");
+      await rig.term.waitForExit();
+    }
+    await using rig = await startRepl({ home: dir.path, fake, tmux: { args: ["--resume"] } });
+    let screen = await rig.term.waitForPrompt();
+    assert.match(screen, /first prompt: why did ADT_IN stop\?\nlast answer:\n {2}answer line 1\n/);
+    assert.match(screen, /^ {2}answer line 8\n {2}… 4 more line\(s\) \(\/copy copies the whole answer\)$/m);
+    assert.doesNotMatch(screen, /answer line 9/);
+    await rig.term.type("/copy");
+    await rig.term.keys("Enter");
+    screen = await rig.term.waitForPrompt(2);
+    assert.doesNotMatch(screen, /no answer to copy yet/);
+    assert.match(screen, /copied the last answer \(\d+ bytes\)|^answer line 12$/m);
+  } finally {
+    await fake.close();
+  }
 });
