@@ -110,7 +110,10 @@ export function render(input: RenderInput): RenderOutput {
       col = 0;
       continue;
     }
-    const shown = visible(g.text);
+    // A tab (pasted TSV, a OneNote table) shows as spaces up to the next 8-column stop (at most to
+    // the row's end), as the terminal would show it, not as `^I`.
+    const tab = g.text === "\t" ? Math.min(8 - (col % 8), columns - col) : 0;
+    const shown = tab ? { text: " ".repeat(tab), width: tab } : visible(g.text);
     const w = shown ? shown.width : g.width;
     if (col + w > columns) {
       parts.push("\r\n");

@@ -66,8 +66,8 @@ Deno.test("render: CJK and emoji widths; a wide character at the edge moves to t
 
 Deno.test("render: multi-line buffer, control characters shown as ^X, SGR prompt measured without colour", () => {
   const d = new Drawer();
-  d.draw(P, "first\nsecond\tx", 3);
-  assertEquals(d.vt.lines(), [P + "first", "second^Ix"]);
+  d.draw(P, "first\nsecond\x01x", 3);
+  assertEquals(d.vt.lines(), [P + "first", "second^Ax"]);
   assertEquals([d.vt.row, d.vt.col], [0, 16]);
   d.draw("\x1b[1myou>\x1b[22m ", "abc");
   assertEquals(d.vt.lines(), ["you> abc"]);
@@ -124,4 +124,18 @@ Deno.test("render: after a resize the erase goes back over the rows the terminal
   assertEquals(cursorRowAfter(first.geometry, 120), 2);
   // The same width: nothing changes.
   assertEquals(cursorRowAfter(first.geometry, 60), 2);
+});
+
+Deno.test("render: a tab shows as spaces to the next 8-column stop, the cursor after it", () => {
+  const d = new Drawer(40);
+  d.draw("> ", "a\tb");
+  // "> a" ends at column 3; the tab fills to column 8.
+  assertEquals(d.vt.line(0), "> a     b");
+  assertEquals([d.vt.row, d.vt.col], [0, 9]);
+  d.draw("> ", "a\tb", 2);
+  assertEquals([d.vt.row, d.vt.col], [0, 8]);
+  // Near the right edge a tab fills the row and the text goes on at the next one.
+  d.draw("> ", "x".repeat(36) + "\tb");
+  assertEquals(d.vt.line(1), "b");
+  assert(!d.last.includes("^I"));
 });
