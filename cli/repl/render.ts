@@ -15,7 +15,11 @@ export interface RenderGeometry {
   rows: number;
   /** The width the draw was made for (a later draw at another width is after a resize). */
   columns?: number;
-  /** Display width of each row above the cursor's, and the cursor's column (see `cursorRowAfter`). */
+  /**
+   * Display width of each hard-ended line (prompt rows wrapped by the terminal count as one line
+   * with the text after them) above the cursor's line, and the cursor's column within its line
+   * (see `cursorRowAfter`).
+   */
   above?: number[];
   cursorCol?: number;
 }
@@ -41,8 +45,9 @@ export interface RenderOutput {
 
 /**
  * The cursor's row in a drawn editor once the window is `columns` wide. Terminals that reflow on a
- * resize (tmux, VTE, iTerm2, Windows Terminal, kitty …) re-wrap each drawn row, whose ends are hard
- * line ends (`\r\n`): a row wider than the new width takes more rows, a narrower one stays one row.
+ * resize (tmux, VTE, iTerm2, Windows Terminal, kitty …) re-wrap each line: the text's rows end in
+ * hard line ends (`\r\n`) and are never joined, a long prompt's rows (autowrapped) are; a line
+ * wider than the new width takes more rows, a narrower one one row.
  * Counting the old rows alone after a shrink would go back too few rows and leave the top of the
  * old editor on the screen (a second prompt line above the redrawn one).
  */
@@ -84,28 +89,43 @@ function visible(g: string): { text: string; width: number } | undefined {
 export function render(input: RenderInput): RenderOutput {
   const columns = Math.max(2, input.columns);
   let out = clearEditor(input.previous, columns);
-  /** Display width of each finished row. */
-  const widths: number[] = [];
+  // For a later resize: the display width of each line ended by a hard line end (`\r\n`) above the
+  // cursor's, and the cursor's column within its line. The prompt wraps by the terminal's autowrap
+  // (soft: a reflow joins those rows again), the text rows end hard.
+  const lines: number[] = [];
+  let lineWidth = 0;
+  const hardEnd = () => {
+    lines.push(lineWidth);
+    lineWidth = 0;
+  };
   const promptWidth = stringWidth(input.prompt);
   out += input.prompt;
   let row = 0;
   let col = promptWidth % columns;
   row += Math.floor(promptWidth / columns);
-  for (let i = 0; i < row; i++) widths.push(columns);
+  lineWidth = promptWidth;
   // A prompt that fills rows exactly: the terminal's autowrap is pending, make it real.
-  if (promptWidth > 0 && col === 0) out += "\r\n";
+  if (promptWidth > 0 && col === 0) {
+    out += "\r\n";
+    hardEnd();
+  }
   let curRow = -1;
   let curCol = 0;
+  let curLines = 0;
+  let curOffset = 0;
+  const cursorHere = () => {
+    curRow = row;
+    curCol = col;
+    curLines = lines.length;
+    curOffset = lineWidth;
+  };
   const text = input.text;
   const parts: string[] = [];
   for (const g of graphemes(text)) {
-    if (g.index === input.cursor) {
-      curRow = row;
-      curCol = col;
-    }
+    if (g.index === input.cursor) cursorHere();
     if (g.text === "\n" || g.text === "\r\n") {
       parts.push("\r\n");
-      widths.push(col);
+      hardEnd();
       row++;
       col = 0;
       continue;
@@ -117,28 +137,23 @@ export function render(input: RenderInput): RenderOutput {
     const w = shown ? shown.width : g.width;
     if (col + w > columns) {
       parts.push("\r\n");
-      widths.push(col);
+      hardEnd();
       row++;
       col = 0;
-      if (g.index === input.cursor) {
-        curRow = row;
-        curCol = 0;
-      }
+      if (g.index === input.cursor) cursorHere();
     }
     parts.push(shown ? shown.text : g.text);
     col += w;
+    lineWidth += w;
     if (col === columns) {
       parts.push("\r\n");
-      widths.push(col);
+      hardEnd();
       row++;
       col = 0;
     }
   }
   out += parts.join("");
-  if (curRow === -1) {
-    curRow = row;
-    curCol = col;
-  }
+  if (curRow === -1) cursorHere();
   out += up(row - curRow) + "\r" + forward(curCol);
   return {
     output: out,
@@ -146,8 +161,8 @@ export function render(input: RenderInput): RenderOutput {
       cursorRow: curRow,
       rows: row + 1,
       columns,
-      above: widths.slice(0, curRow),
-      cursorCol: curCol,
+      above: lines.slice(0, curLines),
+      cursorCol: curOffset,
     },
   };
 }

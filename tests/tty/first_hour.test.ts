@@ -57,6 +57,8 @@ Deno.test("resizing the window under a wrapped line redraws it once, with no sta
     // The terminal re-wraps the old rows; a redraw that counts only the old rows goes back too few
     // of them and leaves the top of the old editor behind: a second prompt line.
     assert.equal(promptLines(screen).length, 1, `one prompt line at ${width} columns:\n${screen}`);
+    // Going back too many rows would erase what is above the editor instead.
+    assert.match(screen, /adds Presidio/, `the line above the editor at ${width} columns:\n${screen}`);
   }
   await rig.term.keys("C-u");
   await rig.term.type("/quit");

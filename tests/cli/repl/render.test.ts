@@ -139,3 +139,14 @@ Deno.test("render: a tab shows as spaces to the next 8-column stop, the cursor a
   assertEquals(d.vt.line(1), "b");
   assert(!d.last.includes("^I"));
 });
+
+Deno.test("render: a prompt wider than the window wraps softly; growing joins its rows again", () => {
+  // 13 + 11 = 24 columns at 12 wide: the prompt's autowrapped row and the text's row are one line.
+  const r = render({ prompt: P, text: "hello there", cursor: 11, columns: 12 });
+  assertEquals(r.geometry.cursorRow, 2);
+  assertEquals(cursorRowAfter(r.geometry, 100), 1);
+  // Cursor inside that first line: row 1 at 12 columns, row 0 once it fits.
+  const inside = render({ prompt: P, text: "hello there", cursor: 5, columns: 12 });
+  assertEquals(inside.geometry.cursorRow, 1);
+  assertEquals(cursorRowAfter(inside.geometry, 100), 0);
+});
