@@ -189,7 +189,8 @@ export function helpText(): string {
     ["<<  ...  EOF", "multi-line input up to a line EOF"],
     ["Ctrl-C, Esc", "cancel the running turn (Ctrl-C at an empty prompt twice: exit)"],
     ["Ctrl-D", "exit (on an empty line)"],
-    ["Up, Down, Ctrl-R", "walk or search the history"],
+    ["Up, Down", "the row above or below in a long entry; from its first or last row, the history"],
+    ["Ctrl-R", "search the history"],
     ["TAB", "complete /commands, HL7 paths (PID.5.1) and @files"],
   ]);
   lines.push("");

@@ -217,6 +217,12 @@ export class Editor {
   }
 
   /** Display offset to buffer offset (inside a chip label: the chip's nearer edge). */
+  /** Puts the cursor at a position of the shown text (a chip's label counts as its chip). */
+  moveToDisplay(dpos: number): void {
+    this.#lastKill = false;
+    this.cursor = this.#snap(this.toBuffer(dpos));
+  }
+
   toBuffer(dpos: number): number {
     let shift = 0;
     for (const c of this.chips) {

@@ -21,6 +21,8 @@ export interface RenderGeometry {
    * (see `cursorRowAfter`).
    */
   above?: number[];
+  lineOffset?: number;
+  /** The cursor's screen column. */
   cursorCol?: number;
 }
 
@@ -35,12 +37,20 @@ export interface RenderInput {
   columns: number;
   /** The previous draw's geometry; undefined for the first draw (the cursor is at the row start). */
   previous?: RenderGeometry;
+  /**
+   * A screen position (row and column from the editor's first row) whose text offset is wanted:
+   * `located` is the last grapheme boundary on that row at or before the column (the row's first
+   * one when the column is left of the text), undefined when no text starts on that row.
+   */
+  locate?: { row: number; col: number };
 }
 
 /** The redraw string and the geometry to pass to the next draw. */
 export interface RenderOutput {
   output: string;
   geometry: RenderGeometry;
+  /** See `RenderInput.locate`. */
+  located?: number;
 }
 
 /**
@@ -58,7 +68,7 @@ export function cursorRowAfter(previous: RenderGeometry, columns: number): numbe
   const cols = Math.max(2, columns);
   let row = 0;
   for (const w of previous.above) row += Math.max(1, Math.ceil(w / cols));
-  return row + Math.floor((previous.cursorCol ?? 0) / cols);
+  return row + Math.floor((previous.lineOffset ?? 0) / cols);
 }
 
 /** Output that erases a drawn editor and leaves the cursor at the start of its first row. */
@@ -121,9 +131,15 @@ export function render(input: RenderInput): RenderOutput {
   };
   const text = input.text;
   const parts: string[] = [];
+  const target = input.locate;
+  let located: number | undefined;
+  const boundary = (index: number) => {
+    if (target && row === target.row && (col <= target.col || located === undefined)) located = index;
+  };
   for (const g of graphemes(text)) {
     if (g.index === input.cursor) cursorHere();
     if (g.text === "\n" || g.text === "\r\n") {
+      boundary(g.index);
       parts.push("\r\n");
       hardEnd();
       row++;
@@ -142,6 +158,7 @@ export function render(input: RenderInput): RenderOutput {
       col = 0;
       if (g.index === input.cursor) cursorHere();
     }
+    boundary(g.index);
     parts.push(shown ? shown.text : g.text);
     col += w;
     lineWidth += w;
@@ -154,15 +171,18 @@ export function render(input: RenderInput): RenderOutput {
   }
   out += parts.join("");
   if (curRow === -1) cursorHere();
+  boundary(text.length);
   out += up(row - curRow) + "\r" + forward(curCol);
   return {
+    located,
     output: out,
     geometry: {
       cursorRow: curRow,
       rows: row + 1,
       columns,
       above: lines.slice(0, curLines),
-      cursorCol: curOffset,
+      lineOffset: curOffset,
+      cursorCol: curCol,
     },
   };
 }

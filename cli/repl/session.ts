@@ -443,6 +443,8 @@ export class LineSession {
     }
     if (ev.kind === "burstnl") return false;
     this.#burst = undefined;
+    const vertical = isKey(ev, "up") ? "up" : isKey(ev, "down") ? "down" : undefined;
+    if (vertical && !ed.searching && this.#moveVisually(mode, vertical)) return true;
     const action = ed.handle(ev);
     switch (action) {
       case "submit":
@@ -483,6 +485,28 @@ export class LineSession {
       default:
         return false;
     }
+  }
+
+  /**
+   * Up/Down inside a text that takes several screen rows: the cursor goes to the row above or below
+   * at the same screen column, as it is drawn (a long wrapped line included). On the first row Up,
+   * and on the last row Down, are the editor's (history). False when the editor is to handle it.
+   */
+  #moveVisually(mode: Extract<Mode, { kind: "line" }>, key: "up" | "down"): boolean {
+    const v = this.editor.view();
+    const base = {
+      prompt: v.prompt ?? this.#prompt(mode),
+      text: v.text,
+      cursor: v.cursor,
+      columns: this.#io.columns(),
+    };
+    const at = render(base).geometry;
+    const row = at.cursorRow + (key === "up" ? -1 : 1);
+    if (row < 0 || row >= at.rows) return false;
+    const { located } = render({ ...base, locate: { row, col: at.cursorCol ?? 0 } });
+    if (located === undefined) return false; // a row of the prompt only
+    this.editor.moveToDisplay(located);
+    return true;
   }
 
   /**

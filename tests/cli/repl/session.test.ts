@@ -629,3 +629,26 @@ Deno.test("session: the Enter after a one-key answer is part of it, never the ne
   t.fire();
   assertEquals(await line, { kind: "line", text: "x", record: true });
 });
+
+Deno.test("session: Up/Down move between the screen rows of a long wrapped line, then walk history", async () => {
+  const t = await setup(["older entry"]);
+  const p = t.s.readLine({ prompt: "> " });
+  // 2 + 130 characters at 60 columns: three rows ("> " + 58, 60, 12).
+  const text = "a".repeat(58) + "b".repeat(60) + "c".repeat(12);
+  t.feed(text);
+  assertEquals([t.vt.row, t.vt.col], [2, 12]);
+  t.feed("\x1b[A"); // up one row, same column: inside the b's
+  assertEquals([t.s.editor.text, t.s.editor.cursor, t.vt.row, t.vt.col], [text, 58 + 12, 1, 12]);
+  t.feed("\x1b[AX"); // row 0, column 12: after 10 a's (the prompt takes 2)
+  assertEquals(t.s.editor.text, "a".repeat(10) + "X" + "a".repeat(48) + "b".repeat(60) + "c".repeat(12));
+  t.feed("\x1b[A"); // on the first row: history
+  assertEquals(t.s.editor.text, "older entry");
+  t.feed("\x1b[B"); // back to the draft, cursor where it was
+  assertEquals(t.s.editor.text.length, text.length + 1);
+  t.feed("\x1b[B\x1b[B"); // down two rows, then the last row's Down does nothing more
+  assertEquals(t.vt.row, 2);
+  t.feed("\x1b[B");
+  assertEquals(t.s.editor.text.length, text.length + 1);
+  t.feed("\x03\x03"); // clears the line, then interrupts
+  assertEquals(await p, { kind: "interrupt" });
+});
