@@ -208,6 +208,11 @@ export class LineSession {
         // Ctrl-Z and Ctrl-D typed while a turn runs must not suspend or end the REPL at the next
         // prompt, long after they were pressed: they are dropped.
         if (isKey(ev, "z", true) || isKey(ev, "d", true)) continue;
+        // Ctrl-L clears the screen now (the answer goes on at the top), not at the next prompt.
+        if (isKey(ev, "l", true)) {
+          this.#io.write("\x1b[H\x1b[2J");
+          continue;
+        }
       }
       this.#queue.push(ev);
     }
@@ -666,8 +671,8 @@ export class LineSession {
   // ---- turns and notices ----
 
   /**
-   * A turn runs: the editor is hidden, Ctrl-C and Esc call `onInterrupt`, Ctrl-Z and Ctrl-D are
-   * dropped, other keys wait as typeahead.
+   * A turn runs: the editor is hidden, Ctrl-C and Esc call `onInterrupt`, Ctrl-L clears the screen
+   * at once, Ctrl-Z and Ctrl-D are dropped, other keys wait as typeahead.
    */
   beginTurn(onInterrupt: () => void): void {
     if (this.#mode.kind !== "idle") return;

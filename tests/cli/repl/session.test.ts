@@ -652,3 +652,16 @@ Deno.test("session: Up/Down move between the screen rows of a long wrapped line,
   t.feed("\x03\x03"); // clears the line, then interrupts
   assertEquals(await p, { kind: "interrupt" });
 });
+
+Deno.test("session: Ctrl-L during a turn clears the screen at once and is not kept for the prompt", async () => {
+  const t = await setup();
+  t.s.beginTurn(() => {});
+  t.feed("ab\x0ccd");
+  assertEquals(t.output(), "\x1b[H\x1b[2J");
+  t.s.endTurn();
+  const p = t.s.readLine({ prompt: "> " });
+  assertEquals(t.s.editor.text, "abcd");
+  assertEquals(t.output().split("\x1b[2J").length, 2, "the screen was cleared once only");
+  t.feed("\x03\x03");
+  assertEquals(await p, { kind: "interrupt" });
+});
