@@ -137,11 +137,11 @@ export const SESSION_COMMANDS: readonly Command[] = [
     group: "model",
     minArgs: 0,
     maxArgs: 1,
-    run(a, ctx) {
+    async run(a, ctx) {
       const repl = needRepl(ctx, "model");
       if (a.length === 0) {
         ctx.io.out(`model: ${repl.model}\nusage: /model <id>`);
-        return Promise.resolve();
+        return;
       }
       const id = a[0];
       if (!/^[A-Za-z0-9][A-Za-z0-9._:@\/-]*$/.test(id)) {
@@ -151,7 +151,18 @@ export const SESSION_COMMANDS: readonly Command[] = [
       }
       repl.setModel(id);
       ctx.io.out(`model: ${id}`);
-      return Promise.resolve();
+      // `/model opus` is taken as typed; say at once that it is not an id this version knows, before
+      // a turn is spent on the API's refusal (and /cost's figures would be estimates).
+      const { priceOf } = await lazy<typeof import("../model/pricing.ts")>(
+        import.meta.url,
+        "../model/pricing.ts",
+      );
+      if (!priceOf(id).known) {
+        ctx.io.warn(
+          `"${id}" is not a model id this version knows (full ids look like claude-sonnet-4-6); ` +
+            "the API refuses an id it does not serve, and /cost estimates its prices",
+        );
+      }
     },
   },
   simple("cost", "tokens and dollar cost: per stream and for the session", "model", (_a, ctx) => {

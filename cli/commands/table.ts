@@ -179,21 +179,26 @@ export function helpText(): string {
     });
     lines.push("");
   }
-  lines.push(
-    "Keys:",
-    "  Enter            submit the prompt",
-    "  Alt+Enter, Ctrl-J  new line; a trailing \\ continues on the next line (ends at a blank line)",
-    "  <<  ...  EOF     multi-line input up to a line EOF",
-    "  Ctrl-C           cancel the running turn; at an empty prompt twice to exit",
-    "  Ctrl-D           exit (on an empty line)",
-    "  Ctrl-R           search the history",
-    "  TAB              complete /commands, HL7 paths (PID.5.1) and @files",
-    "",
-    "In a prompt:",
-    "  @file, @{path with spaces}      attach a file's content",
-    "  @@VALUE, @@VALUE@@, {{phi:VALUE}}  mark a value as PHI (it is tokenized before the model sees it)",
-    "  !nophi <prompt>                  skip automatic PHI detection for this turn (markers still apply)",
-  );
+  const table = (heading: string, rows: Array<[string, string]>) => {
+    const w = Math.max(...rows.map(([k]) => k.length)) + 2;
+    lines.push(`${heading}:`, ...rows.map(([k, v]) => `  ${k.padEnd(w)}${v}`));
+  };
+  table("Keys", [
+    ["Enter", "submit the prompt"],
+    ["Alt+Enter, Ctrl-J", "new line; a trailing \\ continues on the next line (ends at a blank line)"],
+    ["<<  ...  EOF", "multi-line input up to a line EOF"],
+    ["Ctrl-C, Esc", "cancel the running turn (Ctrl-C at an empty prompt twice: exit)"],
+    ["Ctrl-D", "exit (on an empty line)"],
+    ["Up, Down", "the row above or below in a long entry; from its first or last row, the history"],
+    ["Ctrl-R", "search the history"],
+    ["TAB", "complete /commands, HL7 paths (PID.5.1) and @files"],
+  ]);
+  lines.push("");
+  table("In a prompt", [
+    ["@file, @{path with spaces}", "attach a file's content"],
+    ["@@VALUE, @@VALUE@@, {{phi:VALUE}}", "mark a value as PHI (it is tokenized before the model sees it)"],
+    ["!nophi <prompt>", "skip automatic PHI detection for this turn (markers still apply)"],
+  ]);
   return lines.join("\n");
 }
 

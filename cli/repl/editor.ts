@@ -4,6 +4,7 @@
  * edited draft kept, Ctrl-R reverse incremental search, and large pastes shown as one summary chip
  * (`[pasted 240 lines, 18.2 KB]`) while the whole text stays in the buffer.
  */
+import { CUT_MARKER_RE } from "./history.ts";
 import type { KeyEvent } from "./keys.ts";
 import { nextBoundary, prevBoundary } from "./width.ts";
 
@@ -71,7 +72,10 @@ export function chipLabel(text: string): string {
     if (i < text.length - 1) lines++;
   }
   const bytes = new TextEncoder().encode(text).length;
-  return `[pasted ${lines} line${lines === 1 ? "" : "s"}, ${formatSize(bytes)}]`;
+  // A paste recalled from an earlier session's history, cut there: the chip says so.
+  const cut = CUT_MARKER_RE.exec(text);
+  const of = cut ? ` of ${cut[1]}, cut in history` : "";
+  return `[pasted ${lines} line${lines === 1 ? "" : "s"}, ${formatSize(bytes)}${of}]`;
 }
 
 /**
@@ -213,6 +217,12 @@ export class Editor {
   }
 
   /** Display offset to buffer offset (inside a chip label: the chip's nearer edge). */
+  /** Puts the cursor at a position of the shown text (a chip's label counts as its chip). */
+  moveToDisplay(dpos: number): void {
+    this.#lastKill = false;
+    this.cursor = this.#snap(this.toBuffer(dpos));
+  }
+
   toBuffer(dpos: number): number {
     let shift = 0;
     for (const c of this.chips) {
@@ -505,11 +515,16 @@ export class Editor {
           this.#lastKill = true;
           return "edited";
         }
-        case "u":
+        case "u": {
           this.#lastKill = wasKill;
-          this.#killRange(this.#lineStart(this.cursor), this.cursor, true);
+          let start = this.#lineStart(this.cursor);
+          // At a row start: join the row above (as Ctrl-K at a row end joins the next), so Ctrl-U
+          // pressed again and again empties a pasted multi-line buffer instead of doing nothing.
+          if (start === this.cursor && start > 0) start = this.#left(start);
+          this.#killRange(start, this.cursor, true);
           this.#lastKill = true;
           return "edited";
+        }
         case "w": {
           this.#lastKill = wasKill;
           const notSpace = (ch: string) => !/^\s$/u.test(ch);

@@ -11,14 +11,17 @@
  * written, so one REPL never drops what another recorded. Each write goes through its own temporary
  * file (`.history.<pid>.<random>.new`), renamed over the history.
  *
- * An entry whose stored line is over 64 KiB (a large paste) is never written to the file: it stays
- * in memory, for Up-arrow in this session only.
+ * An entry whose stored line would be over 64 KiB (a large paste) is kept whole in memory for this
+ * session, and written to the file cut to fit, ending in a marker line that says so
+ * (`[assist: history kept the first 63.8 KB of 1.2 MB]`): a later session finds it under Up-arrow
+ * and Ctrl-R and sees at once that it is not the whole text, and the file stays small enough to be
+ * read at every start.
  */
 import { atomicWrite } from "../../core/atomic_write.ts";
 
 /** History size limit (spec, "Limits"). */
 export const HISTORY_MAX = 1000;
-/** Longest stored line (UTF-8 bytes) written to the file; longer entries stay in memory only. */
+/** Longest stored line (UTF-8 bytes) written to the file; longer entries are cut (see `forFile`). */
 export const HISTORY_LINE_MAX = 64 * 1024;
 
 const SECRET_COMMAND = /^\s*\/(login|ssh-pass|ssh-add|set-api-key)(\s|$)/;
@@ -61,7 +64,41 @@ export function addEntry(list: string[], entry: string, max = HISTORY_MAX): stri
 /** Whether a stored line is small enough for the file (see `HISTORY_LINE_MAX`). */
 function fitsFile(line: string): boolean {
   if (line.length * 3 <= HISTORY_LINE_MAX) return true; // at most 3 UTF-8 bytes per UTF-16 unit
-  return new TextEncoder().encode(line).length <= HISTORY_LINE_MAX;
+  return utf8Length(line) <= HISTORY_LINE_MAX;
+}
+
+function utf8Length(s: string): number {
+  return new TextEncoder().encode(s).length;
+}
+
+function size(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The marker line that ends an entry cut for the file; group 1 is the original size. */
+export const CUT_MARKER_RE = /\n\[assist: history kept the first [\d.]+ [KM]B of ([\d.]+ [KM]B)\]$/;
+
+/**
+ * The entry as the file keeps it: itself when its stored line fits in `HISTORY_LINE_MAX`, else its
+ * longest start (whole code points) that fits together with a marker line naming what was kept.
+ */
+export function forFile(entry: string): string {
+  if (fitsFile(encodeEntry(entry))) return entry;
+  const total = utf8Length(entry);
+  const cut = (n: number) => {
+    let head = entry.slice(0, n);
+    if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1); // not half a surrogate pair
+    return `${head}\n[assist: history kept the first ${size(utf8Length(head))} of ${size(total)}]`;
+  };
+  // The longest start that fits: a binary search on its length (only for entries this large).
+  let lo = 0;
+  let hi = Math.min(entry.length, HISTORY_LINE_MAX);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fitsFile(encodeEntry(cut(mid)))) lo = mid;
+    else hi = mid - 1;
+  }
+  return cut(lo);
 }
 
 /** The history of one REPL session. */
@@ -145,8 +182,10 @@ export class History {
     let list: string[] = [];
     for (const e of parseHistory(text)) if (mayRecord(e)) list = addEntry(list, e, Infinity);
     for (const e of unsaved.slice(-HISTORY_MAX)) list = addEntry(list, e, Infinity);
-    // Over 64 KiB: not written (kept in memory only, see HISTORY_LINE_MAX).
-    const lines = list.map(encodeEntry).filter(fitsFile);
+    // Over 64 KiB: cut to fit, with a marker (see forFile); two entries cut to the same text are one.
+    let fitted: string[] = [];
+    for (const e of list) fitted = addEntry(fitted, forFile(e), Infinity);
+    const lines = fitted.map(encodeEntry);
     const kept = lines.slice(Math.max(0, lines.length - HISTORY_MAX));
     const suffix = `.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.new`;
     await atomicWrite(file, kept.join("\n") + (kept.length > 0 ? "\n" : ""), {

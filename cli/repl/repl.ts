@@ -24,7 +24,7 @@ import type { Agent, ToolCallRecord } from "../agent/loop.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
 import type { MessageParam, Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
-import { printable, TurnOutput } from "./turn_output.ts";
+import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
 import type { Completer, PipeInput, Terminal } from "./terminal.ts";
 import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
 import { newSessionId, type SessionRecorder } from "../sessions/artifacts.ts";
@@ -37,6 +37,22 @@ const LOOKS_LIKE_KEY = /^\s*sk-ant-[A-Za-z0-9_-]{8,}\s*$/;
 
 /** Second Ctrl-C within this many ms at an empty prompt exits. */
 const DOUBLE_INTERRUPT_MS = 2000;
+
+/** Lines of the last answer shown on resuming. */
+const RESUME_ANSWER_LINES = 8;
+
+/** The text of the last assistant message (its text blocks), or undefined. */
+function lastAnswerText(messages: MessageParam[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "assistant") continue;
+    const text = typeof m.content === "string"
+      ? m.content
+      : m.content.map((b) => (b.type === "text" ? (b as { text: string }).text : "")).join("");
+    if (text.trim()) return text;
+  }
+  return undefined;
+}
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
@@ -282,10 +298,14 @@ export class Repl {
 
   #commandContext(): CommandContext {
     const input = this.#input;
+    // Command output carries outside text (a tool's result, a remote command's output, the last
+    // answer): made printable, so an HL7 segment's CR does not draw the next segment over it and no
+    // escape sequence other than colour (the status line's dim) reaches the terminal.
+    const shown = (t: string) => this.interactive ? printableStyled(t) : t;
     const io: CommandIO = {
       front: "repl",
-      out: (t) => this.#out(t.endsWith("\n") ? t : t + "\n"),
-      warn: (t) => this.#out(`${this.#color ? "\x1b[33m" : ""}${t}${this.#color ? "\x1b[39m" : ""}\n`),
+      out: (t) => this.#out(shown(t.endsWith("\n") ? t : t + "\n")),
+      warn: (t) => this.#out(`${this.#color ? "\x1b[33m" : ""}${shown(t)}${this.#color ? "\x1b[39m" : ""}\n`),
       readSecret: (p: string): Promise<Secret> => this.#outsideTurn(() => input.readSecret(p)),
       readKey: this.interactive
         ? (p, allowed, fallback) => this.#outsideTurn(() => (input as Terminal).readKey(p, allowed, fallback))
@@ -477,9 +497,21 @@ export class Repl {
     this.#attachments = [];
     const first = messages.find((m) => typeof m.content === "string")?.content as string;
     const shown = gate.detokenize(first).replace(/\s+/g, " ").trim();
-    return `resumed ${id}: ${this.#recorder.turns} turn(s)${
+    const head = `resumed ${id}: ${this.#recorder.turns} turn(s)${
       repaired ? " (an unfinished last turn was dropped)" : ""
     }; first prompt: ${shown.length > 60 ? shown.slice(0, 59) + "…" : shown}`;
+    // Where the talk stopped: the start of the last answer (and /copy has it again).
+    const last = lastAnswerText(messages);
+    if (!last) return head;
+    this.#lastAnswer = gate.detokenize(last);
+    const lines = printable(this.#lastAnswer).trimEnd().split("\n");
+    const more = lines.length - RESUME_ANSWER_LINES;
+    return [
+      head,
+      "last answer:",
+      ...lines.slice(0, RESUME_ANSWER_LINES).map((l) => `  ${l}`),
+      ...(more > 0 ? [`  … ${more} more line(s) (/copy copies the whole answer)`] : []),
+    ].join("\n");
   }
 
   /** The body of `/sessions`: recent sessions, first prompts detokenized for this screen. */
@@ -534,6 +566,10 @@ export class Repl {
       t.endTurn();
       try {
         return await t.readKey(question, allowed, fallback);
+      } catch (err) {
+        // Ctrl-C at the question cancels the turn it belongs to.
+        if (err instanceof AssistError && err.exitCode === 130) this.#abort?.abort();
+        throw err;
       } finally {
         t.beginTurn(() => this.#abort?.abort());
         this.#view?.start();
@@ -618,6 +654,7 @@ export class Repl {
         writeLine: this.interactive ? undefined : this.#out,
         live: this.interactive,
         color: this.#color,
+        markdown: this.#color, // a terminal with colour (this.#color is false in scripted use)
       });
       this.#view = view;
       view.start();
@@ -635,7 +672,12 @@ export class Repl {
       }
     } catch (err) {
       view?.finish();
-      if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
+      if (err instanceof AssistError && err.exitCode === 130 && abort.signal.aborted) {
+        // Ctrl-C at a question of the turn (a review or confirm prompt): the turn is cancelled,
+        // said as Ctrl-C during the answer says it.
+        outcome.cancelled = true;
+        this.#out("(cancelled; the conversation is kept)\n");
+      } else if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
         outcome.error = err.message.split("\n")[0];
         this.#out(`assist: ${err.message}\n`);
       } else throw err;

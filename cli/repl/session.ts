@@ -103,16 +103,20 @@ export function commonPrefix(values: string[]): string {
   return p;
 }
 
-/** The candidate list: `  value  description`, aligned, at most `LIST_CAP` then `… N more`. */
+/**
+ * The candidate list: `  value  description`, aligned, at most `LIST_CAP` then `… N more`. One
+ * candidate over the cap is shown rather than hidden behind a `… 1 more` line of the same height
+ * (`/` then TAB lists every command).
+ */
 export function formatCandidates(candidates: CompletionCandidate[]): string[] {
-  const shown = candidates.slice(0, LIST_CAP);
+  const shown = candidates.length === LIST_CAP + 1 ? candidates : candidates.slice(0, LIST_CAP);
   const width = Math.max(...shown.map((c) => stringWidth(c.value)));
   const lines = shown.map((c) =>
     c.description
       ? `  ${c.value}${" ".repeat(width - stringWidth(c.value))}  ${c.description}`
       : `  ${c.value}`
   );
-  if (candidates.length > LIST_CAP) lines.push(`  … ${candidates.length - LIST_CAP} more`);
+  if (candidates.length > shown.length) lines.push(`  … ${candidates.length - shown.length} more`);
   return lines;
 }
 
@@ -195,13 +199,20 @@ export class LineSession {
     const mode = this.#mode;
     for (const ev of events) {
       if (mode.kind === "turn") {
-        if (isKey(ev, "c", true)) {
+        // Esc stops a streaming answer too (as in the assistants operators come from); kept as
+        // typeahead it would do nothing at the prompt, or eat the first key typed there.
+        if (isKey(ev, "c", true) || isKey(ev, "escape")) {
           mode.onInterrupt();
           continue;
         }
         // Ctrl-Z and Ctrl-D typed while a turn runs must not suspend or end the REPL at the next
         // prompt, long after they were pressed: they are dropped.
         if (isKey(ev, "z", true) || isKey(ev, "d", true)) continue;
+        // Ctrl-L clears the screen now (the answer goes on at the top), not at the next prompt.
+        if (isKey(ev, "l", true)) {
+          this.#io.write("\x1b[H\x1b[2J");
+          continue;
+        }
       }
       this.#queue.push(ev);
     }
@@ -437,6 +448,8 @@ export class LineSession {
     }
     if (ev.kind === "burstnl") return false;
     this.#burst = undefined;
+    const vertical = isKey(ev, "up") ? "up" : isKey(ev, "down") ? "down" : undefined;
+    if (vertical && !ed.searching && this.#moveVisually(mode, vertical)) return true;
     const action = ed.handle(ev);
     switch (action) {
       case "submit":
@@ -465,7 +478,7 @@ export class LineSession {
         return true;
       case "suspend":
         if (this.#io.suspend) {
-          this.#io.write(clearEditor(this.#geometry));
+          this.#io.write(clearEditor(this.#geometry, this.#io.columns()));
           this.#geometry = undefined;
           this.#io.suspend();
         }
@@ -477,6 +490,28 @@ export class LineSession {
       default:
         return false;
     }
+  }
+
+  /**
+   * Up/Down inside a text that takes several screen rows: the cursor goes to the row above or below
+   * at the same screen column, as it is drawn (a long wrapped line included). On the first row Up,
+   * and on the last row Down, are the editor's (history). False when the editor is to handle it.
+   */
+  #moveVisually(mode: Extract<Mode, { kind: "line" }>, key: "up" | "down"): boolean {
+    const v = this.editor.view();
+    const base = {
+      prompt: v.prompt ?? this.#prompt(mode),
+      text: v.text,
+      cursor: v.cursor,
+      columns: this.#io.columns(),
+    };
+    const at = render(base).geometry;
+    const row = at.cursorRow + (key === "up" ? -1 : 1);
+    if (row < 0 || row >= at.rows) return false;
+    const { located } = render({ ...base, locate: { row, col: at.cursorCol ?? 0 } });
+    if (located === undefined) return false; // a row of the prompt only
+    this.editor.moveToDisplay(located);
+    return true;
   }
 
   /**
@@ -537,7 +572,7 @@ export class LineSession {
 
   /** Prints lines above the editor: erase it, print, draw it again below. */
   #above(text: string): void {
-    this.#io.write(clearEditor(this.#geometry) + text.replace(/\r?\n/g, "\r\n") + "\r\n");
+    this.#io.write(clearEditor(this.#geometry, this.#io.columns()) + text.replace(/\r?\n/g, "\r\n") + "\r\n");
     this.#geometry = undefined;
     this.#draw();
   }
@@ -636,8 +671,8 @@ export class LineSession {
   // ---- turns and notices ----
 
   /**
-   * A turn runs: the editor is hidden, Ctrl-C calls `onInterrupt`, Ctrl-Z and Ctrl-D are dropped,
-   * other keys wait as typeahead.
+   * A turn runs: the editor is hidden, Ctrl-C and Esc call `onInterrupt`, Ctrl-L clears the screen
+   * at once, Ctrl-Z and Ctrl-D are dropped, other keys wait as typeahead.
    */
   beginTurn(onInterrupt: () => void): void {
     if (this.#mode.kind !== "idle") return;

@@ -32,6 +32,11 @@ const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
+/**
+ * Input the first read gets this soon after raw mode began was typed before it (while the program
+ * started): the terminal was still cooked, so its Enter arrived as LF (ICRNL), not CR.
+ */
+const TYPEAHEAD_MS = 100;
 /** After SIGTSTP, raw mode is re-entered this late if no stop happened (or once resumed). */
 const SUSPEND_CHECK_MS = 100;
 
@@ -141,6 +146,8 @@ export class Terminal {
   /** The one reader: never cancelled, never recreated. */
   async #readLoop(): Promise<void> {
     const buf = new Uint8Array(64 * 1024);
+    const started = performance.now();
+    let first = this.#raw;
     for (;;) {
       let n: number | null;
       try {
@@ -152,7 +159,15 @@ export class Terminal {
         this.#session.end();
         return;
       }
-      this.#session.feed(buf.slice(0, n));
+      let bytes: Uint8Array = buf.slice(0, n);
+      if (first) {
+        first = false;
+        // Typed before raw mode (a question typed while assist was starting): each Enter came
+        // through the cooked terminal as LF, which the editor takes as Ctrl-J (a new line). It is
+        // the Enter the person pressed: it submits.
+        if (performance.now() - started < TYPEAHEAD_MS) bytes = typedBeforeRaw(bytes);
+      }
+      this.#session.feed(bytes);
     }
   }
 
@@ -177,7 +192,7 @@ export class Terminal {
     return this.#session.readKey(prompt, allowed, fallback);
   }
 
-  /** A turn runs: Ctrl-C calls `onInterrupt`; Ctrl-Z/Ctrl-D are dropped; other keys wait for `readLine`. */
+  /** A turn runs: Ctrl-C and Esc call `onInterrupt`; Ctrl-Z/Ctrl-D are dropped; other keys wait for `readLine`. */
   beginTurn(onInterrupt: () => void): void {
     this.#session.beginTurn(onInterrupt);
   }
@@ -222,6 +237,29 @@ export class Terminal {
       this.#leave();
     } catch { /* the terminal is gone */ }
   }
+}
+
+/**
+ * Input typed while the terminal was still cooked: each LF (Unix, an Enter after ICRNL) or CRLF
+ * (a Windows console in line mode) becomes the CR that Enter sends in raw mode.
+ *
+ * @example
+ * ```ts
+ * import { typedBeforeRaw } from "./terminal.ts";
+ * typedBeforeRaw(new TextEncoder().encode("status?\n")); // the bytes of "status?\r"
+ * ```
+ */
+export function typedBeforeRaw(bytes: Uint8Array): Uint8Array {
+  if (!bytes.includes(0x0a)) return bytes;
+  const out = new Uint8Array(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x0a) {
+      if (i === 0 || bytes[i - 1] !== 0x0d) out[n++] = 0x0d; // CRLF: its CR is the Enter
+    } else out[n++] = b;
+  }
+  return out.subarray(0, n);
 }
 
 /** Something that reads bytes like `Deno.stdin`. */

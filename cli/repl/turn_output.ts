@@ -12,10 +12,14 @@ export interface TurnOutputOptions {
   /** Indicator and dim styling (a terminal without NO_COLOR). */
   live: boolean;
   color: boolean;
+  /** Style the model's markdown as it streams (markdown.ts): a live terminal with colour. */
+  markdown?: boolean;
   /** Seconds of silence before the indicator appears. @default 2 */
   quietSeconds?: number;
   now?: () => number;
 }
+
+import { MarkdownStyler } from "./markdown.ts";
 
 const RETRY_RE = /Retrying in (\d+(?:\.\d+)?) s/;
 
@@ -45,6 +49,29 @@ export function printable(text: string): string {
   );
 }
 
+/** An SGR sequence (colour, bold, dim), or one control character. */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const SGR_OR_CONTROL = new RegExp("\\x1b\\[[0-9;]*m|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", "g");
+
+/**
+ * `printable`, with SGR sequences (colour, bold, dim: they cannot move the cursor or switch a
+ * terminal mode) kept: for command output, which mixes our own styled lines (the status line) with
+ * outside text (a tool's result, a remote command's output).
+ *
+ * @example
+ * ```ts
+ * import { printableStyled } from "./turn_output.ts";
+ * printableStyled("\x1b[2mctx 3%\x1b[0m\rPID|1\x1b[2J"); // "\x1b[2mctx 3%\x1b[0m\nPID|1^[[2J"
+ * ```
+ */
+export function printableStyled(text: string): string {
+  if (!HAS_CONTROL.test(text)) return text;
+  return text.replaceAll("\r\n", "\n").replace(
+    SGR_OR_CONTROL,
+    (c) => (c.length > 1 ? c : c === "\x1b" ? "^[" : c === "\r" ? "\n" : ""),
+  );
+}
+
 export class TurnOutput {
   readonly #o: TurnOutputOptions;
   #atLineStart = true;
@@ -56,8 +83,11 @@ export class TurnOutput {
   #pending = "";
   #flushTimer?: ReturnType<typeof setTimeout>;
 
+  #md?: MarkdownStyler;
+
   constructor(o: TurnOutputOptions) {
     this.#o = o;
+    if (o.markdown) this.#md = new MarkdownStyler();
     const now = this.#now();
     this.#lastOutput = now;
     this.#started = now;
@@ -75,6 +105,7 @@ export class TurnOutput {
 
   stop(): void {
     this.flush();
+    this.#endMarkdown();
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#clearIndicator();
@@ -96,17 +127,26 @@ export class TurnOutput {
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
     if (!this.#pending) return;
-    const s = this.#pending;
+    let s = this.#pending;
     this.#pending = "";
-    this.#emit(s);
+    if (this.#md) s = this.#md.push(s);
+    if (s) this.#emit(s);
+  }
+
+  /** Held-back markdown written and its styles closed (before a line of our own, a question). */
+  #endMarkdown(): void {
+    const tail = this.#md?.end();
+    if (tail) this.#emit(tail);
   }
 
   /** A whole line of its own (tool call, result, notice). */
   line(text: string): void {
     this.flush();
+    this.#endMarkdown();
     if (this.#o.writeLine) return this.#o.writeLine(`${text}\n`);
     const prefix = this.#atLineStart ? "" : "\n";
     this.#emit(`${prefix}${text}\n`);
+    this.#md?.newLine();
   }
 
   notice(text: string): void {

@@ -192,8 +192,13 @@ Deno.test("/model: changes the model through the host; alone shows it and the us
     "claude-opus-4-1",
     "model: claude-opus-4-1",
   ]);
+  assertEquals(io.warns, [], "a known id: no warning");
+  // A family word alone is taken, with a warning that it is not a known id.
+  await runSlash("/model opus", ctx);
+  assertEquals(repl.model, "opus");
+  match(io.warns[0], /^"opus" is not a model id this version knows \(full ids look like claude-/);
   await runSlash("/model 'bad id;'", ctx);
-  match(io.warns[0], /is not a model id/);
+  match(io.warns[1], /is not a model id/);
 });
 
 Deno.test("session commands act on the host: /reset /clear /cost /status /show-last-tool /mouse", async () => {

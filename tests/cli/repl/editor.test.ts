@@ -350,3 +350,21 @@ Deno.test("editor: fuzz history walking, Ctrl-R search and editing keys: no thro
     }
   }
 });
+
+Deno.test("editor: C-u at a row start joins the row above, so repeated C-u empties a multi-line buffer", () => {
+  // A pasted block ending in a newline: the cursor is on the empty last row.
+  const e = ed("line one\nline two\n");
+  press(e, C("u"));
+  assertEquals([e.text, e.cursor], ["line one\nline two", 17]);
+  press(e, C("u"));
+  assertEquals([e.text, e.cursor], ["line one\n", 9]);
+  press(e, C("u"), C("u"));
+  assertEquals([e.text, e.cursor], ["", 0]);
+  // Consecutive kills append: C-y brings the whole block back.
+  press(e, C("y"));
+  assertEquals(e.text, "line one\nline two\n");
+  // At the very start nothing happens.
+  const f = ed("abc", 0);
+  press(f, C("u"));
+  assertEquals([f.text, f.cursor], ["abc", 0]);
+});

@@ -1,12 +1,15 @@
-import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok, rejects } from "node:assert/strict";
 import {
   addEntry,
   encodeEntry,
+  forFile,
   History,
+  HISTORY_LINE_MAX,
   HISTORY_MAX,
   mayRecord,
   parseHistory,
 } from "../../../cli/repl/history.ts";
+import { chipLabel } from "../../../cli/repl/editor.ts";
 import { tempDir } from "../../support/run_assist.ts";
 
 Deno.test("history: the dedup rule is erasedups (older copy moves to the end)", () => {
@@ -120,15 +123,48 @@ Deno.test("history: a failed write makes flush() reject; a later good write clea
   assertEquals((await History.load(`${dir.path}/missing/.history`)).entries, ["lost", "saved"]);
 });
 
-Deno.test("history: an entry over 64 KiB stays in memory but is not written to the file", async () => {
+Deno.test("history: an entry over 64 KiB is kept whole in memory and cut with a marker in the file", async () => {
   await using dir = await tempDir();
   const file = `${dir.path}/.history`;
   const h = await History.load(file);
-  const big = "x".repeat(1024 * 1024);
+  const big = "FIRST-MARKER line\n" + "x".repeat(1024 * 1024) + "\nLAST-MARKER";
   h.add("before");
   h.add(big);
   h.add("after");
   await h.flush();
   assertEquals(h.entries, ["before", big, "after"]);
-  assertEquals(await Deno.readTextFile(file), "before\nafter\n");
+  const text = await Deno.readTextFile(file);
+  const lines = text.split("\n").filter((l) => l !== "");
+  assertEquals(lines.length, 3);
+  assertEquals(lines[0], "before");
+  assertEquals(lines[2], "after");
+  ok(new TextEncoder().encode(lines[1]).length <= HISTORY_LINE_MAX);
+  // A later session finds it, sees where it was cut, and the rest is not there.
+  const later = (await History.load(file)).entries;
+  assertEquals(later.length, 3);
+  ok(later[1].startsWith("FIRST-MARKER line\nxxx"));
+  match(later[1], /\n\[assist: history kept the first 6\d\.\d KB of 1\.0 MB\]$/);
+  ok(!later[1].includes("LAST-MARKER"));
+  // The same paste again, in a session that has the cut copy: still one entry in the file.
+  const again = await History.load(file);
+  again.add(big);
+  await again.flush();
+  const after = parseHistory(await Deno.readTextFile(file));
+  assertEquals(after.length, 3);
+  assertEquals(after[0], "before");
+  assertEquals(after[2], later[1]);
+});
+
+Deno.test("history: forFile cuts on whole code points and leaves fitting entries alone", () => {
+  assertEquals(forFile("short"), "short");
+  const emoji = "😀".repeat(40_000); // 160,000 UTF-8 bytes
+  const cut = forFile(emoji);
+  const head = cut.slice(0, cut.indexOf("\n"));
+  ok(head.length > 0 && head.length % 2 === 0 && /^(😀)+$/u.test(head));
+  ok(new TextEncoder().encode(encodeEntry(cut)).length <= HISTORY_LINE_MAX);
+});
+
+Deno.test("history: a cut entry recalled as a chip says it was cut", () => {
+  const cut = forFile("pasted log line\n".repeat(100_000));
+  match(chipLabel(cut), /^\[pasted \d+ lines, 6\d\.\d KB of 1\.5 MB, cut in history\]$/);
 });

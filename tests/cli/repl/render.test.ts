@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { render, type RenderGeometry } from "../../../cli/repl/render.ts";
+import { cursorRowAfter, render, type RenderGeometry } from "../../../cli/repl/render.ts";
 import { VtScreen } from "../../support/vt.ts";
 
 /** Draws states one after another on one screen, as the editor does. */
@@ -66,8 +66,8 @@ Deno.test("render: CJK and emoji widths; a wide character at the edge moves to t
 
 Deno.test("render: multi-line buffer, control characters shown as ^X, SGR prompt measured without colour", () => {
   const d = new Drawer();
-  d.draw(P, "first\nsecond\tx", 3);
-  assertEquals(d.vt.lines(), [P + "first", "second^Ix"]);
+  d.draw(P, "first\nsecond\x01x", 3);
+  assertEquals(d.vt.lines(), [P + "first", "second^Ax"]);
   assertEquals([d.vt.row, d.vt.col], [0, 16]);
   d.draw("\x1b[1myou>\x1b[22m ", "abc");
   assertEquals(d.vt.lines(), ["you> abc"]);
@@ -109,4 +109,44 @@ Deno.test("render: growing then shrinking across rows keeps the screen exact (fu
     assertEquals(screen, rows.map((r) => r.replace(/ +$/, "")), `round ${round}`);
     assertEquals([d.vt.row, d.vt.col], cur, `cursor, round ${round}`);
   }
+});
+
+Deno.test("render: after a resize the erase goes back over the rows the terminal re-wrapped", () => {
+  // Drawn at 60 columns: a full prompt row, a full row, then the cursor at column 10 of row 2.
+  const text = "a".repeat(47) + "b".repeat(60) + "c".repeat(10);
+  const first = render({ prompt: P, text, cursor: text.length, columns: 60 });
+  assertEquals(first.geometry.cursorRow, 2);
+  // At 40 columns each 60-wide row takes two rows: the cursor is now 4 rows below the start.
+  assertEquals(cursorRowAfter(first.geometry, 40), 4);
+  const again = render({ prompt: P, text, cursor: text.length, columns: 40, previous: first.geometry });
+  assert(again.output.startsWith("\r\x1b[4A\x1b[J"), JSON.stringify(again.output.slice(0, 12)));
+  // Wider: hard row ends are not joined, so the rows stay as they were.
+  assertEquals(cursorRowAfter(first.geometry, 120), 2);
+  // The same width: nothing changes.
+  assertEquals(cursorRowAfter(first.geometry, 60), 2);
+});
+
+Deno.test("render: a tab shows as spaces to the next 8-column stop, the cursor after it", () => {
+  const d = new Drawer(40);
+  d.draw("> ", "a\tb");
+  // "> a" ends at column 3; the tab fills to column 8.
+  assertEquals(d.vt.line(0), "> a     b");
+  assertEquals([d.vt.row, d.vt.col], [0, 9]);
+  d.draw("> ", "a\tb", 2);
+  assertEquals([d.vt.row, d.vt.col], [0, 8]);
+  // Near the right edge a tab fills the row and the text goes on at the next one.
+  d.draw("> ", "x".repeat(36) + "\tb");
+  assertEquals(d.vt.line(1), "b");
+  assert(!d.last.includes("^I"));
+});
+
+Deno.test("render: a prompt wider than the window wraps softly; growing joins its rows again", () => {
+  // 13 + 11 = 24 columns at 12 wide: the prompt's autowrapped row and the text's row are one line.
+  const r = render({ prompt: P, text: "hello there", cursor: 11, columns: 12 });
+  assertEquals(r.geometry.cursorRow, 2);
+  assertEquals(cursorRowAfter(r.geometry, 100), 1);
+  // Cursor inside that first line: row 1 at 12 columns, row 0 once it fits.
+  const inside = render({ prompt: P, text: "hello there", cursor: 5, columns: 12 });
+  assertEquals(inside.geometry.cursorRow, 1);
+  assertEquals(cursorRowAfter(inside.geometry, 100), 0);
 });

@@ -199,6 +199,10 @@ Deno.test("session: the candidate list is capped at 40", () => {
   assertEquals(lines.length, 41);
   assertEquals(lines[40], "  … 10 more");
   assertEquals(lines[0], "  SEG0");
+  // One over the cap: shown, not hidden behind a "… 1 more" line just as tall.
+  const one = formatCandidates(many.slice(0, 41));
+  assertEquals(one.length, 41);
+  assertEquals(one[40], "  SEG40");
 });
 
 Deno.test("session: keys typed while a turn runs wait for the next prompt; Ctrl-C interrupts the turn", async () => {
@@ -624,4 +628,40 @@ Deno.test("session: the Enter after a one-key answer is part of it, never the ne
   t.feed("x\r");
   t.fire();
   assertEquals(await line, { kind: "line", text: "x", record: true });
+});
+
+Deno.test("session: Up/Down move between the screen rows of a long wrapped line, then walk history", async () => {
+  const t = await setup(["older entry"]);
+  const p = t.s.readLine({ prompt: "> " });
+  // 2 + 130 characters at 60 columns: three rows ("> " + 58, 60, 12).
+  const text = "a".repeat(58) + "b".repeat(60) + "c".repeat(12);
+  t.feed(text);
+  assertEquals([t.vt.row, t.vt.col], [2, 12]);
+  t.feed("\x1b[A"); // up one row, same column: inside the b's
+  assertEquals([t.s.editor.text, t.s.editor.cursor, t.vt.row, t.vt.col], [text, 58 + 12, 1, 12]);
+  t.feed("\x1b[AX"); // row 0, column 12: after 10 a's (the prompt takes 2)
+  assertEquals(t.s.editor.text, "a".repeat(10) + "X" + "a".repeat(48) + "b".repeat(60) + "c".repeat(12));
+  t.feed("\x1b[A"); // on the first row: history
+  assertEquals(t.s.editor.text, "older entry");
+  t.feed("\x1b[B"); // back to the draft, cursor where it was
+  assertEquals(t.s.editor.text.length, text.length + 1);
+  t.feed("\x1b[B\x1b[B"); // down two rows, then the last row's Down does nothing more
+  assertEquals(t.vt.row, 2);
+  t.feed("\x1b[B");
+  assertEquals(t.s.editor.text.length, text.length + 1);
+  t.feed("\x03\x03"); // clears the line, then interrupts
+  assertEquals(await p, { kind: "interrupt" });
+});
+
+Deno.test("session: Ctrl-L during a turn clears the screen at once and is not kept for the prompt", async () => {
+  const t = await setup();
+  t.s.beginTurn(() => {});
+  t.feed("ab\x0ccd");
+  assertEquals(t.output(), "\x1b[H\x1b[2J");
+  t.s.endTurn();
+  const p = t.s.readLine({ prompt: "> " });
+  assertEquals(t.s.editor.text, "abcd");
+  assertEquals(t.output().split("\x1b[2J").length, 2, "the screen was cleared once only");
+  t.feed("\x03\x03");
+  assertEquals(await p, { kind: "interrupt" });
 });

@@ -95,3 +95,12 @@ Deno.test("model text and notices cannot carry escape sequences to the terminal"
   assert.match(out, /copy this \^\[\]52;c;ZXZpbA== now\nmodel> \^\[\[2Jerror\n/);
   await Promise.resolve();
 });
+
+Deno.test("printableStyled: colour kept, other escapes shown, CR a line break (command output)", async () => {
+  const { printableStyled } = await import("../../../cli/repl/turn_output.ts");
+  assert.equal(
+    printableStyled("\x1b[2mctx 3%\x1b[0m\rMSH|x\rPID|1\x1b[2J\x1b]52;c;QUE=\x07\r\n"),
+    "\x1b[2mctx 3%\x1b[0m\nMSH|x\nPID|1^[[2J^[]52;c;QUE=\n",
+  );
+  assert.equal(printableStyled("plain"), "plain");
+});
