@@ -1,7 +1,7 @@
 /**
  * Streamed model text to the terminal side: a 16 MB answer streamed by the fake model API (SSE,
  * 64-character text deltas) through the client, the PHI display detokenizer and the REPL's turn
- * view, into a pipe (scripted REPL, stdout drained). Target: at least 50 MB/s. The fake serves from
+ * view, into a pipe (scripted REPL, stderr drained: model text streams there). Target: at least 50 MB/s. The fake serves from
  * a process of its own (bench/_fake_server.ts). Each run prints the rate from the first byte to the
  * last, the rate with start-up, and the SSE rate (its bytes counted once from the same reply).
  *
@@ -64,8 +64,8 @@ Deno.bench(`scripted REPL: ${MB} MB answer streamed into a pipe`, { n: 3, warmup
   const out = new Deno.Command(Deno.execPath(), {
     args: assistCommandArgs([]),
     stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
+    stdout: "null",
+    stderr: "piped",
     env: {
       NO_COLOR: "1",
       HOME: home,
@@ -79,7 +79,7 @@ Deno.bench(`scripted REPL: ${MB} MB answer streamed into a pipe`, { n: 3, warmup
   await w.close();
   let bytes = 0;
   let firstByte = 0;
-  for await (const chunk of out.stdout) {
+  for await (const chunk of out.stderr) {
     if (!firstByte) firstByte = performance.now();
     bytes += chunk.length;
   }

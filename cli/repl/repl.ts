@@ -4,7 +4,8 @@
  * command table, cli/commands/) or a prompt: `@file` references expanded, any `/load`ed attachment
  * added, then one agent turn, whose every byte bound for the model passes the PHI gate in the agent
  * loop. With standard input not a terminal, entries are read as prompts one after another (scripted
- * use): no redraw, no status line, no review gate, model text on stdout.
+ * use): no redraw, no status line, no review gate. Model text goes to stderr as it streams, as on a
+ * terminal (the spec's stream rule); `assist -p` is the form that answers on stdout.
  *
  * Exit paths (`/quit`, Ctrl-D, a second Ctrl-C within 2 s, SIGTERM, SIGHUP, an uncaught error) all
  * leave through `#finish`, run once: it restores the terminal (`#shutdown`) and uploads the session
@@ -648,9 +649,9 @@ export class Repl {
       this.#formatToolCall = formatToolCall;
       this.#formatResult = (rec) =>
         formatToolResult({ text: rec.result, isError: rec.isError }, this.#columns());
-      // In scripted use model text goes to stdout, tool lines and notices to stderr.
+      // Model text is printed at once to stderr (SPEC, "Consumed from the model API"), scripted use too.
       view = new TurnOutput({
-        write: this.interactive ? this.#out : (s: string) => writeText("stdout", s),
+        write: this.#out,
         writeLine: this.interactive ? undefined : this.#out,
         live: this.interactive,
         color: this.#color,

@@ -1,6 +1,7 @@
 /**
  * The REPL without a terminal (scripted use): each line of standard input is one prompt, model text
- * on stdout, no redraw, no status line, no review gate.
+ * on stderr as it streams (the spec's rule; `assist -p` answers on stdout), no redraw, no status
+ * line, no review gate.
  */
 import assert from "node:assert/strict";
 import { FakeModelApi } from "../../support/fake_model_api.ts";
@@ -18,7 +19,8 @@ Deno.test("scripted stdin: lines are prompts one after another; /commands work; 
     stdin: "first question\n/model claude-opus-4-1\nsecond question\\\ncontinued here\n\n",
   });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /Answer one\.\s+Answer two\./);
+  assert.match(r.stderr, /Answer one\.[\s\S]*Answer two\./);
+  assert.equal(r.stdout, "", "nothing on stdout: model text streams to stderr");
   assert.ok(!(r.stdout + r.stderr).includes("\x1b["), "no escape sequences without a terminal");
   assert.doesNotMatch(r.stderr, /^ctx /m, "no status line");
   const reqs = fake.messageRequests.map((q) => q.json!);
