@@ -5,6 +5,8 @@
  *
  * @module
  */
+// First: sets ssh2's channel window before ssh2's client module is loaded (see that module).
+import "./_ssh2_window.ts";
 // ssh2 is CommonJS without type declarations: its default export is typed here.
 import ssh2Module from "ssh2";
 import type { Buffer } from "node:buffer";

@@ -5,11 +5,13 @@
  * OpenSSH's `limits@openssh.com`); the first step fails if an ssh2 upgrade stops providing it.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { Sshd } from "../support/sshd.ts";
 import { assist, envFor, killPid, masterPid } from "./_support.ts";
 import { connect } from "../../ssh/connection.ts";
 import { handshake } from "../../ssh/handshake.ts";
 import { readSize } from "../../ssh/sftp.ts";
+import { CHANNEL_WINDOW } from "../../ssh/_ssh2_window.ts";
 import { pullToFile } from "../../ssh/transfer.ts";
 import type { Ssh2Sftp } from "../../ssh/_ssh2.ts";
 import { Secret } from "../../core/secret.ts";
@@ -51,6 +53,45 @@ Deno.test("a large pull is byte-exact through the master and direct, in reads of
         // ssh2 hands the session over only after the server answered limits@openssh.com.
         assertEquals(sftp._maxReadLen, OPENSSH_MAX_READ);
         assertEquals(readSize(sftp), OPENSSH_MAX_READ);
+      } finally {
+        client.end();
+      }
+    });
+
+    await t.step("ssh2 offers the larger channel window and tops it up to that window", async () => {
+      assert(CHANNEL_WINDOW > 2 << 20, "not larger than ssh2's own 2 MiB");
+      const { client } = await handshake({ ...options, mode: "direct" });
+      try {
+        const sftp = await new Promise<Ssh2Sftp>((resolve, reject) =>
+          client.sftp((err, s) => err ? reject(err) : resolve(s))
+        );
+        // ssh2 internals (lib/Channel.js, lib/client.js): what the channel has left of its window.
+        const window = () => (sftp as unknown as { incoming: { window: number } }).incoming.window;
+        // Offered at open: the SFTP version exchange used a few bytes of it.
+        assert(window() > CHANNEL_WINDOW - 4096, `window at open: ${window()}`);
+        // Read more than the whole window: the server can only go on if it is topped up, and the
+        // top-ups go back to the larger window (ssh2's own would stop at 2 MiB).
+        const handle = await new Promise<Buffer>((resolve, reject) =>
+          sftp.open("big.bin", "r", {}, (err, h) => err ? reject(err) : resolve(h))
+        );
+        const buf = Buffer.alloc(OPENSSH_MAX_READ);
+        let lowest = Infinity;
+        for (let pos = 0; pos < data.length; pos += OPENSSH_MAX_READ) {
+          const n = await new Promise<number>((resolve, reject) =>
+            sftp.read(
+              handle as never,
+              buf as never,
+              0,
+              buf.length,
+              pos,
+              (err, got) => err ? reject(err) : resolve(got),
+            )
+          );
+          assertEquals(new Uint8Array(buf.buffer, buf.byteOffset, n), data.subarray(pos, pos + n));
+          lowest = Math.min(lowest, window());
+        }
+        assert(lowest > 2 << 20, `the window fell to ${lowest}`);
+        assert(window() > CHANNEL_WINDOW / 2, `window after ${data.length} bytes: ${window()}`);
       } finally {
         client.end();
       }
