@@ -5,8 +5,9 @@
  * `lib/Channel.js` that `lib/client.js` copies out of Channel.js's exports when it is first loaded,
  * so this module sets those exports before ssh2's client is loaded: ssh/_ssh2.ts imports it ahead of
  * `ssh2` (ES modules run in import order). `windowAdjust` is replaced too, because ssh2's own tops
- * the window up to its 2 MiB constant only. Measured through a proxy adding 5 ms each way: 100 MiB
- * in ~1.3 s with 2 MiB, ~0.5 s with 8 or 16 MiB; no change on plain loopback.
+ * the window up to its 2 MiB constant only. Measured through a relay adding 5 ms each way
+ * (bench/ssh_pull.bench.ts): 100 MiB in ~1.3-1.6 s with 2 MiB, ~0.5-0.7 s with 8 or 16 MiB; no
+ * change on plain loopback.
  *
  * The packet size stays at ssh2's 32 KiB: its decryptors refuse packets over 35,000 bytes (a
  * constant of lib/protocol/crypto.js that is not exported).

@@ -45,9 +45,10 @@ function sftpError(alias: string, path: string, err: Error & { code?: number | s
  * The largest read the server answers in one reply, as ssh2 knows it: from OpenSSH's
  * `limits@openssh.com` extension (255 KiB on OpenSSH 8.6+), else ssh2's own guess per server
  * (254 KiB for OpenSSH, 31 KiB for others). ssh2 splits a larger read into that much plus a
- * remainder it asks for only after the first part came back, which serialises the pipeline: a
- * 256 KiB read size against OpenSSH 9 took 100 MiB in ~420 ms on loopback, 255 KiB in ~220 ms.
- * tests/ssh/transfers.test.ts checks that ssh2 still reports it.
+ * remainder it asks for only after the first part came back: two requests and two round trips per
+ * read. (In a raw ssh2 read loop on loopback, 100 MiB in 256 KiB reads took ~420 ms, in 255 KiB
+ * reads ~220 ms; in this module's in-order pipeline the difference is within the noise on loopback.)
+ * tests/ssh/pull_large.test.ts checks that ssh2 still reports it.
  */
 export function readSize(sftp: Pick<Ssh2Sftp, "_maxReadLen">): number {
   const n = sftp._maxReadLen;
