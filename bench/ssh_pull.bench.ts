@@ -179,7 +179,7 @@ globalThis.addEventListener("unload", () => {
     } catch { /* gone */ }
   }
   sshd.disposeSync();
-  for (const dir of [home, out]) {
+  for (const dir of [home, env.TMPDIR, out]) {
     try {
       Deno.removeSync(dir, { recursive: true });
     } catch { /* gone */ }
