@@ -5,6 +5,8 @@
  *
  * @module
  */
+// First: sets ssh2's channel window before ssh2's client module is loaded (see that module).
+import "./_ssh2_window.ts";
 // ssh2 is CommonJS without type declarations: its default export is typed here.
 import ssh2Module from "ssh2";
 import type { Buffer } from "node:buffer";
@@ -59,6 +61,11 @@ export interface Ssh2Sftp {
   rename(from: string, to: string, cb: (err?: (Error & { code?: number }) | null) => void): void;
   ext_openssh_rename(from: string, to: string, cb: (err?: (Error & { code?: number }) | null) => void): void;
   realpath(path: string, cb: Callback<string>): void;
+  /**
+   * ssh2 internal (lib/protocol/SFTP.js): the largest read it sends as one request, from the
+   * server's `limits@openssh.com` reply when it has one. Read by ssh/sftp.ts readSize.
+   */
+  readonly _maxReadLen?: number;
   end(): void;
   on(event: "close", fn: () => void): this;
   on(event: "error", fn: (err: Error) => void): this;

@@ -43,6 +43,14 @@ elif mode == 'uid':
         if st and any(l.startswith(b'Uid:') and l.split()[1] == uid.encode() for l in st.splitlines()):
             out.append(p)
     print(' '.join(map(str, out)))
+elif mode == 'cpu':
+    tick = os.sysconf('SC_CLK_TCK')
+    out = []
+    for a in sys.argv[2:]:
+        st = read(int(a), 'stat')
+        f = st[st.rindex(b')') + 2:].split() if st else None
+        out.append(str((int(f[11]) + int(f[12])) * 1000 // tick) if f else '-1')
+    print(' '.join(out))
 elif mode == 'alive':
     st = read(int(sys.argv[2]), 'stat')
     print('yes' if st is not None and st[st.rindex(b')') + 2:st.rindex(b')') + 3] != b'Z' else 'no')
@@ -93,6 +101,11 @@ async function helper(args: string[]): Promise<string> {
 export async function descendants(pid: number): Promise<number[]> {
   const t = await helper(["tree", String(pid)]);
   return t === "" ? [] : t.split(" ").map(Number);
+}
+
+/** CPU time (user + system, ms, at clock-tick resolution) of a process; -1 when it is gone. */
+export async function cpuTimeMs(pid: number): Promise<number> {
+  return Number(await helper(["cpu", String(pid)]));
 }
 
 /** Pids running with real uid `uid`. */
