@@ -16,14 +16,26 @@ import type { LookupRow } from "./lookup.ts";
 
 export type Surface = "user_input" | "tool_result";
 
+/** The tier values an audit record carries (SPEC, "Auto-PHI audit record"). */
+export type AuditTier = "definite" | "contextual" | "hl7" | "known" | "hl7_pipeline";
+
+/** The tier a record is written with, and the word that leads its context (tier 5's own name). */
+function auditTier(tier: Exclude<Tier, "manual">): { tier: AuditTier; lead?: string } {
+  return tier === "sidecar" || tier === "names" ? { tier: "contextual", lead: tier } : { tier };
+}
+
 export interface AuditRecord {
   /** ISO 8601 UTC timestamp. */
   ts: string;
   value: string;
   category: string;
   token: string;
-  /** `definite`, `contextual`, `hl7`, `known`, `hl7_pipeline`; `sidecar` for tier 5 (an addition). */
-  tier: Exclude<Tier, "manual">;
+  /**
+   * `definite`, `contextual`, `hl7`, `known`, `hl7_pipeline`: the spec's five. Tier 5 (the sidecar
+   * and the built-in name recognizer) finds values by their context in free text and is written as
+   * `contextual`, its own name leading the context (`prompt sidecar PERSON`, `read_file names:cue`).
+   */
+  tier: AuditTier;
   surface: Surface;
   /** Where: the tool name or `prompt`, then the HL7 field path or the tier's reason. */
   context: string;
@@ -82,15 +94,21 @@ export class AuditLines {
   }
 
   /** One record; `place` is the field path or reason, appended to the source as the context. */
-  add(value: string, category: string, token: string, tier: AuditRecord["tier"], place?: string): void {
+  add(value: string, category: string, token: string, tier: Exclude<Tier, "manual">, place?: string): void {
     let mid = this.#mid.get(category);
     if (mid === undefined) this.#mid.set(category, mid = `,"category":${JSON.stringify(category)},"token":`);
     let byPlace = this.#tails.get(tier);
     if (byPlace === undefined) this.#tails.set(tier, byPlace = new Map());
     let tail = byPlace.get(place);
     if (tail === undefined) {
-      const context = place ? `${this.#source} ${place}` : this.#source;
-      tail = `,"tier":${JSON.stringify(tier)},"surface":${this.#surface},"context":${
+      const written = auditTier(tier);
+      // `names:cue` already says which tier found it; `PERSON` does not.
+      const lead = written.lead !== undefined && place?.startsWith(`${written.lead}:`)
+        ? undefined
+        : written.lead;
+      const where = [lead, place].filter((p) => p !== undefined && p !== "").join(" ");
+      const context = where ? `${this.#source} ${where}` : this.#source;
+      tail = `,"tier":${JSON.stringify(written.tier)},"surface":${this.#surface},"context":${
         JSON.stringify(context)
       }}\n`;
       byPlace.set(place, tail);

@@ -246,7 +246,7 @@ Deno.test("audit lines: each is JSON.stringify of the record in the spec's key o
     " ",
   ];
   const str = () => randomText(rand, alphabet, 12);
-  const tiers = ["definite", "contextual", "hl7", "known", "hl7_pipeline", "sidecar"] as const;
+  const tiers = ["definite", "contextual", "hl7", "known", "hl7_pipeline", "sidecar", "names"] as const;
   for (const surface of ["tool_result", "user_input"] as const) {
     const source = str();
     const lines = new AuditLines("2024-05-01T12:00:00.000Z", surface, source);
@@ -256,14 +256,18 @@ Deno.test("audit lines: each is JSON.stringify of the record in the spec's key o
       const category = rand() < 0.5 ? "NAME" : str();
       const place = rand() < 0.2 ? undefined : rand() < 0.5 ? "PID.5" : str();
       lines.add(value, category, token, tier, place);
+      // Tier 5 is written as `contextual`, the spec's five values only; its own name leads the context.
+      const five = tier === "sidecar" || tier === "names";
+      const lead = five && !place?.startsWith(`${tier}:`) ? tier : undefined;
+      const where = [lead, place].filter((w) => w).join(" ");
       const r: AuditRecord = {
         ts: "2024-05-01T12:00:00.000Z",
         value,
         category,
         token,
-        tier,
+        tier: five ? "contextual" : tier,
         surface,
-        context: place ? `${source} ${place}` : source,
+        context: where ? `${source} ${where}` : source,
       };
       want.push(JSON.stringify(r) + "\n");
     }
@@ -307,6 +311,15 @@ Deno.test("tier 5: sidecar entities become presidio_<TYPE> tokens; never-tokeniz
     "presidio_LOCATION",
   ]]);
   assertEquals(r.tokenized.find((t) => t.tier === "sidecar")?.category, "presidio_PERSON");
+  // The audit log carries only the spec's five tier values: tier 5 is `contextual`, named in context.
+  const logged = (await Deno.readTextFile(`${h.home}/log/auto-phi.log`)).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  const person = logged.find((l) => l.category === "presidio_PERSON");
+  assertEquals([person?.tier, person?.context], ["contextual", "prompt sidecar"]);
+  for (const l of logged) {
+    assert(["definite", "contextual", "hl7", "known", "hl7_pipeline"].includes(l.tier), l.tier);
+  }
   // HL7 text: the sidecar sees free text only (outside segments and free-text fields).
   sidecar.seen.length = 0;
   await h.engine.sanitizeToolResult(HL7 + "OBX|1|TX|N||Ann Lee called|\r", "bash_exec");
