@@ -31,6 +31,7 @@ import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { embeddedScan } from "./embedded_hl7.ts";
 import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
+import { nameWordsOf } from "./name_words.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
 import { reviewRefusal, strictRefusal } from "./review.ts";
 import { type PhiPrompter, reviewGate } from "./prompter.ts";
@@ -479,13 +480,19 @@ export class PhiEngine {
         if (!o.dryRun) await this.#assign(again, warnings);
         for (const c of again) chosen.push(c);
       }
+      // One word of a name tokenized in this text, standing alone (`Vanderhoeven called back`).
+      const words = nameWordsOf(text, chosen, fences);
+      if (words.length > 0) {
+        if (!o.dryRun) await this.#assign(words, warnings);
+        for (const c of words) chosen.push(c);
+      }
     }
     chosen.sort((a, b) => a.start - b.start);
     // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
     if (!o.dryRun) {
       let shaped: boolean | undefined; // the segment test, once per pass and only when needed
       for (const c of chosen) {
-        if (c.row) {
+        if (c.row && !c.partial) {
           const field = betweenDelimiters(text, c.start, c.end) && (shaped ??= hasSegment(text));
           this.table.seen(c.row, c.value, field);
         }

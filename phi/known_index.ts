@@ -51,12 +51,72 @@ const KNOWN_DATE = new RegExp(
   "(?<![\\w\\/.-])(?:\\d{4}-\\d{1,2}-\\d{1,2}|\\d{4}\\/\\d{1,2}\\/\\d{1,2}|(?:18|19|20)\\d{6}|\\d{1,2}([-\\/.])\\d{1,2}\\1(?:\\d{4}|\\d{2})" +
     `|${MON}[ \\t]+\\d{1,2}(?:st|nd|rd|th)?,?[ \\t]+\\d{4}` +
     `|\\d{1,2}(?:st|nd|rd|th)?(?:[ \\t]+|-)(?:of[ \\t]+)?${MON}(?:,?[ \\t]+|-)\\d{4}` +
+    "|\\d{1,2}(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:\\d{4}|\\d{2})" +
     ")(?![\\w\\/-]|\\.\\d)",
   "iy",
 );
 const MONTH_FIRST = new Uint8Array(128);
 for (const c of "jfmasond") MONTH_FIRST[c.charCodeAt(0)] = 1;
 const MONTH3 = new Set(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]);
+
+/** Street suffixes and directions, each with the other ways it is written (USPS abbreviations). */
+const STREET_WORDS: readonly (readonly string[])[] = [
+  ["st", "street", "str"],
+  ["ave", "avenue", "av"],
+  ["rd", "road"],
+  ["dr", "drive"],
+  ["ln", "lane"],
+  ["blvd", "boulevard"],
+  ["ct", "court"],
+  ["pl", "place"],
+  ["hwy", "highway"],
+  ["pkwy", "parkway"],
+  ["cir", "circle"],
+  ["ter", "terrace"],
+  ["trl", "trail"],
+  ["sq", "square"],
+  ["apt", "apartment"],
+  ["ste", "suite"],
+  ["n", "north"],
+  ["s", "south"],
+  ["e", "east"],
+  ["w", "west"],
+  ["ne", "northeast"],
+  ["nw", "northwest"],
+  ["se", "southeast"],
+  ["sw", "southwest"],
+];
+const STREET_ALT = new Map<string, readonly string[]>();
+for (const set of STREET_WORDS) for (const w of set) STREET_ALT.set(w, set);
+
+/**
+ * The other spellings of a street address (lowercase, words split by spaces): each suffix or
+ * direction word (a period after it dropped) replaced by its other forms, at most 16 forms. Only
+ * addresses that start with a house number and have a word after it.
+ */
+export function streetForms(address: string): string[] {
+  const words = address.toLowerCase().split(/\s+/);
+  if (words.length < 3 || !/^\d/.test(words[0])) return [];
+  let forms = [""];
+  let changed = false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i].replace(/\.$/, "");
+    // A direction only next to the number or last (`12 N Elm St`, `12 Elm St NW`); suffixes anywhere but first.
+    const alt = i > 0 ? STREET_ALT.get(w) : undefined;
+    const dir = alt !== undefined &&
+      /^(?:n|s|e|w|ne|nw|se|sw|north|south|east|west|northeast|northwest|southeast|southwest)$/.test(w);
+    const usable = alt !== undefined && (!dir || i === 1 || i === words.length - 1);
+    const next: string[] = [];
+    for (const f of forms) {
+      for (const x of usable ? alt : [words[i]]) {
+        if (next.length < 16) next.push(f === "" ? x : `${f} ${x}`);
+      }
+    }
+    if (usable) changed = true;
+    forms = next;
+  }
+  return changed ? forms.filter((f) => f !== words.join(" ")) : [];
+}
 
 /** White space, `,`, `^` or `/`: the separators of a name's words. */
 function hasNameSeparator(s: string): boolean {
@@ -220,6 +280,11 @@ export class KnownIndex {
     const key = row.original === undefined ? undefined : this.#needle(row.original, row, true);
     // The canonical form is often the original lowercased (addresses, e-mail): then it is that key.
     if (row.canonical !== row.original && row.canonical !== key) this.#needle(row.canonical, row, true);
+    // A street written with its suffix or direction spelled the other way (`12 Elm Street` for a
+    // known `12 Elm St`).
+    if (row.category === "ADDRESS") {
+      for (const form of streetForms(row.canonical)) if (form !== key) this.#needle(form, row, true);
+    }
   }
 
   /** A known name starting at `at` (2 to 4 name words joined by spaces, `, `, `^` or `/`). */
