@@ -42,6 +42,9 @@ const NAME_RUN =
 // A title before a known name word (`Mr. Vanderhoeven`), and an initial before one (`H. Vanderhoeven`).
 const TITLE_BEFORE = /(?:^|[^\p{L}])(?:mr|mrs|ms|miss|mx|dr|prof|sr|sra|herr|frau|mme|mlle)\.?[ \t]+$/iu;
 const INITIAL_BEFORE = /(?:^|[^\p{L}'\u2019.-])(\p{Lu})\.?[ \t]+$/u;
+// A capitalized word, or name particles, right after a name word: the name goes on.
+const MORE_NAME_AFTER =
+  /^[ \t]+(?:\p{Lu}[\p{Ll}'’]|(?:(?:de|del|della|der|den|di|da|das|dos|du|la|le|van|von|ter|ten|bin|ibn)[ \t]+){1,3}\p{Lu}|(?:al|el|bin|ibn)-\p{Lu})/u;
 // A possessive ending (`Vanderhoeven's`): not part of the name.
 const POSSESSIVE = /['\u2019]s$/i;
 // Date forms a known birth date may be written in (phi/normalize.ts parseDate reads each).
@@ -453,6 +456,9 @@ export class KnownIndex {
       }
     }
     if (start === -1) return undefined;
+    // `Dr. Maria Lopez`, `Dr. Maria von Trapp`: more name follows, so this is someone else whose
+    // name shares a word with a known one (tier 5 reads the whole name).
+    if (MORE_NAME_AFTER.test(text.slice(end, end + 24))) return undefined;
     return candidate(start, end, text.slice(start, end), row.category, row.canonical, "known");
   }
 
