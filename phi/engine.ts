@@ -32,6 +32,7 @@ import { embeddedScan } from "./embedded_hl7.ts";
 import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
 import { nameWordsOf } from "./name_words.ts";
+import { keyedNameCandidates } from "./keyed_names.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
 import { reviewRefusal, strictRefusal } from "./review.ts";
 import { type PhiPrompter, reviewGate } from "./prompter.ts";
@@ -486,6 +487,13 @@ export class PhiEngine {
         if (!o.dryRun) await this.#assign(words, warnings);
         for (const c of words) chosen.push(c);
       }
+      // Names given by their key (`"lastName": "Doe"`, FHIR `family`/`given`, `<lastName>`).
+      const keyed = this.#keyedNames(text, chosen, fences);
+      if (keyed.length > 0) {
+        const kept = o.dryRun || mode !== "confirm" ? keyed : await this.#confirm(keyed, o);
+        if (!o.dryRun) await this.#assign(kept, warnings);
+        for (const c of kept) chosen.push(c);
+      }
     }
     chosen.sort((a, b) => a.start - b.start);
     // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
@@ -507,6 +515,23 @@ export class PhiEngine {
       for (const c of nested.chosen) chosen.push(c);
     }
     return { text: outText, chosen, hl7Shaped, hl7Failure, warnings };
+  }
+
+  /**
+   * The keyed names of `text` outside `chosen` and the protected ranges (a JSON key's own range
+   * aside: the value is what is read). A family and a given name of one record are two values, each
+   * with its token, so both come back exactly.
+   */
+  #keyedNames(text: string, chosen: readonly Candidate[], fences: boolean): Candidate[] {
+    if (text.indexOf('"') === -1 && text.indexOf("<") === -1 && text.indexOf("=") === -1) return [];
+    const taken = SpanSet.union(chosen.map((c) => ({ start: c.start, end: c.end })));
+    let protect: SpanSet | undefined;
+    const found = keyedNameCandidates(text, (s, e) => {
+      if (taken.overlaps(s, e)) return true;
+      protect ??= SpanSet.union(protectedRanges(text, true, fences).filter((p) => p.kind !== "json_key"));
+      return protect.overlaps(s, e);
+    });
+    return found;
   }
 
   /**

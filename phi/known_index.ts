@@ -35,9 +35,9 @@ function asciiWordHash(text: string, start: number, end: number): number {
 
 // Words of a name; an initial may carry a period ("Linda Q. Sample").
 // Separators: `, `, white space (with one line break at most: a name wrapped at the end of a line),
-// `^`, `/` and `_` (a shell transform: `Horatio_Vanderhoeven`).
+// `^`, `/`, `_` (a shell transform: `Horatio_Vanderhoeven`) and `|` (cells of a row).
 const NAME_RUN =
-  /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]+|\^|\/|_)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
+  /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]*\|[ \t]*|[ \t]+|\^|\/|_)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
 
 // A title before a known name word (`Mr. Vanderhoeven`), and an initial before one (`H. Vanderhoeven`).
 const TITLE_BEFORE = /(?:^|[^\p{L}])(?:mr|mrs|ms|miss|mx|dr|prof|sr|sra|herr|frau|mme|mlle)\.?[ \t]+$/iu;
@@ -303,7 +303,9 @@ export class KnownIndex {
       let value = m[0].slice(0, ends[k - 1]);
       // "Vanderhoeven's": the name without its possessive ending.
       if (POSSESSIVE.test(value)) value = value.slice(0, -2);
-      const canon = normalizeName(value.indexOf("_") === -1 ? value : value.replace(/_/g, " "));
+      const canon = normalizeName(
+        value.indexOf("_") === -1 && value.indexOf("|") === -1 ? value : value.replace(/[_|]/g, " "),
+      );
       const hit = this.#names.get(canon);
       if (!hit) continue;
       const next = at + value.length;
@@ -467,7 +469,15 @@ export class KnownIndex {
     if (this.#nameWords.has(word)) {
       const c = this.#nameAt(text, at) ?? this.#singleName(word, text, at, end);
       if (c) {
-        out.push(c);
+        if (c.value.indexOf("|") === -1) out.push(c);
+        else {
+          // A known name in the cells of a `|` row (`Vanderhoeven|Horatio|19800101`): one value per
+          // cell, so the row keeps its cells and each comes back exactly.
+          for (const w of c.value.matchAll(/[^|\s]+(?:[ \t]+[^|\s]+)*/g)) {
+            const s = c.start + w.index;
+            out.push(candidate(s, s + w[0].length, w[0], c.category, normalizeName(w[0]), "known"));
+          }
+        }
         return c.end - at;
       }
     }

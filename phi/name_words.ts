@@ -134,7 +134,7 @@ const COMMON = new Set([
 let vocabWords: Set<string> | undefined;
 
 /** HL7 terms (`State`, `Family`, `Name`: a caret value such as `STATE^PI` may pass for a name) and vendor names. */
-function vocabulary(): ReadonlySet<string> {
+export function nameVocabulary(): ReadonlySet<string> {
   if (vocabWords) return vocabWords;
   const out = new Set([...hl7Vocabulary(), ...VENDOR_WORDS]);
   // Component names too (`State or Province`, `Family Name`), of every field type of the schema.
@@ -187,7 +187,7 @@ export function nameWordsOf(text: string, chosen: readonly Candidate[], fences: 
     const lower = c.value === c.value.toLowerCase();
     for (const w of c.canonical.split(" ")) {
       if (w.length < 3 || !/^\p{L}[\p{L}'\u2019-]*$/u.test(w) || COMMON.has(w) || words.has(w)) continue;
-      if ((vocab ??= vocabulary()).has(w)) continue;
+      if ((vocab ??= nameVocabulary()).has(w)) continue;
       words.set(w, { c, lower });
     }
   }
