@@ -130,6 +130,8 @@ interface PassOptions {
   hl7: boolean;
   auto: boolean;
   base64: boolean;
+  /** How many base64 layers the text was inside (one more is decoded: base64 of base64). */
+  base64Depth?: number;
   dryRun?: boolean;
 }
 
@@ -358,13 +360,19 @@ export class PhiEngine {
     if (text.length < MIN_KEYED) return d;
     const restored = [...d.restored];
     const unknown = [...d.unknown];
-    const out = mapBase64Runs(d.text, (decoded) => {
-      if (decoded.indexOf("[[") === -1) return undefined;
+    // Tokens inside base64, and inside base64 of base64 (one layer deeper, as the pass decodes).
+    const layer = (decoded: string, depth: number): string | undefined => {
+      if (decoded.indexOf("[[") === -1) {
+        if (depth > 0 || decoded.length < MIN_KEYED) return undefined;
+        const deeper = mapBase64Runs(decoded, (d) => layer(d, depth + 1));
+        return deeper === decoded ? undefined : deeper;
+      }
       const inner = detokenizeText(decoded, resolve);
       for (const t of inner.restored) restored.push(t);
       for (const t of inner.unknown) unknown.push(t);
       return inner.text;
-    });
+    };
+    const out = mapBase64Runs(d.text, (decoded) => layer(decoded, 0));
     return { text: out, restored, unknown };
   }
 
@@ -601,7 +609,14 @@ export class PhiEngine {
     for (const r of runs) {
       if (typedFences?.overlaps(r.run.start, r.run.end)) continue;
       const decoded = r.text;
-      const inner = await this.#pass(decoded, { ...o, base64: false, markers: false });
+      // Base64 inside the decoded text is decoded too, one layer deeper at most (base64 of base64).
+      const depth = (o.base64Depth ?? 0) + 1;
+      const inner = await this.#pass(decoded, {
+        ...o,
+        base64: depth < 2,
+        base64Depth: depth,
+        markers: false,
+      });
       if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);
       warnings.push(...inner.warnings);
       if (inner.text === decoded) continue;
