@@ -32,6 +32,7 @@ import { embeddedScan } from "./embedded_hl7.ts";
 import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
 import { nameWordsOf } from "./name_words.ts";
+import { preferSsn } from "./prefer_ssn.ts";
 import { keyedNameCandidates } from "./keyed_names.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
 import { reviewRefusal, strictRefusal } from "./review.ts";
@@ -465,6 +466,8 @@ export class PhiEngine {
       for (const c of kept) chosen.push(c);
     }
     // Tokens for markers and fields first, so the automatic tiers see them as known values.
+    const known = (canonical: string) => this.table.get(canonical) !== undefined;
+    preferSsn(text, chosen, known);
     if (!o.dryRun) await this.#assign(chosen, warnings);
 
     if (autoOn) {
@@ -481,6 +484,7 @@ export class PhiEngine {
       }
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
       for (const c of kept) chosen.push(c);
+      preferSsn(text, chosen, known);
       if (!o.dryRun) await this.#assign(kept, warnings);
       // A value the automatic tiers found once is PHI wherever else it stands in the same text
       // (`MRN 12345678 ... MR# 12345678`): tier 4 read the table before these tokens existed.
