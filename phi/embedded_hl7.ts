@@ -536,9 +536,18 @@ function looseOk(view: string, g: Span): boolean {
  */
 function candidateLines(text: string, primary: SpanSet | undefined, all: boolean): Span[] {
   const strict = anchorLines(text, primary, all, ANCHOR);
-  // Loose ids (`pid|`, `PID | 1`) everywhere: a proper segment id with spaced separators is on a
-  // line the primary scan covers.
+  // Loose ids (`pid|`, `PID | 1`) between the primary scan's segments, and a proper segment id
+  // with spaced separators at the start of one of them (the primary scan took it as a segment).
+  // (One pass over the whole text: a search per gap would scan on past the gap each time.)
   const loose = anchorLines(text, undefined, true, LOOSE_ANCHOR);
+  for (let i = 0; primary && i < primary.size; i++) {
+    const s = primary.starts[i];
+    if (looseIdAt(text, s, Math.min(text.length, s + 16)) === undefined) continue;
+    const ls = text.lastIndexOf("\n", s) + 1;
+    let le = text.indexOf("\n", s);
+    if (le === -1) le = text.length;
+    loose.push({ start: ls, end: le });
+  }
   if (loose.length === 0) return strict;
   const byStart = new Map<number, Span>();
   for (const l of [...strict, ...loose]) byStart.set(l.start, l);

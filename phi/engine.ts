@@ -484,7 +484,7 @@ export class PhiEngine {
       }
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
       for (const c of kept) chosen.push(c);
-      preferSsn(text, chosen, known);
+      preferSsn(text, chosen, known, false);
       if (!o.dryRun) await this.#assign(kept, warnings);
       // A value the automatic tiers found once is PHI wherever else it stands in the same text
       // (`MRN 12345678 ... MR# 12345678`): tier 4 read the table before these tokens existed.
@@ -494,7 +494,7 @@ export class PhiEngine {
         for (const c of again) chosen.push(c);
       }
       // One word of a name tokenized in this text, standing alone (`Vanderhoeven called back`).
-      const words = nameWordsOf(text, chosen, fences);
+      const words = nameWordsOf(text, chosen, fences, scan ? freeRegions(text, scan) : undefined);
       if (words.length > 0) {
         if (!o.dryRun) await this.#assign(words, warnings);
         for (const c of words) chosen.push(c);

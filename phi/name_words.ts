@@ -11,8 +11,8 @@
  * outside every chosen value and every protected range (paths, fenced code the operator typed).
  */
 import { type Candidate, candidate } from "./candidate.ts";
-import { protectedSpans } from "./exclusions.ts";
-import { SpanSet } from "./spans.ts";
+import { protectedRanges, protectedSpans } from "./exclusions.ts";
+import { type Span, SpanSet } from "./spans.ts";
 import { HL7_FIELD_POLICY } from "./hl7_policy.ts";
 import { hl7Vocabulary, VENDOR_WORDS } from "./names/vocabulary.ts";
 import { BUILTIN_SEGMENTS, componentsOf, segmentDef } from "../hl7/schema.ts";
@@ -162,11 +162,15 @@ function nameSource(c: Candidate): boolean {
   return kind === "name" || kind === "xcn" || kind === "ndl";
 }
 
+/** A word: letters, with inner apostrophes and hyphens (`O'Brien`, `Smith-Jones`). */
+const WORD = /\p{L}+(?:['\u2019-]\p{L}+)*/gu;
+
 const isUpper = (c: string) => c !== c.toLowerCase() && c === c.toUpperCase();
 
 /**
  * Candidates for the lone words of the names among `chosen` (sorted or not), outside `chosen`.
- * `fences`: fenced code is the operator's (prompts only).
+ * `fences`: fenced code is the operator's (prompts only). `regions`: only these parts of the text
+ * (sorted; an HL7 text's free text: what lies outside segments, and free-text fields).
  *
  * @example
  * ```ts
@@ -177,7 +181,12 @@ const isUpper = (c: string) => c !== c.toLowerCase() && c === c.toUpperCase();
  * nameWordsOf(text, [name], false).map((c) => c.value); // ["Vanderhoeven"]
  * ```
  */
-export function nameWordsOf(text: string, chosen: readonly Candidate[], fences: boolean): Candidate[] {
+export function nameWordsOf(
+  text: string,
+  chosen: readonly Candidate[],
+  fences: boolean,
+  regions?: readonly Span[],
+): Candidate[] {
   /** Lowercase word → the name candidate it comes from, and whether that name was in lower case. */
   const words = new Map<string, { c: Candidate; lower: boolean }>();
   let vocab: ReadonlySet<string> | undefined;
@@ -192,26 +201,52 @@ export function nameWordsOf(text: string, chosen: readonly Candidate[], fences: 
     }
   }
   if (words.size === 0) return [];
-  const list = [...words.keys()].sort((a, b) => b.length - a.length);
-  const re = new RegExp(
-    `(?<![\\p{L}\\p{N}_'\u2019-])(?:${
-      list.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")
-    })(?![\\p{L}\\p{N}_]|['\u2019-]\\p{L})`,
-    "giu",
-  );
   const taken = SpanSet.union(chosen.map((c) => ({ start: c.start, end: c.end })));
   let protect: SpanSet | undefined;
+  let lineStart = 0, lineEnd = 0;
+  // Fenced code spans lines: read once for the whole text, only when there is a fence.
+  const hasFence = fences && text.indexOf("```") !== -1;
+  const fenced = hasFence
+    ? SpanSet.union(protectedRanges(text, false, true).filter((p) => p.kind === "fence"))
+    : undefined;
   const out: Candidate[] = [];
-  for (const m of text.matchAll(re)) {
-    const start = m.index, end = start + m[0].length;
-    const hit = words.get(m[0].toLowerCase());
+  // One pass over the words of the text, or of its regions (a word: letters, inner `'` and `-`),
+  // each looked up.
+  const parts = regions ?? [{ start: 0, end: text.length }];
+  let r = 0;
+  WORD.lastIndex = parts.length > 0 ? parts[0].start : text.length;
+  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+    while (r < parts.length && m.index >= parts[r].end) r++;
+    if (r === parts.length) break;
+    if (m.index < parts[r].start) {
+      WORD.lastIndex = parts[r].start;
+      continue;
+    }
+    const w = m[0];
+    if (w.length < 3) continue;
+    const hit = words.get(w.toLowerCase());
     if (hit === undefined) continue;
-    if (!hit.lower && !isUpper(m[0][0])) continue;
+    const start = m.index, end = start + w.length;
+    if (start > 0 && /[\p{N}_]/u.test(text[start - 1])) continue;
+    if (end < text.length && /[\p{N}_]/u.test(text[end])) continue;
+    if (!hit.lower && !isUpper(w[0])) continue;
     // Inside a token (`[[NAME_1]]` holds no name word, but a custom category could).
-    if (text.lastIndexOf("[[", start) > text.lastIndexOf("]]", start)) continue;
-    protect ??= protectedSpans(text, fences);
-    if (protect.overlaps(start, end) || !taken.add(start, end)) continue;
-    const c = candidate(start, end, m[0], hit.c.category, hit.c.canonical, "known", "name word");
+    if (taken.overlaps(start, end)) continue;
+    const before = text.slice(Math.max(0, start - 80), start);
+    if (before.lastIndexOf("[[") > before.lastIndexOf("]]")) continue;
+    // The never-tokenize list, read on the word's own line (one line at a time, as needed).
+    if (start >= lineEnd) {
+      lineStart = text.lastIndexOf("\n", start) + 1;
+      lineEnd = text.indexOf("\n", start);
+      if (lineEnd === -1) lineEnd = text.length;
+      protect = undefined;
+    }
+    protect ??= protectedSpans(text.slice(lineStart, lineEnd), fences && !hasFence);
+    if (protect.overlaps(start - lineStart, end - lineStart) || (hasFence && fenced!.overlaps(start, end))) {
+      continue;
+    }
+    if (!taken.add(start, end)) continue;
+    const c = candidate(start, end, w, hit.c.category, hit.c.canonical, "known", "name word");
     c.partial = true;
     out.push(c);
   }

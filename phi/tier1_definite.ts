@@ -180,7 +180,7 @@ const TIER1: Rule[] = [
       const n = v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace(/\D/g, "").length;
       return n >= 10 && n <= 12 && !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s));
     },
-    need: (t) => /(?:^|[^\w.])\(?0\d/.test(t),
+    need: (t) => /[ (]0\d{1,4}[ \t.)]{1,2}\d/.test(t) || /^\(?0\d/.test(t),
   },
   {
     // Mobile numbers of other countries written bare with the trunk `0`: UK `07700900966`, FR/NL
@@ -190,7 +190,7 @@ const TIER1: Rule[] = [
     check: (t, s, v) =>
       !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)) &&
       !UNIT_AFTER.test(t.slice(s + v.length, s + v.length + 12)),
-    need: (t) => /(?:^|\D)0[14-7]\d{8}/.test(t),
+    need: (t) => /0[14-7]\d{8}/.test(t),
   },
   { re: /\bNPI\s*:\s*(\d{10})(?!\d)/gi, category: "NPI", group: 1 },
   {
