@@ -283,6 +283,19 @@ export class KnownIndex {
     const key = row.original === undefined ? undefined : this.#needle(row.original, row, true);
     // The canonical form is often the original lowercased (addresses, e-mail): then it is that key.
     if (row.canonical !== row.original && row.canonical !== key) this.#needle(row.canonical, row, true);
+    // A NANP phone in its other written forms (`217 555 0199`, `217.555.0199`, `2175550199` for a
+    // known `217-555-0199`; the `+1` forms are tier 1's and share the token through the table).
+    if (row.category === "PHONE") {
+      const d = row.canonical.length === 11 && row.canonical[0] === "1"
+        ? row.canonical.slice(1)
+        : row.canonical;
+      if (/^[2-9]\d{9}$/.test(d)) {
+        const a = d.slice(0, 3), b = d.slice(3, 6), c = d.slice(6);
+        for (const form of [`${a} ${b} ${c}`, `${a}.${b}.${c}`, `${a}-${b}-${c}`, d, `${a} ${b}-${c}`]) {
+          if (form !== key && form !== row.canonical) this.#needle(form, row, true);
+        }
+      }
+    }
     // A street written with its suffix or direction spelled the other way (`12 Elm Street` for a
     // known `12 Elm St`).
     if (row.category === "ADDRESS") {

@@ -169,3 +169,31 @@ Deno.test("name words alone: operator text around a name keeps its ordinary and 
     assertEquals(out.tokenized.filter((x) => x.context === "name word"), [], out.text);
   }
 });
+
+Deno.test("a known phone in every written form, with or without +1, gets one token (generated)", async () => {
+  await using h = await testEngine("on");
+  const f = new PhiFactory(99);
+  for (let i = 0; i < 30; i++) {
+    const d = f.uniqueDigits(10).replace(/^./, String(2 + (i % 8)));
+    const a = d.slice(0, 3), b = d.slice(3, 6), c = d.slice(6);
+    const forms = [
+      `${a} ${b} ${c}`,
+      `(${a})${b}-${c}`,
+      `(${a}) ${b}-${c}`,
+      d,
+      `${a}.${b}.${c}`,
+      `+1 ${a} ${b} ${c}`,
+      `1-${a}-${b}-${c}`,
+      `+1${d}`,
+      `${a} ${b}-${c}`,
+    ];
+    const text = `PID|1||${f.mrn()}^^^H^MR||ROE${i}^RICK||19700101|M|||||${a}-${b}-${c}\nnote: ${
+      forms.map((x, k) => `form ${k} is ${x}`).join("; ")
+    }.`;
+    const r = await h.engine.tokenizeUserInput(text);
+    const phones = new Set(r.tokenized.filter((t) => t.category === "PHONE").map((t) => t.token));
+    assertEquals(phones.size, 1, r.text);
+    for (const x of forms) assert(!leaks(r.text, x), `${x} leaked: ${r.text}`);
+    assert(!r.text.includes(c), r.text);
+  }
+});
