@@ -8,7 +8,8 @@
  * in running text is left alone unless the name itself was written in lower case), is not a month,
  * a weekday, a common English word that is also a given name (`May`, `Will`, `Grant`), an HL7 term
  * or a vendor's name (phi/names/vocabulary.ts), and stands
- * outside every chosen value and every protected range (paths, fenced code the operator typed).
+ * outside every chosen value and every protected range (paths, fenced code the operator typed). A
+ * word the same text also writes in lower case (`server`) is an ordinary word there: never alone.
  */
 import { type Candidate, candidate } from "./candidate.ts";
 import { protectedRanges, protectedSpans } from "./exclusions.ts";
@@ -210,6 +211,7 @@ export function nameWordsOf(
     ? SpanSet.union(protectedRanges(text, false, true).filter((p) => p.kind === "fence"))
     : undefined;
   const out: Candidate[] = [];
+  let ordinary: Set<string> | undefined;
   // One pass over the words of the text, or of its regions (a word: letters, inner `'` and `-`),
   // each looked up.
   const parts = regions ?? [{ start: 0, end: text.length }];
@@ -224,12 +226,17 @@ export function nameWordsOf(
     }
     const w = m[0];
     if (w.length < 3) continue;
-    const hit = words.get(w.toLowerCase());
+    const key = w.toLowerCase();
+    const hit = words.get(key);
     if (hit === undefined) continue;
     const start = m.index, end = start + w.length;
     if (start > 0 && /[\p{N}_]/u.test(text[start - 1])) continue;
     if (end < text.length && /[\p{N}_]/u.test(text[end])) continue;
-    if (!hit.lower && !isUpper(w[0])) continue;
+    if (!hit.lower && !isUpper(w[0])) {
+      // Written in lower case here: an ordinary word of this text (`server`), so not a name alone.
+      if (w === key) (ordinary ??= new Set()).add(key);
+      continue;
+    }
     // Inside a token (`[[NAME_1]]` holds no name word, but a custom category could).
     if (taken.overlaps(start, end)) continue;
     const before = text.slice(Math.max(0, start - 80), start);
@@ -250,5 +257,5 @@ export function nameWordsOf(
     c.partial = true;
     out.push(c);
   }
-  return out;
+  return ordinary === undefined ? out : out.filter((c) => !ordinary!.has(c.value.toLowerCase()));
 }

@@ -163,6 +163,10 @@ Deno.test("name words alone: operator text around a name keeps its ordinary and 
   const r = await h.engine.sanitizeToolResult(text, "read_file");
   assert(r.text.includes("PID.11.4 (State) is IL; May releases go out on Friday."), r.text);
   assert(r.text.includes("State of the route: up."), r.text);
+  // A name word the same text also writes in lower case is an ordinary word there.
+  const server = "Patient is Server von Prod. The Server restarted; the server is fine.";
+  const out = await h.engine.tokenizeUserInput(server);
+  assert(out.text.endsWith("The Server restarted; the server is fine."), out.text);
   for (const t of toolOutputCorpus(31)) {
     const withName = `PID|1||77120044^^^H^MR||PATIENT^ACCOUNT^R||19800101\n${t}`;
     const out = await h.engine.sanitizeToolResult(withName, "bash_exec");
