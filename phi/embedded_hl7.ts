@@ -542,6 +542,9 @@ function candidateLines(text: string, primary: SpanSet | undefined, all: boolean
   const loose = anchorLines(text, undefined, true, LOOSE_ANCHOR);
   for (let i = 0; primary && i < primary.size; i++) {
     const s = primary.starts[i];
+    // Most segments start `PID|1`: only white space around the `|` or a lower-case id is loose.
+    const c3 = text.charCodeAt(s + 3), c4 = text.charCodeAt(s + 4), c1 = text.charCodeAt(s + 1);
+    if (c3 === 124 && c4 !== 32 && c4 !== 9 && !(c1 >= 97 && c1 <= 122)) continue;
     if (looseIdAt(text, s, Math.min(text.length, s + 16)) === undefined) continue;
     const ls = text.lastIndexOf("\n", s) + 1;
     let le = text.indexOf("\n", s);

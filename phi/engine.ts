@@ -617,7 +617,7 @@ export class PhiEngine {
       const depth = (o.base64Depth ?? 0) + 1;
       const inner = await this.#pass(decoded, {
         ...o,
-        base64: depth < 2,
+        base64: depth < 2 && B64_TEXT.test(decoded.slice(0, 256)),
         base64Depth: depth,
         markers: false,
       });
@@ -798,6 +798,9 @@ export async function createPhiEngine(options: PhiEngineOptions): Promise<PhiEng
   const table = await LookupTable.open(homePaths(options.config.home).lookup);
   return new PhiEngine(options, table);
 }
+
+/** A decoded text that starts as base64 itself (base64 of base64): the only kind decoded again. */
+const B64_TEXT = /^[\s"'=:,{[\w]{0,32}[A-Za-z0-9+/_-]{16}/;
 
 /** Shortest value the repeat sweep looks for (shorter ones are too often parts of other words). */
 const MIN_REPEAT = 4;

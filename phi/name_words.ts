@@ -163,6 +163,9 @@ function nameSource(c: Candidate): boolean {
   return kind === "name" || kind === "xcn" || kind === "ndl";
 }
 
+/** The words of a name canonical that may stand alone (computed once per name, bounded). */
+const ELIGIBLE = new Map<string, string[]>();
+
 /** A word: letters, with inner apostrophes and hyphens (`O'Brien`, `Smith-Jones`). */
 const WORD = /\p{L}+(?:['\u2019-]\p{L}+)*/gu;
 
@@ -195,11 +198,18 @@ export function nameWordsOf(
     if ((c.category !== "NAME" && c.category !== "presidio_PERSON") || !nameSource(c)) continue;
     if (c.value.includes("[[")) continue;
     const lower = c.value === c.value.toLowerCase();
-    for (const w of c.canonical.split(" ")) {
-      if (w.length < 3 || !/^\p{L}[\p{L}'\u2019-]*$/u.test(w) || COMMON.has(w) || words.has(w)) continue;
-      if ((vocab ??= nameVocabulary()).has(w)) continue;
-      words.set(w, { c, lower });
+    let eligible = ELIGIBLE.get(c.canonical);
+    if (eligible === undefined) {
+      eligible = [];
+      for (const w of c.canonical.split(" ")) {
+        if (w.length < 3 || !/^\p{L}[\p{L}'\u2019-]*$/u.test(w) || COMMON.has(w)) continue;
+        if ((vocab ??= nameVocabulary()).has(w)) continue;
+        eligible.push(w);
+      }
+      if (ELIGIBLE.size >= 50_000) ELIGIBLE.clear();
+      ELIGIBLE.set(c.canonical, eligible);
     }
+    for (const w of eligible) if (!words.has(w)) words.set(w, { c, lower });
   }
   if (words.size === 0) return [];
   const taken = SpanSet.union(chosen.map((c) => ({ start: c.start, end: c.end })));
