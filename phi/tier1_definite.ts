@@ -162,7 +162,10 @@ const TIER1: Rule[] = [
     category: "PHONE",
     group: 1,
     check: (t, s) => !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)),
-    need: (t) => /phone|\bph\b|tel|cell|mobile|fax|pager/i.test(t),
+    need: (t) =>
+      /\d[ \t]*[(,\/-]?[ \t]*(?:home|work|office|cell|mobile|daytime|evening|phone|ph|tel|fax|pager)/i.test(
+        t,
+      ),
   },
   {
     // National numbers written with a trunk `0` and their country's grouping, without `+` or a cue:
