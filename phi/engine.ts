@@ -478,6 +478,9 @@ export class PhiEngine {
         known: this.#known,
         taken,
       });
+      // Names given by their key (`"lastName": "Doe"`, FHIR `family`/`given`, `<lastName>`): the
+      // key is a cue, so before tier 5 (which might take part of the value).
+      for (const c of this.#keyedNames(text, [...chosen, ...found], fences)) found.push(c);
       if (this.#tier5) {
         const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
         for (const c of await this.#tier5.find(text, all, scan, warnings, fences)) found.push(c);
@@ -498,13 +501,6 @@ export class PhiEngine {
       if (words.length > 0) {
         if (!o.dryRun) await this.#assign(words, warnings);
         for (const c of words) chosen.push(c);
-      }
-      // Names given by their key (`"lastName": "Doe"`, FHIR `family`/`given`, `<lastName>`).
-      const keyed = this.#keyedNames(text, chosen, fences);
-      if (keyed.length > 0) {
-        const kept = o.dryRun || mode !== "confirm" ? keyed : await this.#confirm(keyed, o);
-        if (!o.dryRun) await this.#assign(kept, warnings);
-        for (const c of kept) chosen.push(c);
       }
     }
     chosen.sort((a, b) => a.start - b.start);

@@ -2,7 +2,8 @@
  * Person names given by their key: the value of a name key in JSON (`"lastName": "Doe"`,
  * FHIR's `"family": "Doe", "given": ["Jane", "Q"]`, also with escaped quotes one level down), in
  * XML (`<lastName>Doe</lastName>`, FHIR's `<family value="Doe"/>`) and in `key=value` pairs
- * (`last_name=Doe`). The key is the cue: the value is a name whatever the lexicon says.
+ * (`last_name=Doe`; unquoted, more words only when capitalized). The key is the cue: the value is
+ * a name whatever the lexicon says.
  *
  * | Keys (case, `_`, `-` and `.` ignored) | Part |
  * |---|---|
@@ -80,7 +81,7 @@ const JSON_PAIR =
 const XML_ELEMENT = /<((?:[\w-]+:)?([A-Za-z][\w.\-]{2,40}))(?:\s[^<>]{0,200})?>([^<>]{1,120})<\/\1>/g;
 const XML_VALUE = /<(?:[\w-]+:)?(family|given)\s+value\s*=\s*(["'])([^"'<>]{1,120})\2/g;
 const KEY_VALUE =
-  /(?<![\w.\-])([A-Za-z][\w.\-]{2,40})[ \t]*=[ \t]*(?:(["'])([^"'\r\n]{1,120})\2|([\p{L}\p{M}'\u2019.\-]+(?![\w.\-]*=)(?:[ \t][\p{L}\p{M}'\u2019.\-]+(?![\w.\-]*=)){0,3})(?=[\s&;,|]|$))/gu;
+  /(?<![\w.\-])([A-Za-z][\w.\-]{2,40})[ \t]*=[ \t]*(?:(["'])([^"'\r\n]{1,120})\2|([\p{L}\p{M}'\u2019.\-]+(?![\w.\-]*[ \t]*=)(?:[ \t]\p{Lu}[\p{L}\p{M}'\u2019.\-]*(?![\w.\-]*[ \t]*=)){0,3})(?=[\s&;,|]|$))/gu;
 
 /** One keyed name found: its place, the part of the name it is, the key. */
 export interface KeyedName {

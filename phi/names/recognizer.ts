@@ -407,10 +407,13 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     // (Capitalized particles, `Maria De La Cruz`, may have joined the run.)
     let jp = i + 1;
     while (jp < j && !PARTICLE_SET.has(words[jp].key)) jp++;
+    // Without a cue, the first word is a given name and the family name one the lexicon knows.
+    const cued = STRONG_CUE_RE.test(before) || WEAK_CUE_RE.test(before) || IS_CUE_RE.test(before);
+    const knownFamily = (key: string) => familyOk(key) && (lex.last.has(key) || lex.any.has(key));
     if (
-      particleTail(text, words[jp - 1].nameEnd, familyOk) > words[jp - 1].nameEnd &&
-      ((isFirst(w) && !lex.common.has(w.key)) || STRONG_CUE_RE.test(before) || WEAK_CUE_RE.test(before) ||
-        IS_CUE_RE.test(before))
+      !PARTICLE_SET.has(w.key) &&
+      particleTail(text, words[jp - 1].nameEnd, cued ? familyOk : knownFamily) > words[jp - 1].nameEnd &&
+      (cued || (isFirst(w) && !lex.common.has(w.key)))
     ) {
       i = emit(i, jp, "pair");
       continue;

@@ -104,6 +104,14 @@ Deno.test("known names in the cells of | rows get tokens; other rows stay", asyn
   assertEquals((await h.engine.sanitizeToolResult(plain, "bash_exec")).text, plain);
 });
 
+Deno.test("keyed names: the whole value is one name, before any other finder takes part of it", async () => {
+  await using h = await testEngine("on");
+  const text = "patient_name=Mary Ann Jones status=ok lname=smith";
+  const r = await h.engine.sanitizeToolResult(text, "bash_exec");
+  assertEquals(r.tokenized.map((t) => t.value), ["Mary Ann Jones", "smith"], r.text);
+  assertEquals(h.engine.detokenize(r.text).text, text);
+});
+
 Deno.test("keyed names: operator JSON and logs without person keys stay as they are", async () => {
   await using h = await testEngine("on");
   const plain = [
@@ -111,6 +119,7 @@ Deno.test("keyed names: operator JSON and logs without person keys stay as they 
     '{"threads":[{"name":"ib_epic","status":"running"}],"lastName":null,"firstName":""}',
     "<thread><name>adt_out</name><family>ADT</family><state>up</state></thread>",
     "proc=tps_route lname=tps_x.tcl user=hci host=engine01",
+    "Set family = ADT and given = A08 in the route config",
   ];
   for (const t of plain) assertEquals((await h.engine.sanitizeToolResult(t, "bash_exec")).text, t);
   for (const t of toolOutputCorpus(77)) {
