@@ -480,7 +480,7 @@ export class PhiEngine {
       });
       // Names given by their key (`"lastName": "Doe"`, FHIR `family`/`given`, `<lastName>`): the
       // key is a cue, so before tier 5 (which might take part of the value).
-      for (const c of this.#keyedNames(text, [...chosen, ...found], fences)) found.push(c);
+      for (const c of this.#keyedNames(text, chosen, found, fences)) found.push(c);
       if (this.#tier5) {
         const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
         for (const c of await this.#tier5.find(text, all, scan, warnings, fences)) found.push(c);
@@ -530,16 +530,21 @@ export class PhiEngine {
    * aside: the value is what is read). A family and a given name of one record are two values, each
    * with its token, so both come back exactly.
    */
-  #keyedNames(text: string, chosen: readonly Candidate[], fences: boolean): Candidate[] {
+  #keyedNames(
+    text: string,
+    chosen: readonly Candidate[],
+    found: readonly Candidate[],
+    fences: boolean,
+  ): Candidate[] {
     if (text.indexOf('"') === -1 && text.indexOf("<") === -1 && text.indexOf("=") === -1) return [];
-    const taken = SpanSet.union(chosen.map((c) => ({ start: c.start, end: c.end })));
+    let taken: SpanSet | undefined; // built when the first keyed name is found
     let protect: SpanSet | undefined;
-    const found = keyedNameCandidates(text, (s, e) => {
+    return keyedNameCandidates(text, (s, e) => {
+      taken ??= SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
       if (taken.overlaps(s, e)) return true;
       protect ??= SpanSet.union(protectedRanges(text, true, fences).filter((p) => p.kind !== "json_key"));
       return protect.overlaps(s, e);
     });
-    return found;
   }
 
   /**
