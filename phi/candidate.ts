@@ -35,11 +35,6 @@ export interface Candidate {
    * apply, only "never inside an existing token".
    */
   exact?: boolean;
-  /**
-   * Part of a value whose token it gets (one word of a known name): the token's forms for
-   * detokenizing are not taken from it.
-   */
-  partial?: boolean;
 }
 
 /**
@@ -56,17 +51,5 @@ export function candidate(
   context?: string,
   exact = false,
 ): Candidate {
-  return {
-    start,
-    end,
-    value,
-    category,
-    canonical,
-    tier,
-    context,
-    token: undefined,
-    row: undefined,
-    exact,
-    partial: false,
-  };
+  return { start, end, value, category, canonical, tier, context, token: undefined, row: undefined, exact };
 }

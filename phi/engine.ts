@@ -31,7 +31,7 @@ import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { embeddedScan } from "./embedded_hl7.ts";
 import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
-import { nameWordsOf } from "./name_words.ts";
+import { NAME_WORD, nameWordsOf } from "./name_words.ts";
 import { preferSsn } from "./prefer_ssn.ts";
 import { keyedNameCandidates } from "./keyed_names.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
@@ -508,7 +508,7 @@ export class PhiEngine {
     if (!o.dryRun) {
       let shaped: boolean | undefined; // the segment test, once per pass and only when needed
       for (const c of chosen) {
-        if (c.row && !c.partial) {
+        if (c.row && c.context !== NAME_WORD) {
           const field = betweenDelimiters(text, c.start, c.end) && (shaped ??= hasSegment(text));
           this.table.seen(c.row, c.value, field);
         }
@@ -578,7 +578,7 @@ export class PhiEngine {
     const free = SpanSet.of(scan.free);
     const local = new SpanSet();
     const skip = (s: number, e: number) => taken.overlaps(s, e) || !segs.overlaps(s, e) || free.covers(s, e);
-    for (const c of findDefinite(text, skip)) {
+    for (const c of findDefinite(text, skip, false)) {
       // The never-tokenize list, checked on the candidate's own line.
       const ls = lineStart(text, c.start);
       let le = c.end;

@@ -163,6 +163,12 @@ function nameSource(c: Candidate): boolean {
   return kind === "name" || kind === "xcn" || kind === "ndl";
 }
 
+/**
+ * The context of a lone name word's candidate: part of a name whose token it gets, so the engine
+ * never takes it for the token's prose form (detokenize gives the whole name back).
+ */
+export const NAME_WORD = "name word";
+
 /** The words of a name canonical that may stand alone (computed once per name, bounded). */
 const ELIGIBLE = new Map<string, string[]>();
 
@@ -212,7 +218,7 @@ export function nameWordsOf(
     for (const w of eligible) if (!words.has(w)) words.set(w, { c, lower });
   }
   if (words.size === 0) return [];
-  const taken = SpanSet.union(chosen.map((c) => ({ start: c.start, end: c.end })));
+  let taken: SpanSet | undefined; // built at the first word that is a name word
   let protect: SpanSet | undefined;
   let lineStart = 0, lineEnd = 0;
   // Fenced code spans lines: read once for the whole text, only when there is a fence.
@@ -248,6 +254,7 @@ export function nameWordsOf(
       continue;
     }
     // Inside a token (`[[NAME_1]]` holds no name word, but a custom category could).
+    taken ??= SpanSet.union(chosen.map((c) => ({ start: c.start, end: c.end })));
     if (taken.overlaps(start, end)) continue;
     const before = text.slice(Math.max(0, start - 80), start);
     if (before.lastIndexOf("[[") > before.lastIndexOf("]]")) continue;
@@ -263,9 +270,7 @@ export function nameWordsOf(
       continue;
     }
     if (!taken.add(start, end)) continue;
-    const c = candidate(start, end, w, hit.c.category, hit.c.canonical, "known", "name word");
-    c.partial = true;
-    out.push(c);
+    out.push(candidate(start, end, w, hit.c.category, hit.c.canonical, "known", NAME_WORD));
   }
   return ordinary === undefined ? out : out.filter((c) => !ordinary!.has(c.value.toLowerCase()));
 }

@@ -77,6 +77,8 @@ interface Rule {
   check?: (text: string, start: number, value: string) => boolean;
   /** A cheap test on the whole text: false means the rule cannot match. */
   need?: (text: string) => boolean;
+  /** Prose only: not run over HL7 segments (their phone fields are the field policy's). */
+  prose?: boolean;
 }
 
 const TIER1: Rule[] = [
@@ -159,6 +161,7 @@ const TIER1: Rule[] = [
         .raw`(?<![\w.+\/|^~&=:#-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10}))(?=[ \t]*[(,\/-]?[ \t]*(?:(?:home|work|office|cell|mobile|daytime|evening)[ \t]*)?(?:phone|ph|tel|cell|mobile|fax|pager)(?![A-Za-z]))`,
       "gi",
     ),
+    prose: true,
     category: "PHONE",
     group: 1,
     check: (t, s) => !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)),
@@ -178,6 +181,7 @@ const TIER1: Rule[] = [
         EXT + String.raw`(?![ \t.]?\d|[\w\/])`,
       "g",
     ),
+    prose: true,
     category: "PHONE",
     check: (t, s, v) => {
       const n = v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace(/\D/g, "").length;
@@ -189,6 +193,7 @@ const TIER1: Rule[] = [
     // Mobile numbers of other countries written bare with the trunk `0`: UK `07700900966`, FR/NL
     // `0612345678`, DE `015123456789`, AU `0412345678`. Not in HL7 fields or after an id word.
     re: /(?<![\w.+\/|^~&=:#-])(?:07[1-9]\d{8}|0[67]\d{8}|01[5-7]\d{8,9}|04\d{8})(?![\w\/]|[-.]\d)/g,
+    prose: true,
     category: "PHONE",
     check: (t, s, v) =>
       !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)) &&
@@ -284,7 +289,8 @@ function emailsAround(
 
 /**
  * Tier 1 (definite) candidates of a text, unfiltered (but for the ranges `skip` rejects, which are
- * dropped before any work is done on them).
+ * dropped before any work is done on them). `prose`: false for HL7 segments (the national and
+ * cue-after phone rules are for prose; a segment's phones are the field policy's).
  *
  * @example
  * ```ts
@@ -292,12 +298,16 @@ function emailsAround(
  * findDefinite("call 555-123-4567").map((c) => c.category); // ["PHONE"]
  * ```
  */
-export function findDefinite(text: string, skip?: (start: number, end: number) => boolean): Candidate[] {
+export function findDefinite(
+  text: string,
+  skip?: (start: number, end: number) => boolean,
+  prose = true,
+): Candidate[] {
   const out: Candidate[] = findEmails(text, skip);
   // Two rules can match the same range (`+1 555-456-7890` is also an international number).
   const seen = new Set<number>();
-  for (const { re, category, group, check, need } of TIER1) {
-    if (need && !need(text)) continue;
+  for (const { re, category, group, check, need, prose: proseOnly } of TIER1) {
+    if ((proseOnly && !prose) || (need && !need(text))) continue;
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const g = group === undefined ? m[0] : m[group];
