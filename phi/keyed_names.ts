@@ -111,8 +111,11 @@ export function findKeyedNames(text: string): KeyedName[] {
     if (!NAME_VALUE.test(value) || PLACEHOLDER.test(value) || value.includes("[[")) return;
     // One word of the HL7 or vendor vocabulary (`"family": "ADT"`) names no person.
     if (!/\s/.test(value) && nameVocabulary().has(value.toLowerCase())) return;
-    // Under the generic FHIR keys, a short all-caps word is a code (`"family": "ADT"`).
-    if ((key === "family" || key === "given") && /^[A-Z]{2,4}$/.test(value)) return;
+    // Under the generic FHIR keys a name is capitalized; a short all-caps word is a code
+    // (`"family": "ADT"`), a lower-case one a setting (`"family": "inbound"`).
+    if ((key === "family" || key === "given") && (/^[A-Z]{2,4}$/.test(value) || !/^\p{Lu}/u.test(value))) {
+      return;
+    }
     out.push({ start: start + lead, end: start + lead + value.length, value, part, key });
   };
   if (text.indexOf('"') !== -1) {

@@ -195,8 +195,10 @@ const TIER1: Rule[] = [
     re: /(?<![\w.+\/|^~&=:#-])(?:07[1-9]\d{8}|0[67]\d{8}|01[5-7]\d{8,9}|04\d{8})(?![\w\/]|[-.]\d)/g,
     prose: true,
     category: "PHONE",
+    // Not a value printed after `=`, `=>` or `#` (a result, a setting): phones there have a cue.
     check: (t, s, v) =>
       !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)) &&
+      !/[=>#][ \t]*$/.test(t.slice(Math.max(0, s - 4), s)) &&
       !UNIT_AFTER.test(t.slice(s + v.length, s + v.length + 12)),
     need: (t) => /0[14-7]\d{8}/.test(t),
   },

@@ -120,6 +120,7 @@ Deno.test("keyed names: operator JSON and logs without person keys stay as they 
     "<thread><name>adt_out</name><family>ADT</family><state>up</state></thread>",
     "proc=tps_route lname=tps_x.tcl user=hci host=engine01",
     "Set family = ADT and given = A08 in the route config",
+    '{"thread":"adt_in","family":"inbound","given":"tcp","lastName":"N/A","port":7001}',
   ];
   for (const t of plain) assertEquals((await h.engine.sanitizeToolResult(t, "bash_exec")).text, t);
   for (const t of toolOutputCorpus(77)) {

@@ -81,6 +81,8 @@ Deno.test("national phones: engine numbers are not phones", async () => {
     "file /hci/prod/site1/data/0612345678.hl7 and C:\\cloverleaf\\0712345678\\x.tcl",
     "thread adt_in: 0151 messages, 030 errors, 020 7946 lines",
     "size 0712345678 bytes",
+    "sqlite3 adt_in.smatdb 'select count(*) from smat_msgs' => 0712345678",
+    "result=0612345678 rc=0",
   ];
   for (const t of plain) {
     await using h = await testEngine("on");
