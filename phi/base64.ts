@@ -40,6 +40,11 @@ const enc = new TextEncoder();
 export interface Base64Run extends Span {
   /** `first`: the first line's width when it is shorter (a prefix before the run on its line). */
   wrap?: { width: number; eol: string; first?: number };
+  /**
+   * Pieces of any length with a separator after each but the last (base64 broken up by spaces or
+   * line breaks inside a JSON string): `lens[k]` characters, then `seps[k]`.
+   */
+  chunks?: { lens: number[]; seps: string[] };
 }
 
 /**
@@ -125,11 +130,40 @@ function wrappedRun(text: string, s: number, e: number, min: number): Base64Run 
 /** The base64 characters of a run (line breaks of a wrapped run left out). */
 export function runBase64(text: string, run: Base64Run): string {
   const raw = text.slice(run.start, run.end);
+  if (run.chunks) {
+    let out = "";
+    let at = 0;
+    const { lens, seps } = run.chunks;
+    for (let k = 0; k < lens.length; k++) {
+      out += raw.slice(at, at + lens[k]);
+      at += lens[k] + (seps[k]?.length ?? 0);
+    }
+    return out;
+  }
   return run.wrap ? raw.split(run.wrap.eol).join("") : raw;
 }
 
 /** `b64` laid out like `run` (wrapped at its width with its line break when it was wrapped). */
 export function layoutLike(b64: string, run: Base64Run): string {
+  if (run.chunks) {
+    const { lens, seps } = run.chunks;
+    // Pieces of one width with one separator: the same width and separator all along.
+    if (
+      lens.length > 1 && lens.slice(0, -1).every((l) => l === lens[0]) && seps.every((x) => x === seps[0])
+    ) {
+      const parts: string[] = [];
+      for (let i = 0; i < b64.length; i += lens[0]) parts.push(b64.slice(i, i + lens[0]));
+      return parts.join(seps[0]);
+    }
+    // Else the same pieces and separators; the last piece takes what is left.
+    let out = "";
+    let at = 0;
+    for (let k = 0; k < lens.length - 1 && at + lens[k] < b64.length; k++) {
+      out += b64.slice(at, at + lens[k]) + seps[k];
+      at += lens[k];
+    }
+    return out + b64.slice(at);
+  }
   if (!run.wrap) return b64;
   const lines: string[] = [];
   const first = run.wrap.first ?? run.wrap.width;
@@ -387,9 +421,11 @@ export function decodeRunText(
   }
   const again = bytes.toBase64({ alphabet: url ? "base64url" : "base64", omitPadding: !padded });
   if (again !== b64) return undefined;
-  const decoded = decodeBytes(bytes);
+  const decoded = utf16WithoutBom(bytes) ?? decodeBytes(bytes);
   const text = decoded.text;
-  const latin1 = decoded.regions.some((r) => r.charset !== "utf-8");
+  // UTF-16 (with a byte-order mark, or read from its zero bytes) is judged as the text it is.
+  const utf16 = decoded.regions[0]?.charset.startsWith("utf-16") ?? false;
+  const latin1 = !utf16 && decoded.regions.some((r) => r.charset !== "utf-8");
   // Not UTF-8: judged byte by byte as Latin-1 (C1 bytes mean random data, not a Windows-1252
   // letter), so the pieces of a wrapped run never pass for text on their own.
   let probe = text;
@@ -398,7 +434,32 @@ export function decodeRunText(
     for (let i = 0; i < bytes.length; i++) probe += String.fromCharCode(bytes[i]);
   }
   if (!isText(probe, latin1, keyed)) return undefined;
+  if (utf16 && text.includes("\ufffd")) return undefined;
   return { text, encoding: { url, padded, latin1, charset: decoded } };
+}
+
+/**
+ * UTF-16 text without a byte-order mark (a Windows tool's output, base64-encoded): an even number of
+ * bytes, at least 8, where nearly every byte of one parity is zero and nearly none of the other
+ * (ASCII text in UTF-16LE is `P\0I\0D\0`). Undefined otherwise (decodeBytes reads the bytes).
+ */
+function utf16WithoutBom(bytes: Uint8Array): DecodedText | undefined {
+  const n = bytes.length;
+  if (n < 8 || n % 2 !== 0) return undefined;
+  let evenZero = 0, oddZero = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenZero++;
+    if (bytes[i + 1] === 0) oddZero++;
+  }
+  const half = n / 2;
+  const charset = oddZero >= half * 0.9 && evenZero <= half * 0.1
+    ? "utf-16le"
+    : evenZero >= half * 0.9 && oddZero <= half * 0.1
+    ? "utf-16be"
+    : undefined;
+  if (charset === undefined) return undefined;
+  const text = new TextDecoder(charset, { ignoreBOM: true }).decode(bytes);
+  return { text, regions: [{ start: 0, charset, message: 0 }], notes: [] };
 }
 
 /** `text` written as a run was (alphabet, padding, character set); undefined if it cannot be. */
@@ -417,7 +478,8 @@ export function encodeRunText(text: string, e: RunEncoding): string | undefined 
 /**
  * The base64 runs of `text` that decode to text, in order: either alphabet (standard or URL-safe),
  * padded or not, on one line or wrapped at any width of 16 or more (line breaks real, or written
- * `\n` as in a JSON string), holding UTF-8 or Latin-1 text; `min` (32) or more characters long, or
+ * `\n` as in a JSON string) or in pieces of any length inside a JSON string (split by spaces or line
+ * breaks), holding UTF-8, Latin-1 or UTF-16 (with or without a byte-order mark) text; `min` (32) or more characters long, or
  * 16 or more right after `=` or `:`. Hashes, keys and other random bytes do not decode to text and
  * are left out.
  *
@@ -491,5 +553,46 @@ export function decodedRuns(text: string, min: number = MIN_DECODE): DecodedRun[
     // The first probe position (one before a multiple of step, as the first) at or after `next`.
     i = Math.max(i + step, Math.ceil((next + 1) / step) * step - 1);
   }
+  if (text.indexOf('"') !== -1) return withPieces(text, out, min);
   return out;
+}
+
+/**
+ * A JSON string of base64 pieces (`"TVNI fF5+ XCZ8..."`, or pieces of any length on lines of their
+ * own, the breaks real or written `\n`): when the pieces joined decode to text, one run over the
+ * whole string replaces any piece decoded alone.
+ */
+const PIECES = /"([A-Za-z0-9+/=_-]+(?:(?:[ \t]+|\\r\\n|\\n|\r?\n[ \t]*)[A-Za-z0-9+/=_-]+)+)[ \t]*"/g;
+const PIECE_SEP = /[ \t]+|\\r\\n|\\n|\r?\n[ \t]*/g;
+
+function withPieces(text: string, out: DecodedRun[], min: number): DecodedRun[] {
+  let added = false;
+  PIECES.lastIndex = 0;
+  for (let m = PIECES.exec(text); m; m = PIECES.exec(text)) {
+    const body = m[1];
+    const start = m.index + 1;
+    const lens: number[] = [];
+    const seps: string[] = [];
+    let at = 0;
+    PIECE_SEP.lastIndex = 0;
+    for (let sm = PIECE_SEP.exec(body); sm; sm = PIECE_SEP.exec(body)) {
+      lens.push(sm.index - at);
+      seps.push(sm[0]);
+      at = sm.index + sm[0].length;
+    }
+    lens.push(body.length - at);
+    const run: Base64Run = { start, end: start + body.length, chunks: { lens, seps } };
+    const joined = runBase64(text, run);
+    if (joined.length < min) continue;
+    // Lines of one width are a wrapped run the main scan read already.
+    if (out.some((r) => r.run.start <= run.start && r.run.end >= run.end)) continue;
+    const got = decodeRunText(joined);
+    if (!got) continue;
+    for (let k = out.length - 1; k >= 0; k--) {
+      if (out[k].run.start < run.end && run.start < out[k].run.end) out.splice(k, 1);
+    }
+    out.push({ run, text: got.text, encoding: got.encoding });
+    added = true;
+  }
+  return added ? out.sort((a, b) => a.run.start - b.run.start) : out;
 }

@@ -13,6 +13,11 @@
  * | Tcl lists | `{` before a segment id, its `}` | |
  * | SQL / CSV / JSON strings, Markdown code | the quote (or backtick) before a segment id and its closing quote (same escape form) | a doubled quote (`''`, `""`) inside it |
  * | log prefixes | `|` before a segment id with a field policy (`thread|IN|PID|1||...`) | |
+ * | typed or pasted prose | a lower-case or title-case id (`pid|1||...`), white space around the separators (`PID | 1 | | 12345`) | the id in upper case; the white space around each `|` is dropped |
+ *
+ * A loose segment (the last row) is read only with the ids that have a field policy, or MSH with its
+ * encoding characters, with four fields or more, one of them empty or with components, a set ID of
+ * at most two digits where the segment has one, and not as a cell of a `|` table.
  *
  * A segment starts at a break, at the start of the line, or after white space, `:`, `>`, `=`, `+`,
  * `,`, `;`, `(`, `[`, `-` when its id is a known segment id (or a Z-segment); it ends at the next
@@ -63,6 +68,40 @@ function segIdAt(text: string, i: number, end: number): string | undefined {
   if (i + 4 > end) return undefined;
   SEG_ID.lastIndex = i;
   return SEG_ID.test(text) ? text.slice(i, i + 3) : undefined;
+}
+
+/**
+ * Segment ids that are also read written loosely: lower case (`pid|1||...`) or with white space
+ * before the separator (`PID | 1 | | 12345`), as segments appear typed or pasted into prose. Only
+ * ids with a field policy, and the header.
+ */
+const LOOSE_IDS = [...Object.keys(HL7_FIELD_POLICY), "MSH"];
+const LOOSE_SET = new Set(LOOSE_IDS);
+const LOWER_IDS = LOOSE_IDS.flatMap((x) => [x.toLowerCase(), x[0] + x.slice(1).toLowerCase()]);
+/**
+ * A loose segment-id candidate anywhere: any case with white space around its `|`, or a lower-case
+ * or title-case id (the strict `PID|1` is ANCHOR's).
+ */
+const LOOSE_ANCHOR = new RegExp(
+  `(?<![A-Za-z0-9_])(?:(?:${[...LOOSE_IDS, ...LOWER_IDS].join("|")})(?:[ \\t]+\\||\\|[ \\t])|(?:${
+    LOWER_IDS.join("|")
+  })\\|)`,
+  "g",
+);
+const LOOSE_ID = /([A-Za-z][A-Za-z0-9]{2})([ \t]*)\|([ \t]*)/y;
+
+/** A loose segment id at `i` (match groups: id as written, white space), not the strict `PID|`. */
+function looseIdAt(text: string, i: number, end: number): RegExpExecArray | undefined {
+  LOOSE_ID.lastIndex = i;
+  const m = LOOSE_ID.exec(text);
+  if (m === null || i + m[0].length > end) return undefined;
+  const up = m[1].toUpperCase();
+  if (!LOOSE_SET.has(up) || (m[2] === "" && m[3] === "" && up === m[1])) return undefined;
+  // Not the tail of a longer word (`rapid|`), nor a cell of a table (`| PID | 5 | Patient Name |`).
+  let b = i - 1;
+  while (b >= 0 && (text[b] === " " || text[b] === "\t")) b--;
+  if (b >= 0 && (text[b] === "|" || (b === i - 1 && /[A-Za-z0-9_]/.test(text[b])))) return undefined;
+  return m;
 }
 
 /** True when `id` may start a segment inside a line (after a character, not a break). */
@@ -166,36 +205,58 @@ function inEscape(tail: string): boolean {
  * Decodes one source line `[ls, le)` onto the view; returns true when it found a segment start and
  * whether it decoded anything (a carrier was there).
  */
-function decodeLine(text: string, ls: number, le: number, v: View): { found: boolean; changed: boolean } {
+function decodeLine(
+  text: string,
+  ls: number,
+  le: number,
+  v: View,
+): { found: boolean; changed: boolean; loose: number[] } {
   let found = false;
   let changed = false;
   let inSeg = false;
+  /** The current segment started with a loose id: white space around its `|` is not data. */
+  let loose = false;
+  /** View positions of the segments that started with a loose id. */
+  const starts: number[] = [];
   /** The enclosure the current run of segments opened in: a quote form (`"`, `\"`, `'`) or `{`. */
   let open: string | undefined;
   const brk = (s: number, e: number) => {
     v.put(BREAK, s, e);
     inSeg = false;
+    loose = false;
   };
-  /** A segment may start at `j` (the next view character comes from source `j`). */
-  const startHere = (j: number, afterBreak: boolean): boolean => {
-    if (inSeg) return false;
-    const id = segIdAt(text, j, le);
-    if (id === undefined) return false;
+  /**
+   * A segment may start at `j` (the next view character comes from source `j`): where the decoder
+   * goes on. A loose id (`pid|`, `PID | 1 |`) is written to the view as its upper-case id and
+   * `|`, so the decoder goes on after its `|`.
+   */
+  const startAt = (j: number, afterBreak: boolean): number => {
+    if (inSeg) return j;
+    const lo = looseIdAt(text, j, le);
+    const id = lo ? lo[1].toUpperCase() : segIdAt(text, j, le);
+    if (id === undefined) return j;
     // Only known ids start a segment here (`ADT|IN|PID|...`: the thread name is not one).
-    if (!strong(id)) return false;
+    if (!strong(id)) return j;
     const prev = v.last;
-    if (!afterBreak && prev !== BREAK && !isStartChar(prev)) return false;
+    if (!afterBreak && prev !== BREAK && !isStartChar(prev)) return j;
     if (prev !== BREAK) {
       v.put(BREAK, j, j); // zero-width: the segment starts a line of the view
       changed = true;
     }
     inSeg = true;
     found = true;
-    return true;
+    loose = lo !== undefined;
+    if (lo === undefined) return j;
+    starts.push(v.length);
+    changed = true;
+    v.put(id, j, j + 3);
+    const bar = j + lo[1].length + lo[2].length;
+    v.put("|", bar, bar + 1);
+    return bar + 1 + lo[3].length;
   };
   v.put(BREAK, ls, ls);
   let i = ls;
-  startHere(i, true);
+  i = startAt(i, true);
   while (i < le) {
     // Ordinary characters are copied in runs.
     const table = inSeg ? SPECIAL_IN : SPECIAL_OUT;
@@ -214,7 +275,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
     if (c === "\r") {
       brk(i, i + 1);
       i++;
-      startHere(i, true);
+      i = startAt(i, true);
       continue;
     }
     if (c === "\\") {
@@ -225,7 +286,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, j + 1);
         changed = true;
         i = j + 1;
-        startHere(i, true);
+        i = startAt(i, true);
         continue;
       }
       if (n === "X" && j - i === 1 && /^X0[dDaA]\\/.test(text.slice(j, j + 4))) {
@@ -233,7 +294,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, j + 4);
         changed = true;
         i = j + 4;
-        startHere(i, true);
+        i = startAt(i, true);
         continue;
       }
       if (
@@ -245,7 +306,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, j + len);
         changed = true;
         i = j + len;
-        startHere(i, true);
+        i = startAt(i, true);
         continue;
       }
       if (n === '"' || n === "'") {
@@ -262,7 +323,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
           brk(i, j + 1);
           changed = true;
           i = j + 1;
-          startHere(i, true);
+          i = startAt(i, true);
           continue;
         }
         v.put(n, i, j + 1);
@@ -294,7 +355,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, i + 1);
         changed = true;
         i++;
-        startHere(i, true);
+        i = startAt(i, true);
         continue;
       }
     } else if (c === "&") {
@@ -307,7 +368,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         if (code === 13 || code === 10) {
           brk(i, e);
           i = e;
-          startHere(i, true);
+          i = startAt(i, true);
           continue;
         }
         const ch = code >= 0 ? String.fromCodePoint(code) : NAMED[m[4].toLowerCase()];
@@ -323,7 +384,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
             open = form;
             brk(i, e);
             i = e;
-            startHere(i, true);
+            i = startAt(i, true);
             continue;
           }
         }
@@ -339,7 +400,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, e);
         changed = true;
         i = e;
-        startHere(i, true);
+        i = startAt(i, true);
         continue;
       }
     } else if (c === "\u240d" || c === "\u240a") {
@@ -347,7 +408,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
       brk(i, i + 1);
       changed = true;
       i++;
-      startHere(i, true);
+      i = startAt(i, true);
       continue;
     } else if ((c === "%" || c === "=") && /^[%=]0[dDaA]/.test(text.slice(i, i + 3))) {
       // URL-encoded (`%0D`) and quoted-printable (`=0D=0A`) line ends, before a segment or at the end.
@@ -359,18 +420,20 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, after);
         changed = true;
         i = after;
-        startHere(i, true);
+        i = startAt(i, true);
         continue;
       }
     } else if (c === "^" && text[i + 1] === "M") {
       const after = i + 2;
       if (
-        after >= le || text[after] === " " || text[after] === "\t" || segIdAt(text, after, le) !== undefined
+        (after >= le || text[after] === " " || text[after] === "\t" ||
+          segIdAt(text, after, le) !== undefined) &&
+        !(loose && /^[ \t]*\|/.test(text.slice(after, after + 8))) // `DOE^M | SEL` spaced: a component
       ) {
         brk(i, after);
         changed = true;
         i = after;
-        startHere(i, true);
+        i = startAt(i, true);
         continue;
       }
     } else if (c === "{" && !inSeg && segIdAt(text, i + 1, le) !== undefined) {
@@ -378,7 +441,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
       brk(i, i + 1);
       changed = true;
       i++;
-      startHere(i, true);
+      i = startAt(i, true);
       continue;
     } else if (c === "}" && open === "{") {
       brk(i, i + 1);
@@ -392,7 +455,7 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
         brk(i, i + 1);
         changed = true;
         i++;
-        startHere(i, true);
+        i = startAt(i, true);
         continue;
       }
     }
@@ -401,20 +464,25 @@ function decodeLine(text: string, ls: number, le: number, v: View): { found: boo
       // before a known segment id ends the segment.
       let j = i;
       while (j < le && (text[j] === " " || text[j] === "\t")) j++;
-      const id = segIdAt(text, j, le);
+      const id = segIdAt(text, j, le) ?? (loose ? looseIdAt(text, j, le)?.[1].toUpperCase() : undefined);
       if (id !== undefined && strong(id)) {
         brk(i, j);
         changed = true;
         i = j;
-        startHere(i, true);
+        i = startAt(i, true);
+        continue;
+      }
+      if (loose && (j >= le || text[j] === "|" || v.last === "|")) {
+        // `PID | 1 | | 12345`: the spaces around a separator are layout, not part of a value.
+        i = j;
         continue;
       }
     }
     v.put(c, i, i + 1);
     i++;
-    if (!inSeg && isStartChar(c)) startHere(i, false);
+    if (!inSeg && isStartChar(c)) i = startAt(i, false);
   }
-  return { found, changed };
+  return { found, changed, loose: starts };
 }
 
 /** Segments whose field 1 is a set ID (a number, or empty). */
@@ -445,10 +513,52 @@ function plausible(view: string, g: Span): boolean {
 }
 
 /**
+ * A segment written with a loose id is read only when it looks like one: a header with its
+ * encoding characters (`msh|^~\\&|`), or at least four fields, one of them empty or with components, with a set ID of
+ * at most two digits (or empty) where the segment has one (`pid|1||...`; not `pid|4211|hcimonitor`,
+ * not a row of a field table `PID | 3 | Patient Identifier List | CX`).
+ */
+function looseOk(view: string, g: Span): boolean {
+  const seg = view.slice(g.start, g.end);
+  if (seg.startsWith("MSH")) return /^MSH\|\^~\\&?\|/.test(seg);
+  let bars = 0;
+  for (let i = 3; i < seg.length; i++) if (seg.charCodeAt(i) === 124) bars++;
+  if (bars < 4 || (seg.indexOf("||", 3) === -1 && seg.indexOf("^", 3) === -1)) return false;
+  if (!SET_ID_SEGMENTS.has(seg.slice(0, 3))) return true;
+  let e = seg.indexOf("|", 4);
+  if (e === -1) e = seg.length;
+  return /^\d{0,2}$/.test(seg.slice(4, e));
+}
+
+/**
  * The source lines (`\n`-separated) worth decoding: those holding a segment-id candidate; unless
  * `all`, only candidates outside the primary scan's segments count (searched gap by gap).
  */
 function candidateLines(text: string, primary: SpanSet | undefined, all: boolean): Span[] {
+  const strict = anchorLines(text, primary, all, ANCHOR);
+  // Loose ids (`pid|`, `PID | 1`) between the primary scan's segments, and a proper segment id
+  // with spaced separators at the start of one of them (the primary scan took it as a segment).
+  // (One pass over the whole text: a search per gap would scan on past the gap each time.)
+  const loose = anchorLines(text, undefined, true, LOOSE_ANCHOR);
+  for (let i = 0; primary && i < primary.size; i++) {
+    const s = primary.starts[i];
+    // Most segments start `PID|1`: only white space around the `|` or a lower-case id is loose.
+    const c3 = text.charCodeAt(s + 3), c4 = text.charCodeAt(s + 4), c1 = text.charCodeAt(s + 1);
+    if (c3 === 124 && c4 !== 32 && c4 !== 9 && !(c1 >= 97 && c1 <= 122)) continue;
+    if (looseIdAt(text, s, Math.min(text.length, s + 16)) === undefined) continue;
+    const ls = text.lastIndexOf("\n", s) + 1;
+    let le = text.indexOf("\n", s);
+    if (le === -1) le = text.length;
+    loose.push({ start: ls, end: le });
+  }
+  if (loose.length === 0) return strict;
+  const byStart = new Map<number, Span>();
+  for (const l of [...strict, ...loose]) byStart.set(l.start, l);
+  return [...byStart.values()].sort((a, b) => a.start - b.start);
+}
+
+/** The source lines holding a match of `anchor` (see candidateLines). */
+function anchorLines(text: string, primary: SpanSet | undefined, all: boolean, anchor: RegExp): Span[] {
   const out: Span[] = [];
   const lineOf = (p: number) => {
     let ls = text.lastIndexOf("\n", p) + 1;
@@ -459,16 +569,16 @@ function candidateLines(text: string, primary: SpanSet | undefined, all: boolean
     return le;
   };
   if (all || !primary) {
-    ANCHOR.lastIndex = 0;
-    for (let m = ANCHOR.exec(text); m; m = ANCHOR.exec(text)) ANCHOR.lastIndex = lineOf(m.index);
+    anchor.lastIndex = 0;
+    for (let m = anchor.exec(text); m; m = anchor.exec(text)) anchor.lastIndex = lineOf(m.index);
     return out;
   }
   let done = 0;
   const gap = (a: number, b: number) => {
     a = Math.max(a, done);
     while (a < b) {
-      ANCHOR.lastIndex = a;
-      const m = ANCHOR.exec(text);
+      anchor.lastIndex = a;
+      const m = anchor.exec(text);
       if (!m || m.index >= b) return;
       done = lineOf(m.index);
       a = done;
@@ -509,6 +619,7 @@ export function embeddedScan(
   if (lines.length === 0) return undefined;
   const v = new View();
   const taken: Span[] = [];
+  const looseStarts = new Set<number>();
   for (const l of lines) {
     const mark = v.mark;
     const r = decodeLine(text, l.start, l.end, v);
@@ -517,6 +628,7 @@ export function embeddedScan(
       v.rollback(mark);
       continue;
     }
+    for (const p of r.loose) looseStarts.add(p);
     taken.push(l);
   }
   if (taken.length === 0) return undefined;
@@ -525,7 +637,9 @@ export function embeddedScan(
   const toSpan = (s: number, e: number): Span => ({ start: v.startOf(s), end: v.endOf(e - 1) });
   // A segment whose set ID (field 1) is not a number is text that only looks like one
   // (`{PID|MSH|OBX}` in a Tcl list of names): nothing in it is read.
-  const bogus = SpanSet.of(inner.segments.filter((g) => !plausible(view, g)));
+  const bogus = SpanSet.of(
+    inner.segments.filter((g) => !plausible(view, g) || (looseStarts.has(g.start) && !looseOk(view, g))),
+  );
   if (bogus.size > 0) {
     const ok = (x: Span) => !bogus.overlaps(x.start, x.end);
     inner.structured = inner.structured.filter(ok);

@@ -31,6 +31,9 @@ import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { embeddedScan } from "./embedded_hl7.ts";
 import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
+import { NAME_WORD, nameWordsOf } from "./name_words.ts";
+import { preferSsn } from "./prefer_ssn.ts";
+import { keyedNameCandidates } from "./keyed_names.ts";
 import { canonicalize, detectCategory } from "./normalize.ts";
 import { reviewRefusal, strictRefusal } from "./review.ts";
 import { type PhiPrompter, reviewGate } from "./prompter.ts";
@@ -128,6 +131,8 @@ interface PassOptions {
   hl7: boolean;
   auto: boolean;
   base64: boolean;
+  /** How many base64 layers the text was inside (one more is decoded: base64 of base64). */
+  base64Depth?: number;
   dryRun?: boolean;
 }
 
@@ -356,13 +361,19 @@ export class PhiEngine {
     if (text.length < MIN_KEYED) return d;
     const restored = [...d.restored];
     const unknown = [...d.unknown];
-    const out = mapBase64Runs(d.text, (decoded) => {
-      if (decoded.indexOf("[[") === -1) return undefined;
+    // Tokens inside base64, and inside base64 of base64 (one layer deeper, as the pass decodes).
+    const layer = (decoded: string, depth: number): string | undefined => {
+      if (decoded.indexOf("[[") === -1) {
+        if (depth > 0 || decoded.length < MIN_KEYED) return undefined;
+        const deeper = mapBase64Runs(decoded, (d) => layer(d, depth + 1));
+        return deeper === decoded ? undefined : deeper;
+      }
       const inner = detokenizeText(decoded, resolve);
       for (const t of inner.restored) restored.push(t);
       for (const t of inner.unknown) unknown.push(t);
       return inner.text;
-    });
+    };
+    const out = mapBase64Runs(d.text, (decoded) => layer(decoded, 0));
     return { text: out, restored, unknown };
   }
 
@@ -455,6 +466,8 @@ export class PhiEngine {
       for (const c of kept) chosen.push(c);
     }
     // Tokens for markers and fields first, so the automatic tiers see them as known values.
+    const known = (canonical: string) => this.table.get(canonical) !== undefined;
+    preferSsn(text, chosen, known);
     if (!o.dryRun) await this.#assign(chosen, warnings);
 
     if (autoOn) {
@@ -465,12 +478,16 @@ export class PhiEngine {
         known: this.#known,
         taken,
       });
+      // Names given by their key (`"lastName": "Doe"`, FHIR `family`/`given`, `<lastName>`): the
+      // key is a cue, so before tier 5 (which might take part of the value).
+      for (const c of this.#keyedNames(text, chosen, found, fences)) found.push(c);
       if (this.#tier5) {
         const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
         for (const c of await this.#tier5.find(text, all, scan, warnings, fences)) found.push(c);
       }
       const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
       for (const c of kept) chosen.push(c);
+      preferSsn(text, chosen, known, false);
       if (!o.dryRun) await this.#assign(kept, warnings);
       // A value the automatic tiers found once is PHI wherever else it stands in the same text
       // (`MRN 12345678 ... MR# 12345678`): tier 4 read the table before these tokens existed.
@@ -479,13 +496,19 @@ export class PhiEngine {
         if (!o.dryRun) await this.#assign(again, warnings);
         for (const c of again) chosen.push(c);
       }
+      // One word of a name tokenized in this text, standing alone (`Vanderhoeven called back`).
+      const words = nameWordsOf(text, chosen, fences, scan ? freeRegions(text, scan) : undefined);
+      if (words.length > 0) {
+        if (!o.dryRun) await this.#assign(words, warnings);
+        for (const c of words) chosen.push(c);
+      }
     }
     chosen.sort((a, b) => a.start - b.start);
     // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
     if (!o.dryRun) {
       let shaped: boolean | undefined; // the segment test, once per pass and only when needed
       for (const c of chosen) {
-        if (c.row) {
+        if (c.row && c.context !== NAME_WORD) {
           const field = betweenDelimiters(text, c.start, c.end) && (shaped ??= hasSegment(text));
           this.table.seen(c.row, c.value, field);
         }
@@ -500,6 +523,28 @@ export class PhiEngine {
       for (const c of nested.chosen) chosen.push(c);
     }
     return { text: outText, chosen, hl7Shaped, hl7Failure, warnings };
+  }
+
+  /**
+   * The keyed names of `text` outside `chosen` and the protected ranges (a JSON key's own range
+   * aside: the value is what is read). A family and a given name of one record are two values, each
+   * with its token, so both come back exactly.
+   */
+  #keyedNames(
+    text: string,
+    chosen: readonly Candidate[],
+    found: readonly Candidate[],
+    fences: boolean,
+  ): Candidate[] {
+    if (text.indexOf('"') === -1 && text.indexOf("<") === -1 && text.indexOf("=") === -1) return [];
+    let taken: SpanSet | undefined; // built when the first keyed name is found
+    let protect: SpanSet | undefined;
+    return keyedNameCandidates(text, (s, e) => {
+      taken ??= SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
+      if (taken.overlaps(s, e)) return true;
+      protect ??= SpanSet.union(protectedRanges(text, true, fences).filter((p) => p.kind !== "json_key"));
+      return protect.overlaps(s, e);
+    });
   }
 
   /**
@@ -533,7 +578,7 @@ export class PhiEngine {
     const free = SpanSet.of(scan.free);
     const local = new SpanSet();
     const skip = (s: number, e: number) => taken.overlaps(s, e) || !segs.overlaps(s, e) || free.covers(s, e);
-    for (const c of findDefinite(text, skip)) {
+    for (const c of findDefinite(text, skip, false)) {
       // The never-tokenize list, checked on the candidate's own line.
       const ls = lineStart(text, c.start);
       let le = c.end;
@@ -569,7 +614,14 @@ export class PhiEngine {
     for (const r of runs) {
       if (typedFences?.overlaps(r.run.start, r.run.end)) continue;
       const decoded = r.text;
-      const inner = await this.#pass(decoded, { ...o, base64: false, markers: false });
+      // Base64 inside the decoded text is decoded too, one layer deeper at most (base64 of base64).
+      const depth = (o.base64Depth ?? 0) + 1;
+      const inner = await this.#pass(decoded, {
+        ...o,
+        base64: depth < 2 && B64_TEXT.test(decoded.slice(0, 256)),
+        base64Depth: depth,
+        markers: false,
+      });
       if (inner.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(inner.hl7Failure);
       warnings.push(...inner.warnings);
       if (inner.text === decoded) continue;
@@ -747,6 +799,9 @@ export async function createPhiEngine(options: PhiEngineOptions): Promise<PhiEng
   const table = await LookupTable.open(homePaths(options.config.home).lookup);
   return new PhiEngine(options, table);
 }
+
+/** A decoded text that starts as base64 itself (base64 of base64): the only kind decoded again. */
+const B64_TEXT = /^[\s"'=:,{[\w]{0,32}[A-Za-z0-9+/_-]{16}/;
 
 /** Shortest value the repeat sweep looks for (shorter ones are too often parts of other words). */
 const MIN_REPEAT = 4;

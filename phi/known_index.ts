@@ -35,13 +35,16 @@ function asciiWordHash(text: string, start: number, end: number): number {
 
 // Words of a name; an initial may carry a period ("Linda Q. Sample").
 // Separators: `, `, white space (with one line break at most: a name wrapped at the end of a line),
-// `^`, `/` and `_` (a shell transform: `Horatio_Vanderhoeven`).
+// `^`, `/`, `_` (a shell transform: `Horatio_Vanderhoeven`) and `|` (cells of a row).
 const NAME_RUN =
-  /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]+|\^|\/|_)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
+  /[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?(?:(?:,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]*\|[ \t]*|[ \t]+|\^|\/|_)[\p{L}'\u2019-]+(?:(?<=(?:^|[^\p{L}'\u2019-])\p{L})\.)?){1,3}/uy;
 
 // A title before a known name word (`Mr. Vanderhoeven`), and an initial before one (`H. Vanderhoeven`).
 const TITLE_BEFORE = /(?:^|[^\p{L}])(?:mr|mrs|ms|miss|mx|dr|prof|sr|sra|herr|frau|mme|mlle)\.?[ \t]+$/iu;
 const INITIAL_BEFORE = /(?:^|[^\p{L}'\u2019.-])(\p{Lu})\.?[ \t]+$/u;
+// A capitalized word, or name particles, right after a name word: the name goes on.
+const MORE_NAME_AFTER =
+  /^[ \t]+(?:\p{Lu}[\p{Ll}'’]|(?:(?:de|del|della|der|den|di|da|das|dos|du|la|le|van|von|ter|ten|bin|ibn)[ \t]+){1,3}\p{Lu}|(?:al|el|bin|ibn)-\p{Lu})/u;
 // A possessive ending (`Vanderhoeven's`): not part of the name.
 const POSSESSIVE = /['\u2019]s$/i;
 // Date forms a known birth date may be written in (phi/normalize.ts parseDate reads each).
@@ -51,12 +54,72 @@ const KNOWN_DATE = new RegExp(
   "(?<![\\w\\/.-])(?:\\d{4}-\\d{1,2}-\\d{1,2}|\\d{4}\\/\\d{1,2}\\/\\d{1,2}|(?:18|19|20)\\d{6}|\\d{1,2}([-\\/.])\\d{1,2}\\1(?:\\d{4}|\\d{2})" +
     `|${MON}[ \\t]+\\d{1,2}(?:st|nd|rd|th)?,?[ \\t]+\\d{4}` +
     `|\\d{1,2}(?:st|nd|rd|th)?(?:[ \\t]+|-)(?:of[ \\t]+)?${MON}(?:,?[ \\t]+|-)\\d{4}` +
+    "|\\d{1,2}(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:\\d{4}|\\d{2})" +
     ")(?![\\w\\/-]|\\.\\d)",
   "iy",
 );
 const MONTH_FIRST = new Uint8Array(128);
 for (const c of "jfmasond") MONTH_FIRST[c.charCodeAt(0)] = 1;
 const MONTH3 = new Set(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]);
+
+/** Street suffixes and directions, each with the other ways it is written (USPS abbreviations). */
+const STREET_WORDS: readonly (readonly string[])[] = [
+  ["st", "street", "str"],
+  ["ave", "avenue", "av"],
+  ["rd", "road"],
+  ["dr", "drive"],
+  ["ln", "lane"],
+  ["blvd", "boulevard"],
+  ["ct", "court"],
+  ["pl", "place"],
+  ["hwy", "highway"],
+  ["pkwy", "parkway"],
+  ["cir", "circle"],
+  ["ter", "terrace"],
+  ["trl", "trail"],
+  ["sq", "square"],
+  ["apt", "apartment"],
+  ["ste", "suite"],
+  ["n", "north"],
+  ["s", "south"],
+  ["e", "east"],
+  ["w", "west"],
+  ["ne", "northeast"],
+  ["nw", "northwest"],
+  ["se", "southeast"],
+  ["sw", "southwest"],
+];
+const STREET_ALT = new Map<string, readonly string[]>();
+for (const set of STREET_WORDS) for (const w of set) STREET_ALT.set(w, set);
+
+/**
+ * The other spellings of a street address (lowercase, words split by spaces): each suffix or
+ * direction word (a period after it dropped) replaced by its other forms, at most 16 forms. Only
+ * addresses that start with a house number and have a word after it.
+ */
+export function streetForms(address: string): string[] {
+  const words = address.toLowerCase().split(/\s+/);
+  if (words.length < 3 || !/^\d/.test(words[0])) return [];
+  let forms = [""];
+  let changed = false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i].replace(/\.$/, "");
+    // A direction only next to the number or last (`12 N Elm St`, `12 Elm St NW`); suffixes anywhere but first.
+    const alt = i > 0 ? STREET_ALT.get(w) : undefined;
+    const dir = alt !== undefined &&
+      /^(?:n|s|e|w|ne|nw|se|sw|north|south|east|west|northeast|northwest|southeast|southwest)$/.test(w);
+    const usable = alt !== undefined && (!dir || i === 1 || i === words.length - 1);
+    const next: string[] = [];
+    for (const f of forms) {
+      for (const x of usable ? alt : [words[i]]) {
+        if (next.length < 16) next.push(f === "" ? x : `${f} ${x}`);
+      }
+    }
+    if (usable) changed = true;
+    forms = next;
+  }
+  return changed ? forms.filter((f) => f !== words.join(" ")) : [];
+}
 
 /** White space, `,`, `^` or `/`: the separators of a name's words. */
 function hasNameSeparator(s: string): boolean {
@@ -220,6 +283,24 @@ export class KnownIndex {
     const key = row.original === undefined ? undefined : this.#needle(row.original, row, true);
     // The canonical form is often the original lowercased (addresses, e-mail): then it is that key.
     if (row.canonical !== row.original && row.canonical !== key) this.#needle(row.canonical, row, true);
+    // A NANP phone in its other written forms (`217 555 0199`, `217.555.0199`, `2175550199` for a
+    // known `217-555-0199`; the `+1` forms are tier 1's and share the token through the table).
+    if (row.category === "PHONE") {
+      const d = row.canonical.length === 11 && row.canonical[0] === "1"
+        ? row.canonical.slice(1)
+        : row.canonical;
+      if (/^[2-9]\d{9}$/.test(d)) {
+        const a = d.slice(0, 3), b = d.slice(3, 6), c = d.slice(6);
+        for (const form of [`${a} ${b} ${c}`, `${a}.${b}.${c}`, `${a}-${b}-${c}`, d, `${a} ${b}-${c}`]) {
+          if (form !== key && form !== row.canonical) this.#needle(form, row, true);
+        }
+      }
+    }
+    // A street written with its suffix or direction spelled the other way (`12 Elm Street` for a
+    // known `12 Elm St`).
+    if (row.category === "ADDRESS") {
+      for (const form of streetForms(row.canonical)) if (form !== key) this.#needle(form, row, true);
+    }
   }
 
   /** A known name starting at `at` (2 to 4 name words joined by spaces, `, `, `^` or `/`). */
@@ -235,7 +316,9 @@ export class KnownIndex {
       let value = m[0].slice(0, ends[k - 1]);
       // "Vanderhoeven's": the name without its possessive ending.
       if (POSSESSIVE.test(value)) value = value.slice(0, -2);
-      const canon = normalizeName(value.indexOf("_") === -1 ? value : value.replace(/_/g, " "));
+      const canon = normalizeName(
+        value.indexOf("_") === -1 && value.indexOf("|") === -1 ? value : value.replace(/[_|]/g, " "),
+      );
       const hit = this.#names.get(canon);
       if (!hit) continue;
       const next = at + value.length;
@@ -388,6 +471,9 @@ export class KnownIndex {
       }
     }
     if (start === -1) return undefined;
+    // `Dr. Maria Lopez`, `Dr. Maria von Trapp`: more name follows, so this is someone else whose
+    // name shares a word with a known one (tier 5 reads the whole name).
+    if (MORE_NAME_AFTER.test(text.slice(end, end + 24))) return undefined;
     return candidate(start, end, text.slice(start, end), row.category, row.canonical, "known");
   }
 
@@ -396,7 +482,15 @@ export class KnownIndex {
     if (this.#nameWords.has(word)) {
       const c = this.#nameAt(text, at) ?? this.#singleName(word, text, at, end);
       if (c) {
-        out.push(c);
+        if (c.value.indexOf("|") === -1) out.push(c);
+        else {
+          // A known name in the cells of a `|` row (`Vanderhoeven|Horatio|19800101`): one value per
+          // cell, so the row keeps its cells and each comes back exactly.
+          for (const w of c.value.matchAll(/[^|\s]+(?:[ \t]+[^|\s]+)*/g)) {
+            const s = c.start + w.index;
+            out.push(candidate(s, s + w[0].length, w[0], c.category, normalizeName(w[0]), "known"));
+          }
+        }
         return c.end - at;
       }
     }

@@ -99,6 +99,25 @@ function ssnDigits(category: string, canonical: string): string | undefined {
   return m ? m[1] + m[3] + m[4] : undefined;
 }
 
+/**
+ * The one-token key of a NANP phone number: its ten digits, with or without the country code `1`
+ * or `001` (`+1 217 555 0199` and `217-555-0199` are one number). Keys start with `p` so they never
+ * meet an SSN's nine digits in the alias map.
+ */
+function nanpDigits(category: string, canonical: string): string | undefined {
+  if (
+    category !== "PHONE" && category !== "presidio_PHONE_NUMBER" && category !== "presidio_HL7_PHONE_BARE"
+  ) {
+    return undefined;
+  }
+  const d = canonical.length === 11 && canonical[0] === "1"
+    ? canonical.slice(1)
+    : canonical.length === 13 && canonical.startsWith("001")
+    ? canonical.slice(3)
+    : canonical;
+  return d.length === 10 && /^[2-9]\d{9}$/.test(d) ? `p${d}` : undefined;
+}
+
 const isName = (category: string) => category === "NAME" || category === "presidio_PERSON";
 
 // The last key computed: a new name is looked up and then indexed, with one computation.
@@ -272,11 +291,13 @@ export class LookupTable {
   #alias(r: { category: string; canonical: string }): Row | undefined {
     if (this.#bySsn.size === 0) return undefined;
     const ssn = ssnDigits(r.category, r.canonical);
-    return ssn === undefined ? undefined : this.#bySsn.get(ssn);
+    if (ssn !== undefined) return this.#bySsn.get(ssn);
+    const phone = nanpDigits(r.category, r.canonical);
+    return phone === undefined ? undefined : this.#bySsn.get(phone);
   }
 
   #indexAlias(row: Row): void {
-    const ssn = ssnDigits(row.category, row.canonical);
+    const ssn = ssnDigits(row.category, row.canonical) ?? nanpDigits(row.category, row.canonical);
     if (ssn !== undefined && !this.#bySsn.has(ssn)) this.#bySsn.set(ssn, row);
     const key = nameKey(row.category, row.canonical);
     if (key !== undefined && !this.#byName.has(key)) this.#byName.set(key, row);

@@ -72,6 +72,13 @@ export function parseDate(text: string): string | undefined {
     const mo = monthOf(m[2]);
     return mo === undefined ? undefined : ymd(+m[3], mo, +m[1]);
   }
+  // `01JAN1980`, `1Jan80`: day, three-letter month and year written together.
+  m = /^(\d{1,2})([A-Za-z]{3})(\d{4}|\d{2})$/.exec(t);
+  if (m) {
+    const mo = monthOf(m[2]);
+    const y = m[3].length === 2 ? twoDigitYear(+m[3]) : +m[3];
+    return mo === undefined ? undefined : ymd(y, mo, +m[1]);
+  }
   return undefined;
 }
 

@@ -6,7 +6,7 @@
  * |---|---|
  * | SSN | `123-45-6789`; also with dots or en dashes, or with spaces after an SSN cue (one separator throughout, a valid area/group/serial); 9 bare digits after an SSN cue (`SSN`, `SS#`, `social security number`), also first on the next line |
  * | EMAIL | an address, also inside a URL query string or path, and with `%40` for the `@` |
- * | PHONE | NANP `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`/`001-`; `+1 555 123 4567`; any `+CC` international number of 8–15 digits; a space-separated (`3 3 4` or `3 7`) or bare 10-digit number after a phone cue (`phone`, `tel`, `fax`, `cell`, `mobile`, `call`/`called`/`calling`, ...); `937–555–0142` with en dashes; `+19375550142`. An extension (`x4587`, `ext. 12`) belongs to the token; a word suffix (`-Fax`) does not stop the match |
+ * | PHONE | NANP `(555) 123-4567`, `555-123-4567`, `555.123.4567` with an optional `+1`/`1-`/`001-`; `+1 555 123 4567`; any `+CC` international number of 8–15 digits; a space-separated (`3 3 4` or `3 7`) or bare 10-digit number after a phone cue (`phone`, `tel`, `fax`, `cell`, `mobile`, `call`/`called`/`calling`, ...; up to 48 characters before it, no id word between) or with one after it (`(cell)`, `home phone`); national numbers with the trunk `0` and their country's grouping (UK `07700 900 966`, `020 7946 0958`; FR `06 12 34 56 78`; AU `0412 345 678`, `(02) 9876 5432`; DE `030 12345678`) and bare mobiles (`07700900966`, `0612345678`, `0412345678`, `015123456789`), never after an id word (`control id`, `seq`, `port`, `count`, ...) or in an HL7 field; `937–555–0142` with en dashes; `+19375550142`. An extension (`x4587`, `ext. 12`) belongs to the token; a word suffix (`-Fax`) does not stop the match |
  * | NPI | 10 digits after an explicit `NPI:`; after `NPI` with other separators or joined (`NPI 1234567893`, `NPI#`, `NPI1234567893`) only when the check digit is valid (Luhn over `80840` + the number) |
  * | CARD | 13–19 digits passing the Luhn check, bare or grouped with one separator (space or dash): after a card cue (`card`, `cc`, `credit`, `debit`, `visa`, ...) in the 30 characters before it on its line; without a cue only in a card layout (`4-4-4-4[-1..3]`, `4-6-5`, `4-6-4`) with a known network prefix (IIN) |
  *
@@ -61,6 +61,12 @@ const SSN_CUE = /(?<![A-Za-z])(?:ssn|ss#|ss\s*no|social\s+security(?:\s+(?:numbe
 // but a word suffix joined by a dash ("-Fax") may.
 const EXT = String.raw`(?:[ \t]*(?:x|ext\.?|extension)[ \t]*\d{1,6})?`;
 const PHONE_END = String.raw`(?![\w]|[-.]\d)`;
+/** An id word right before a number: it is an identifier, a count or a setting, not a phone. */
+const ID_BEFORE =
+  /(?:\bid|\bids|#|\bno\.?|\bnum|\bseq(?:uence)?|\bcontrol|\bctrl|\bport|\bpid|\bcount|\bmsgs?|\bmessages?|\berror|\berrno|\bcode|\bstatus|\bversion|\bbuild|\bsize|\boffset|\bline|\bmrn|\bacct|\baccount|\bvisit|\brecord|\bbatch|\bfile|\border|\bclaim|\binvoice|\bts|\bepoch|\btime|\bdepth|\btotal|\bqueued?|\bsince|\bbytes)[ \t]*[:=#]?[ \t]*$/i;
+/** A unit after a number: a count or a size, not a phone. */
+const UNIT_AFTER =
+  /^[ \t]*(?:ms|s|secs?|bytes?|[kmg]i?b|rows?|records?|messages?|msgs?|lines?|files?|items?|entries|errors?)\b/i;
 const INTL_BEFORE = /(?<![\w+])\+\d{1,3}[ \t.-]?(?:\(\d{1,4}\)[ \t.-]?)?$/;
 
 interface Rule {
@@ -71,6 +77,8 @@ interface Rule {
   check?: (text: string, start: number, value: string) => boolean;
   /** A cheap test on the whole text: false means the rule cannot match. */
   need?: (text: string) => boolean;
+  /** Prose only: not run over HL7 segments (their phone fields are the field policy's). */
+  prose?: boolean;
 }
 
 const TIER1: Rule[] = [
@@ -131,12 +139,12 @@ const TIER1: Rule[] = [
     category: "PHONE",
   },
   {
-    // Spaced or bare 10 digits (optionally after `1`) right after a phone cue (up to 24 other
-    // characters between them).
+    // Spaced or bare 10 digits (optionally after `1`) after a phone cue (up to 48 other characters
+    // between them on the line, none of them an id word: `call ... control id 2175550199` is an id).
     re: new RegExp(
       PHONE_CUE.source +
         String
-          .raw`[^\r\n\d]{0,24}?(?<![\w.+-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{3}[ \t]\d{7}|\d{10})` +
+          .raw`[^\r\n\d]{0,48}?(?<![\w.+-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{3}[ \t]\d{7}|\d{10})` +
         EXT +
         ")" +
         PHONE_END,
@@ -144,6 +152,55 @@ const TIER1: Rule[] = [
     ),
     category: "PHONE",
     group: 1,
+    check: (t, s) => !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)),
+  },
+  {
+    // The cue after the number: `2175550199 (cell)`, `217 555 0199 - mobile`, `2175550199 home phone`.
+    re: new RegExp(
+      String
+        .raw`(?<![\w.+\/|^~&=:#-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10}))(?=[ \t]*[(,\/-]?[ \t]*(?:(?:home|work|office|cell|mobile|daytime|evening)[ \t]*)?(?:phone|ph|tel|cell|mobile|fax|pager)(?![A-Za-z]))`,
+      "gi",
+    ),
+    prose: true,
+    category: "PHONE",
+    group: 1,
+    check: (t, s) => !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)),
+    need: (t) =>
+      /\d[ \t]*[(,\/-]?[ \t]*(?:home|work|office|cell|mobile|daytime|evening|phone|ph|tel|fax|pager)/i.test(
+        t,
+      ),
+  },
+  {
+    // National numbers written with a trunk `0` and their country's grouping, without `+` or a cue:
+    // UK `07700 900 966`, `020 7946 0958`, `0161 496 0000`; FR `06 12 34 56 78` (or dots); AU
+    // `0412 345 678`, `(02) 9876 5432`; DE `030 12345678`. Engine numbers (ports, counts, control
+    // ids, timestamps) are not written that way; a number after an id word is not a phone.
+    re: new RegExp(
+      String
+        .raw`(?<![\w.+\/|^~&=:#-]|\d[ .])(?:0\d{4}[ \t]\d{3}[ \t]\d{3}|0\d{4}[ \t]\d{6}|0\d{3}[ \t]\d{3}[ \t]\d{4}|0\d{2}[ \t]\d{4}[ \t]\d{4}|04\d{2}[ \t]\d{3}[ \t]\d{3}|0[1-9]([ .])\d{2}(?:\1\d{2}){3}|0\d{2,4}[ \t]\d{6,8}|\(0\d{1,4}\)[ \t]?\d{3,4}[ \t]?\d{3,4})` +
+        EXT + String.raw`(?![ \t.]?\d|[\w\/])`,
+      "g",
+    ),
+    prose: true,
+    category: "PHONE",
+    check: (t, s, v) => {
+      const n = v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace(/\D/g, "").length;
+      return n >= 10 && n <= 12 && !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s));
+    },
+    need: (t) => /[ (]0\d{1,4}[ \t.)]{1,2}\d/.test(t) || /^\(?0\d/.test(t),
+  },
+  {
+    // Mobile numbers of other countries written bare with the trunk `0`: UK `07700900966`, FR/NL
+    // `0612345678`, DE `015123456789`, AU `0412345678`. Not in HL7 fields or after an id word.
+    re: /(?<![\w.+\/|^~&=:#-])(?:07[1-9]\d{8}|0[67]\d{8}|01[5-7]\d{8,9}|04\d{8})(?![\w\/]|[-.]\d)/g,
+    prose: true,
+    category: "PHONE",
+    // Not a value printed after `=`, `=>` or `#` (a result, a setting): phones there have a cue.
+    check: (t, s, v) =>
+      !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)) &&
+      !/[=>#][ \t]*$/.test(t.slice(Math.max(0, s - 4), s)) &&
+      !UNIT_AFTER.test(t.slice(s + v.length, s + v.length + 12)),
+    need: (t) => /0[14-7]\d{8}/.test(t),
   },
   { re: /\bNPI\s*:\s*(\d{10})(?!\d)/gi, category: "NPI", group: 1 },
   {
@@ -234,7 +291,8 @@ function emailsAround(
 
 /**
  * Tier 1 (definite) candidates of a text, unfiltered (but for the ranges `skip` rejects, which are
- * dropped before any work is done on them).
+ * dropped before any work is done on them). `prose`: false for HL7 segments (the national and
+ * cue-after phone rules are for prose; a segment's phones are the field policy's).
  *
  * @example
  * ```ts
@@ -242,12 +300,16 @@ function emailsAround(
  * findDefinite("call 555-123-4567").map((c) => c.category); // ["PHONE"]
  * ```
  */
-export function findDefinite(text: string, skip?: (start: number, end: number) => boolean): Candidate[] {
+export function findDefinite(
+  text: string,
+  skip?: (start: number, end: number) => boolean,
+  prose = true,
+): Candidate[] {
   const out: Candidate[] = findEmails(text, skip);
   // Two rules can match the same range (`+1 555-456-7890` is also an international number).
   const seen = new Set<number>();
-  for (const { re, category, group, check, need } of TIER1) {
-    if (need && !need(text)) continue;
+  for (const { re, category, group, check, need, prose: proseOnly } of TIER1) {
+    if ((proseOnly && !prose) || (need && !need(text))) continue;
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const g = group === undefined ? m[0] : m[group];

@@ -141,6 +141,8 @@ export const UNIT_RE =
 
 const MON = String
   .raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+/** Three-letter months written against the day and year (`01JAN1980`, as in clinical systems). */
+const MON3 = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)";
 /** Date forms a birth cue may precede (longest forms first). */
 const DATE_RE = new RegExp(
   String.raw`(?<![\w\/.-])(?:` +
@@ -150,6 +152,7 @@ const DATE_RE = new RegExp(
     String.raw`|(?:18|19|20)\d{2}([-\/.])\d{1,2}\2\d{1,2}` +
     String.raw`|${MON}[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}` +
     String.raw`|\d{1,2}(?:st|nd|rd|th)?(?:[ \t]+|-)(?:of[ \t]+)?${MON}(?:,?[ \t]+|-)\d{4}` +
+    String.raw`|\d{1,2}${MON3}(?:\d{4}|\d{2})` +
     String.raw`)(?![\w\/-]|\.\d)`,
   "gi",
 );

@@ -13,6 +13,7 @@
  * | lowercase after a name cue | `patient name: garcia, jose` | two lexicon words, neither a common word |
  * | all caps | `KOWALSKI HANA` | two all-caps words, one a given and one a family name |
  * | signature | `Thanks,\nDana Whitfield` | a line of one to three capitalized words after a sign-off line |
+ * | particles | `Maria de la Cruz`, `Ludwig van Beethoven`, `Omar al-Rashid` | a name (its first word in the lexicon, or a cue or `is` before it), particles (`de`, `la`, `van`, `von`, `del`, `da`, `di`, `du`, `bin`, ...; `al-`, `el-`), a capitalized family name; every rule's name takes such a tail |
  *
  * Never a name: a word of the engine's vocabulary (phi/names/vocabulary.ts: vendors and products,
  * the engine root's sites, threads, procs, Xlates and tables), a sequence made only of HL7 terms,
@@ -171,6 +172,74 @@ const WEAK_CUE_RE =
 const SIGNOFF_RE =
   /^\s*(?:thanks|thank\s+you|regards|best\s+regards|kind\s+regards|best|cheers|sincerely|respectfully|cordially|warm\s+regards|-{2,}|—|–)[\s,.!]*$/i;
 
+/** `is`, `was`, `named` right before a name (`Patient is Maria de la Cruz`). */
+const IS_CUE_RE = /\b(?:is|was|named)\s*$/i;
+
+/** A particle in either case (`de`, `De`) for a regular expression without the `i` flag. */
+const eitherCase = (w: string) => `[${w[0]}${w[0].toUpperCase()}]${w.slice(1)}`;
+const PARTICLES = [
+  "de",
+  "del",
+  "della",
+  "dela",
+  "der",
+  "den",
+  "di",
+  "da",
+  "das",
+  "dos",
+  "du",
+  "des",
+  "la",
+  "le",
+  "lo",
+  "las",
+  "los",
+  "van",
+  "von",
+  "ter",
+  "ten",
+  "zu",
+  "bin",
+  "ibn",
+  "binti",
+  "bint",
+  "y",
+  "af",
+  "av",
+];
+const PARTICLE_SET = new Set(PARTICLES);
+const CAP_WORD = String.raw`\p{Lu}[\p{L}\p{M}]*(?:['’\-]\p{L}[\p{L}\p{M}]*)*`;
+/**
+ * Particles and the capitalized family name after them, from a name's end: one to three particles
+ * (`de la`, `van der`), or a joined article (`al-`, `el-`, `bin-`), then the family name.
+ */
+const PARTICLE_TAIL = new RegExp(
+  String.raw`(?:[ \t]+(?:${PARTICLES.map(eitherCase).join("|")})){1,3}[ \t]+${CAP_WORD}|[ \t]+(?:${
+    ["al", "el", "ad", "as", "ash", "at", "az", "ud", "ul", "bin", "ibn", "abu", "abd"].map(eitherCase).join(
+      "|",
+    )
+  })-${CAP_WORD}`,
+  "uy",
+);
+
+/**
+ * Where a name ending at `end` ends with the particles and family name after it, or `end`. `ok`
+ * says whether the family name (lowercase, after a joined article's `-`) can be part of a name.
+ */
+function particleTail(text: string, end: number, ok: (key: string) => boolean): number {
+  const c = text.charCodeAt(end);
+  if (c !== 32 && c !== 9) return end;
+  PARTICLE_TAIL.lastIndex = end;
+  const m = PARTICLE_TAIL.exec(text);
+  if (m === null) return end;
+  let e = end + m[0].length;
+  // A possessive after the family name is not part of it.
+  if (/['’]s$/.test(m[0])) e -= 2;
+  const family = /[\p{L}\p{M}'’-]+$/u.exec(text.slice(end, e))?.[0].replace(/^[^-]*-(?=\p{Lu})/u, "");
+  return family !== undefined && ok(family.toLowerCase()) ? e : end;
+}
+
 function wordsOf(text: string): Word[] {
   const out: Word[] = [];
   let prevEnd = 0;
@@ -242,7 +311,9 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
   const out: NameSpan[] = [];
   const n = words.length;
   const isFirst = (w: Word) => lex.first.has(w.key);
-  const isLast = (w: Word) => lex.last.has(w.key);
+  // A double-barrelled family name is one when both halves are (`Smith-Jones`).
+  const isLast = (w: Word) =>
+    lex.last.has(w.key) || (w.key.indexOf("-") > 0 && w.key.split("-").every((p) => lex.last.has(p)));
   const isAny = (w: Word) => lex.any.has(w.key);
   const inLex = (w: Word) => isFirst(w) || isLast(w) || isAny(w);
   const banned = (w: Word) =>
@@ -250,6 +321,9 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     PLACE_WORDS.has(w.key);
   // A word that can stand in a name: not banned, and not an all-caps word of two or three letters
   // unless the lexicon knows it (segment ids, acronyms: ADT, ORU, MSH, LAB).
+  const familyOk = (key: string) =>
+    !vocab.never.has(key) && !lex.common.has(key) && !CUE_WORDS.has(key) && !PLACE_WORDS.has(key) &&
+    !vocab.hl7.has(key);
   const nameLike = (w: Word) => !banned(w) && (w.initial || !w.upper || w.key.length > 3 || inLex(w));
   const allHl7 = (a: number, b: number) => {
     for (let k = a; k < b; k++) if (!words[k].initial && !vocab.hl7.has(words[k].key)) return false;
@@ -260,7 +334,10 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     while (a < b && words[a].initial) a++;
     while (b > a && words[b - 1].initial) b--;
     if (b <= a || allHl7(a, b)) return a + 1;
-    out.push({ start: words[a].start, end: words[b - 1].nameEnd, rule });
+    // A family name with particles goes with it (`Maria de la Cruz`, `Omar al-Rashid`).
+    const end = particleTail(text, words[b - 1].nameEnd, familyOk);
+    while (b < n && words[b].start < end) b++;
+    out.push({ start: words[a].start, end, rule });
     return b;
   };
   /** The end (exclusive) of a run of name-like words from i, joined by spaces, at most `max` words. */
@@ -325,6 +402,22 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     }
     const j = runFrom(i, 4);
     const len = j - i;
+    // `Maria de la Cruz`, `Ludwig van Beethoven`, `Omar al-Rashid`: a name, then particles and a
+    // capitalized family name, when the lexicon knows the first word or a cue stands before it.
+    // (Capitalized particles, `Maria De La Cruz`, may have joined the run.)
+    let jp = i + 1;
+    while (jp < j && !PARTICLE_SET.has(words[jp].key)) jp++;
+    // Without a cue, the first word is a given name and the family name one the lexicon knows.
+    const cued = STRONG_CUE_RE.test(before) || WEAK_CUE_RE.test(before) || IS_CUE_RE.test(before);
+    const knownFamily = (key: string) => familyOk(key) && (lex.last.has(key) || lex.any.has(key));
+    if (
+      !PARTICLE_SET.has(w.key) &&
+      particleTail(text, words[jp - 1].nameEnd, cued ? familyOk : knownFamily) > words[jp - 1].nameEnd &&
+      (cued || (isFirst(w) && !lex.common.has(w.key)))
+    ) {
+      i = emit(i, jp, "pair");
+      continue;
+    }
     // `Marina Fort Street`, `Williamson Orchestra`: a place or an organization, not a person.
     if (j < n && joins(words[j].gap) && PLACE_WORDS.has(words[j].key)) {
       i = j + 1;
