@@ -14,6 +14,7 @@ import { MasterClient } from "../ssh/client.ts";
 import { connect } from "../ssh/connection.ts";
 import { wrapCommand } from "../ssh/wrap.ts";
 import { Secret } from "../core/secret.ts";
+import { closeControlMasterSync, openControlMaster, opensshOptions } from "./_openssh.ts";
 
 const sshd = await Sshd.start();
 const home = await Deno.makeTempDir({ prefix: "assist-bench-ssh-" });
@@ -43,31 +44,9 @@ globalThis.addEventListener("unload", () => {
 // OpenSSH's own multiplexing, for the whole-process comparison: a key for its client, one master.
 const key = await sshd.authorizeClientKey();
 const control = `${home}/cm.sock`;
-const sshOpts = ["-i", key, "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"];
-sshOpts.push("-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-o", `ControlPath=${control}`);
-const cm = await new Deno.Command("ssh", {
-  args: [
-    ...sshOpts,
-    "-o",
-    "ControlMaster=yes",
-    "-o",
-    "ControlPersist=yes",
-    "-fN",
-    "-p",
-    String(sshd.port),
-    `${sshd.user}@127.0.0.1`,
-  ],
-  stdin: "null",
-}).output();
-if (!cm.success) throw new Error("cannot open the OpenSSH ControlMaster");
-globalThis.addEventListener("unload", () => {
-  new Deno.Command("ssh", {
-    args: ["-o", `ControlPath=${control}`, "-O", "exit", "x"],
-    stderr: "null",
-    stdout: "null",
-  })
-    .outputSync();
-});
+const sshOpts = [...opensshOptions(key), "-o", `ControlPath=${control}`];
+await openControlMaster(sshd, key, control);
+globalThis.addEventListener("unload", () => closeControlMasterSync(control));
 
 const command = wrapCommand("true", { noLogin: false }).command;
 const client = await MasterClient.open(home, "m");

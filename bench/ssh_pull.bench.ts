@@ -18,6 +18,7 @@ import { connect } from "../ssh/connection.ts";
 import { pullToFile } from "../ssh/transfer.ts";
 import { Secret } from "../core/secret.ts";
 import { cpuTimeMs } from "../tests/ssh/_proc.ts";
+import { closeControlMasterSync, openControlMaster, opensshOptions } from "./_openssh.ts";
 
 const MIB = 100;
 const sshd = await Sshd.start();
@@ -42,42 +43,7 @@ async function openMaster(alias: string, port: number): Promise<number> {
 }
 
 const key = await sshd.authorizeClientKey();
-const sshOpts = [
-  "-i",
-  key,
-  "-o",
-  "StrictHostKeyChecking=no",
-  "-o",
-  "UserKnownHostsFile=/dev/null",
-  "-o",
-  "LogLevel=ERROR",
-  "-o",
-  "BatchMode=yes",
-];
-
-/** An OpenSSH ControlMaster on `port` at `control`; its pid. */
-async function openControlMaster(port: number, control: string): Promise<number> {
-  const cm = await new Deno.Command("ssh", {
-    args: [
-      ...sshOpts,
-      "-o",
-      "ControlMaster=yes",
-      "-o",
-      `ControlPath=${control}`,
-      "-o",
-      "ControlPersist=yes",
-      "-fN",
-      "-p",
-      String(port),
-      `${sshd.user}@127.0.0.1`,
-    ],
-    stdin: "null",
-  }).output();
-  if (!cm.success) throw new Error("cannot open the OpenSSH ControlMaster for the scp baseline");
-  const check = await new Deno.Command("ssh", { args: ["-o", `ControlPath=${control}`, "-O", "check", "x"] })
-    .output();
-  return Number(new TextDecoder().decode(check.stderr).match(/pid=(\d+)/)?.[1] ?? 0);
-}
+const sshOpts = opensshOptions(key);
 
 /** How long the relay holds each chunk, each way. */
 const DELAY_MS = 5;
@@ -135,8 +101,8 @@ const masterPid = await openMaster("m", sshd.port);
 const farMasterPid = await openMaster("far", relayPort);
 const control = `${home}/cm.sock`;
 const farControl = `${home}/cm-far.sock`;
-const cmPid = await openControlMaster(sshd.port, control);
-const farCmPid = await openControlMaster(relayPort, farControl);
+const cmPid = await openControlMaster(sshd, key, control);
+const farCmPid = await openControlMaster(sshd, key, farControl, relayPort);
 
 /**
  * Per pull, the process that holds the connection does the decryption: OpenSSH's ControlMaster for
@@ -165,14 +131,7 @@ globalThis.addEventListener("unload", () => {
   for (const [name, { ms, pulls }] of holderCpu) {
     console.log(`CPU per pull in the process holding the connection, ${name}: ${(ms / pulls).toFixed(0)} ms`);
   }
-  for (const path of [control, farControl]) {
-    new Deno.Command("ssh", {
-      args: ["-o", `ControlPath=${path}`, "-O", "exit", "x"],
-      stderr: "null",
-      stdout: "null",
-    })
-      .outputSync();
-  }
+  for (const path of [control, farControl]) closeControlMasterSync(path);
   for (const pid of [masterPid, farMasterPid]) {
     try {
       Deno.kill(pid, "SIGKILL");
