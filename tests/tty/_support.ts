@@ -51,3 +51,18 @@ export async function startRepl(
 export function promptLines(screen: string): string[] {
   return screen.split("\n").filter((l) => /^you\[[^\]]+\]> /.test(l));
 }
+
+/**
+ * Starts a turn whose answer streams its first words and then hangs (the fake sends the stream's
+ * opening events and the text deltas, then nothing): at return the prompt's Enter was sent and
+ * "Streaming a long" is on the screen, so a key can be pressed mid-stream.
+ */
+export async function hangingTurn(rig: ReplRig, prompt = "first"): Promise<void> {
+  // message_start, a comment, ping, content_block_start, then the text deltas: and nothing more.
+  rig.fake.faults.push({ kind: "hang", afterEvents: 8 });
+  rig.fake.replies.push({ text: "Streaming a long answer" });
+  await rig.term.waitForPrompt();
+  await rig.term.type(prompt);
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/Streaming a long/, "the streamed start");
+}

@@ -4,7 +4,7 @@
  * wrapped line, keys typed before the prompt appeared, Esc during a streaming answer.
  */
 import assert from "node:assert/strict";
-import { promptLines, startRepl } from "./_support.ts";
+import { hangingTurn, promptLines, startRepl } from "./_support.ts";
 import { FakeModelApi } from "../support/fake_model_api.ts";
 import { assistCommandArgs, tempDir } from "../support/run_assist.ts";
 
@@ -85,12 +85,7 @@ Deno.test("a question typed while assist starts is submitted by its Enter, not l
 
 Deno.test("Esc during a streaming answer cancels it; the next prompt starts clean and works", async () => {
   await using rig = await startRepl();
-  rig.fake.faults.push({ kind: "hang", afterEvents: 8 });
-  rig.fake.replies.push({ text: "Streaming a long answer" });
-  await rig.term.waitForPrompt();
-  await rig.term.type("first");
-  await rig.term.keys("Enter");
-  await rig.term.waitFor(/Streaming a long/, "the streamed start");
+  await hangingTurn(rig);
   await rig.term.keys("Escape");
   await rig.term.waitFor(/cancelled; the conversation is kept/, "the turn cancelled by Esc");
   await rig.term.waitForPrompt(2);

@@ -4,18 +4,12 @@
  * history; confirm mode asks before tokenizing an HL7 value and honours a `n`.
  */
 import assert from "node:assert/strict";
-import { startRepl } from "./_support.ts";
+import { hangingTurn, startRepl } from "./_support.ts";
 import { KEY } from "../support/repl_env.ts";
 
 Deno.test("keys typed while a turn streams are kept for the next prompt", async () => {
   await using rig = await startRepl();
-  // message_start, a comment, ping, content_block_start, then the text deltas: and nothing more.
-  rig.fake.faults.push({ kind: "hang", afterEvents: 8 });
-  rig.fake.replies.push({ text: "Streaming a long answer" });
-  await rig.term.waitForPrompt();
-  await rig.term.type("first");
-  await rig.term.keys("Enter");
-  await rig.term.waitFor(/Streaming a long/, "the streamed start");
+  await hangingTurn(rig);
   await rig.term.type("typed ahead");
   await rig.term.keys("C-c");
   await rig.term.waitFor(/^you\[sonnet\.4\.6\]> typed ahead$/m, "the typeahead in the next prompt");
