@@ -262,6 +262,13 @@ Deno.test("nc_diff_interface takes `site thread other` as every thread tool take
   const inFile = await runAssist(["tools", "nc_diff_interface", "nosuch", "--netconfig", nc], { env });
   assertEquals(inFile.code, 2, inFile.stderr);
   assertEquals(inFile.stderr.trim(), `assist: nc_diff_interface: no thread "nosuch" in the NetConfig ${nc}`);
+  // A site given as the first thread by name (the form the command line once shifted) still reads.
+  const siteFirst = await runAssist(
+    ["tools", "nc_diff_interface", "--json", '{"thread":"lab","other":"lab_in","to_site":"lab"}'],
+    { env },
+  );
+  assertEquals(siteFirst.code, 2, siteFirst.stderr);
+  match(siteFirst.stderr, /both sides are the same thread/);
   // The model's named form is unchanged.
   const named = await runAssist(
     ["tools", "nc_diff_interface", "--json", '{"thread":"lab_in","other":"lab_from_hub","site":"lab"}'],

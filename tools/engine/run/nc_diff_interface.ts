@@ -84,6 +84,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         !(await namesSite(await engineFor({ alias: aliasA, hciroot: rootA }, ctx), siteA));
       if (shift) [siteA, threadA, other] = [undefined, siteA, threadA];
     }
+    // The named form `{thread: site, other: thread}` (a site put first without `site`) reads as before.
+    if (siteA === undefined && threadA !== undefined && other !== undefined && fileA === undefined) {
+      if (await namesSite(await engineFor({ alias: aliasA, hciroot: rootA }, ctx), threadA)) {
+        [siteA, threadA, other] = [threadA, other, undefined];
+      }
+    }
     if (threadA === undefined) {
       throw new EngineInputError(
         "usage",
