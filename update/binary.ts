@@ -20,7 +20,7 @@ import { hashFile } from "./hash.ts";
 import { acquireLock } from "./lock.ts";
 import { binaryPath, currentTarget } from "./manifest.ts";
 import { denoFs, swapBinary, type SwapFs } from "./swap.ts";
-import { fetchManifest, stagedPath, syncPaths } from "./sync.ts";
+import { fetchManifest, stagedPath, syncPaths, writeStaged } from "./sync.ts";
 import { compareSemver, downgradeMessage, SEMVER } from "./validate.ts";
 
 /** Runs a binary with `--version`; returns its first stdout line, or throws. */
@@ -96,16 +96,7 @@ export async function updateBinary(
     }
     o.onDownload?.(want, entry.size);
     const body = await get(want, { size: entry.size, sha256: entry.sha256 });
-    await Deno.remove(staged).catch(() => {});
-    const f = await Deno.open(staged, { write: true, createNew: true, mode: 0o755 });
-    try {
-      let off = 0;
-      while (off < body.length) off += await f.write(body.subarray(off));
-      await f.sync();
-    } finally {
-      f.close();
-    }
-    if ((o.os ?? Deno.build.os) !== "windows") await Deno.chmod(staged, 0o755);
+    await writeStaged(staged, body, 0o755);
     await crashPoint("binary-staged");
     const expected = `assist ${version}`;
     const probe = o.probe ?? runVersion;

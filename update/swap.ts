@@ -38,6 +38,7 @@ export const denoFs: SwapFs = {
   remove: (p) => Deno.remove(p),
   exists: (p) => Deno.lstat(p).then(() => true, () => false),
   readDir: async (d) => (await Array.fromAsync(Deno.readDir(d))).map((e) => e.name),
+  // A folder's fsync makes its renames durable; Windows has none, and elsewhere it is best effort.
   syncDir: async (d) => {
     if (Deno.build.os === "windows") return;
     try {

@@ -21,6 +21,7 @@
  */
 import { atomicWrite } from "../core/atomic_write.ts";
 import { crashPoint } from "./crash.ts";
+import { denoFs } from "./swap.ts";
 import { type OriginClient, originGetter, perFileLimitMs, UpdateError } from "./fetch.ts";
 import { hashFile, sha256Hex } from "./hash.ts";
 import { acquireLock } from "./lock.ts";
@@ -309,8 +310,17 @@ async function stage(target: string, body: Uint8Array): Promise<string> {
   const s = stagedPath(target);
   await Deno.mkdir(dirOf(target), { recursive: true });
   const mode = (await Deno.stat(target).then((i) => i.mode, () => null) ?? 0o644) & 0o777;
-  await Deno.remove(s).catch(() => {});
-  const f = await Deno.open(s, { write: true, createNew: true, mode });
+  await writeStaged(s, body, mode);
+  return s;
+}
+
+/**
+ * Writes `body` to the new file `path` (a leftover of that name is removed first) with `mode`, and
+ * flushes it to disk: a staging file must be whole before anything renames it into place.
+ */
+export async function writeStaged(path: string, body: Uint8Array, mode: number): Promise<void> {
+  await Deno.remove(path).catch(() => {});
+  const f = await Deno.open(path, { write: true, createNew: true, mode });
   try {
     let off = 0;
     while (off < body.length) off += await f.write(body.subarray(off));
@@ -318,8 +328,7 @@ async function stage(target: string, body: Uint8Array): Promise<string> {
   } finally {
     f.close();
   }
-  if (Deno.build.os !== "windows") await Deno.chmod(s, mode);
-  return s;
+  if (Deno.build.os !== "windows") await Deno.chmod(path, mode);
 }
 
 /** Renames each staged file over its target, then flushes the folders (where the OS allows). */
@@ -335,17 +344,7 @@ async function applyMoves(moves: Array<[string, string]>): Promise<void> {
     dirs.add(dirOf(t));
     await crashPoint("rename");
   }
-  if (Deno.build.os === "windows") return;
-  for (const d of dirs) {
-    try {
-      const f = await Deno.open(d, { read: true });
-      try {
-        await f.sync();
-      } finally {
-        f.close();
-      }
-    } catch { /* a folder fsync is best effort */ }
-  }
+  for (const d of dirs) await denoFs.syncDir(d);
 }
 
 /**
