@@ -54,3 +54,17 @@ export function formatParam(values: readonly string[] = ["text", "tsv", "json"])
     default: values[0],
   };
 }
+
+/** How many recent messages a route test takes from each inbound's SMAT archive (nc_route_test, nc_regression). */
+export function countParam(description: string): ParamSpec {
+  return { name: "count", type: "integer", description, default: 10, min: 1, max: 1000 };
+}
+
+/** Only SMAT messages of the last N days (nc_route_test, nc_regression). */
+export const DAYS_BACK_PARAM: ParamSpec = {
+  name: "days_back",
+  type: "integer",
+  description: "only messages of the last N days",
+  min: 1,
+  max: 3650,
+};

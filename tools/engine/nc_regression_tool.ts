@@ -1,6 +1,7 @@
 /** nc_regression: cross-environment regression of route tests between two engine hosts. */
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
+import { countParam, DAYS_BACK_PARAM } from "./common_tool.ts";
 
 export const ncRegressionTool: ToolDef = {
   name: "nc_regression",
@@ -37,21 +38,8 @@ export const ncRegressionTool: ToolDef = {
       metavar: "THREAD[.SITE]",
     },
     { name: "site", type: "string", description: "only this site (default every site)" },
-    {
-      name: "count",
-      type: "integer",
-      description: "recent messages per inbound",
-      default: 10,
-      min: 1,
-      max: 1000,
-    },
-    {
-      name: "days_back",
-      type: "integer",
-      description: "only messages of the last N days",
-      min: 1,
-      max: 3650,
-    },
+    countParam("recent messages per inbound"),
+    DAYS_BACK_PARAM,
     {
       name: "ignore",
       type: "string[]",

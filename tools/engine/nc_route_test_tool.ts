@@ -1,7 +1,7 @@
 /** nc_route_test: the engine's route test over a thread's downstream chains, with recent messages. */
 import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
-import { aliasParam, HCIROOT_PARAM } from "./common_tool.ts";
+import { aliasParam, countParam, DAYS_BACK_PARAM, HCIROOT_PARAM } from "./common_tool.ts";
 
 export const ncRouteTestTool: ToolDef = {
   name: "nc_route_test",
@@ -25,21 +25,8 @@ export const ncRouteTestTool: ToolDef = {
     { name: "site", type: "string", description: "site of the thread (default $HCISITE or the only site)" },
     aliasParam(),
     HCIROOT_PARAM,
-    {
-      name: "count",
-      type: "integer",
-      description: "recent messages to test",
-      default: 10,
-      min: 1,
-      max: 1000,
-    },
-    {
-      name: "days_back",
-      type: "integer",
-      description: "only messages of the last N days",
-      min: 1,
-      max: 3650,
-    },
+    countParam("recent messages to test"),
+    DAYS_BACK_PARAM,
     {
       name: "output",
       type: "string",
