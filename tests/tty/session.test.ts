@@ -82,6 +82,18 @@ Deno.test("Ctrl-C at an empty prompt says how to leave; a second within 2 s exit
   assert.equal(raw.split("^C again").length - 1, 1, "the hint was printed once");
 });
 
+Deno.test("ASSIST_NO_STATUS=1: no status line after a turn", async () => {
+  await using rig = await startRepl({ env: { ASSIST_NO_STATUS: "1" } });
+  await rig.term.waitForPrompt();
+  rig.fake.replies.push({ text: "First answer." });
+  await rig.term.type("hello");
+  await rig.term.keys("Enter");
+  const screen = await rig.term.waitForPrompt(2);
+  assert.match(screen, /First answer\./);
+  assert.doesNotMatch(screen, /^ctx /m, "the status line is off");
+  assert.doesNotMatch(await rig.term.raw(), /ctx \d/, "and was never drawn");
+});
+
 Deno.test("status line: nothing before the first turn, after every turn, /status on demand, at 90 columns", async () => {
   await using rig = await startRepl({ tmux: { width: 90 } });
   let screen = await rig.term.waitForPrompt();
