@@ -42,6 +42,7 @@ import { sidecarFiles } from "./sidecar/files.ts";
 import { SpanSet } from "./spans.ts";
 import { Tier5 } from "./tier5.ts";
 import { freeRegions, JoinedRegions } from "./_regions.ts";
+import { scanRecords } from "./records.ts";
 import { CATEGORY_RE } from "./token.ts";
 
 /**
@@ -448,6 +449,9 @@ export class PhiEngine {
         if (wider.segments.length > 0) hl7Failure = undefined;
       }
     }
+    // Records of the other formats the engine moves (X12, NCPDP, FHIR, CDA, extracts, Tcl and engine
+    // output): by structure, as the HL7 field policy does (phi/records.ts).
+    if (o.hl7) scan = scanRecords(text, scan);
     for (const c of scan?.structured ?? []) if (taken.add(c.start, c.end)) chosen.push(c);
     // Field listings (values printed next to their field path by the HL7 tools) are a structured
     // pre-pass like the sanitizer: their tokens exist before tier 4 reads the rest, so a name in a

@@ -13,7 +13,25 @@ import { isWordChar, letterOrDigitAt } from "./_chars.ts";
 import { foldForm } from "./fold.ts";
 import { type Needle, splitBySecond, textSecondKey, tryList, tryNeedle } from "./tier4_known.ts";
 
-const STANDARD = new Set(["NAME", "DOB", "DATE", "SSN", "PHONE", "EMAIL", "NPI", "MRN", "ADDRESS"]);
+const STANDARD = new Set([
+  "NAME",
+  "DOB",
+  "DATE",
+  "SSN",
+  "PHONE",
+  "EMAIL",
+  "NPI",
+  "MRN",
+  "ADDRESS",
+  "ACCOUNT",
+  "VISIT",
+  "MEMBER",
+  "LICENSE",
+  "DEVICE",
+  "URL",
+  "IP",
+  "AGE",
+]);
 
 /** Size of the KnownIndex word filter in bits (128 KiB). */
 const WORD_BITS = 1 << 20;

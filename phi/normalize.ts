@@ -12,7 +12,9 @@
  * | CARD | digits only |
  * | NPI | digits only when the value is digits with separators (an optional `NPI:` prefix dropped); otherwise trimmed |
  * | ADDRESS | trimmed, inner white space collapsed, lowercase |
- * | MRN, MANUAL, any other category | outer white space trimmed |
+ * | AGE | digits only |
+ * | IP | trimmed, lowercase (IPv6 hex) |
+ * | MRN, ACCOUNT, VISIT, MEMBER, LICENSE, DEVICE, URL, MANUAL, any other category | outer white space trimmed |
  */
 import { MONTHS } from "../core/months.ts";
 
@@ -271,6 +273,14 @@ const NORMALIZERS: Record<string, Normalizer> = {
   NPI: npi,
   ADDRESS: address,
   MRN: trim,
+  ACCOUNT: trim,
+  VISIT: trim,
+  MEMBER: trim,
+  LICENSE: trim,
+  DEVICE: trim,
+  URL: trim,
+  IP: (v) => v.trim().toLowerCase(),
+  AGE: digits,
   MANUAL: trim,
   presidio_PERSON: normalizeName,
   presidio_HL7_CARET_NAME: normalizeName,

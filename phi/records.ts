@@ -1,0 +1,86 @@
+/**
+ * Records of the formats an integration engine moves besides HL7 v2 (X12, NCPDP, FHIR JSON, CDA XML,
+ * delimited and fixed-width extracts, Tcl keyed lists and engine tool output): one module per format
+ * under `phi/`, each a `RecordFormat`, all listed once in `RECORD_FORMATS`.
+ *
+ * The principle (issue #23): inside a record whose format is known, detection goes by structure, not
+ * by pattern. A format's scan reports, in positions of the text it was given:
+ *
+ * | Part | Meaning | What the engine does with it |
+ * |---|---|---|
+ * | `structured` | an element the format defines as identifying a person | tokenized whatever its value looks like (audit tier `hl7_pipeline`, context the element's path) |
+ * | `free` | an element that is neither known-safe nor known-identifying (notes, narrative, messages) | read by the automatic tiers 1–5, as prose |
+ * | `segments` | the extent of each record (or of each segment, row, element) | outside `free`, only tier 1 reads it: codes, amounts and control numbers stay |
+ *
+ * This is the same shape as the HL7 sanitizer's scan (`Hl7Scan`), so the engine's later stages treat
+ * every format alike. Text outside every record goes through the tiers as before.
+ */
+import type { Hl7Scan } from "./hl7_sanitize.ts";
+import { type Span, SpanSet } from "./spans.ts";
+
+/** What a format's scan found (the HL7 scan's shape). */
+export type RecordScan = Hl7Scan;
+
+/** One format the gate reads by structure. */
+export interface RecordFormat {
+  /** Short name, for tests and the audit context (`x12`, `fhir`, ...). */
+  readonly name: string;
+  /**
+   * A cheap test that the text may hold a record of this format (a few `indexOf`s or one anchored
+   * regex): most texts are none, and every pass asks every format.
+   */
+  maybe(text: string): boolean;
+  /** The records of `text`, or undefined when there are none. Must not throw on any input. */
+  scan(text: string): RecordScan | undefined;
+}
+
+/** Every format the gate reads by structure, in the order they claim text (first claim wins). */
+export const RECORD_FORMATS: RecordFormat[] = [];
+
+/**
+ * `primary` (the HL7 scan, if any) with the records of every format added. Parts of a format's scan
+ * that overlap a record already claimed (by HL7 or an earlier format) are dropped, so each range of
+ * the text has one reader. A format whose scan throws is skipped: its text goes through the tiers as
+ * prose. Undefined when nothing was found at all.
+ *
+ * @example
+ * ```ts
+ * import { scanRecords } from "./records.ts";
+ * scanRecords("just prose"); // undefined
+ * ```
+ */
+export function scanRecords(
+  text: string,
+  primary?: Hl7Scan,
+  formats: readonly RecordFormat[] = RECORD_FORMATS,
+): Hl7Scan | undefined {
+  let out = primary;
+  let claimed: SpanSet | undefined;
+  for (const f of formats) {
+    let got: RecordScan | undefined;
+    try {
+      if (!f.maybe(text)) continue;
+      got = f.scan(text);
+    } catch {
+      continue;
+    }
+    if (!got || got.segments.length === 0) continue;
+    claimed ??= SpanSet.of(out?.segments ?? []);
+    const c = claimed;
+    const free = (x: Span) => !c.overlaps(x.start, x.end);
+    const segments = got.segments.filter(free);
+    if (segments.length === 0) continue;
+    const mine = SpanSet.of(segments);
+    const inside = (x: Span) => mine.overlaps(x.start, x.end);
+    const structured = got.structured.filter((x) => free(x) && inside(x));
+    const freeParts = got.free.filter((x) => free(x) && inside(x));
+    for (const s of segments) c.add(s.start, s.end);
+    const bySpan = (a: Span, b: Span) => a.start - b.start;
+    out = {
+      structured: [...(out?.structured ?? []), ...structured].sort(bySpan),
+      free: [...(out?.free ?? []), ...freeParts].sort(bySpan),
+      segments: [...(out?.segments ?? []), ...segments].sort(bySpan),
+    };
+  }
+  return out;
+}
