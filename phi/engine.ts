@@ -43,7 +43,7 @@ import { SpanSet } from "./spans.ts";
 import { Tier5 } from "./tier5.ts";
 import { freeRegions, JoinedRegions } from "./_regions.ts";
 import { scanRecords } from "./records.ts";
-import { CATEGORY_RE } from "./token.ts";
+import { CATEGORY_RE, MINTED_TOKEN_RE } from "./token.ts";
 
 /**
  * One value replaced by a token in a pass. The entries are the engine's own candidate objects (no
@@ -144,6 +144,44 @@ interface PassOut {
   /** Set when the text is HL7-shaped but the sanitizer failed or found no segment. */
   hl7Failure?: string;
   warnings: string[];
+}
+
+/** What one pass carries from stage to stage (phi/engine.ts `#stages`). */
+interface PassState {
+  /** The text the pass reads (never changed; `out` is what it becomes). */
+  readonly text: string;
+  readonly o: PassOptions;
+  readonly mode: AutoPhiMode;
+  readonly dryRun: boolean;
+  /** The automatic tiers run (mode not `off`, no `!nophi`). */
+  readonly autoOn: boolean;
+  /** Fenced code is protected (what the operator types). */
+  readonly fences: boolean;
+  readonly warnings: string[];
+  /** Every value that gets a token, in any order until the `forms` stage sorts them. */
+  readonly chosen: Candidate[];
+  /** What the automatic tiers found (before confirm mode), for the repeat sweep. */
+  found: Candidate[];
+  /** Ranges already claimed by markers, records and listings. */
+  readonly taken: SpanSet;
+  /** The records found (HL7 segments and the other formats), when any. */
+  scan: Hl7Scan | undefined;
+  hl7Shaped: boolean;
+  hl7Failure: string | undefined;
+  /** Tokens of our shape the text holds already: never minted again for a new value. */
+  readonly avoid: ReadonlySet<string>;
+  /** The text after substitution (and the base64 pass). */
+  out: string;
+}
+
+/** A named stage of the pass. */
+interface PassStage {
+  readonly name: string;
+  /** Runs only when the automatic tiers run. */
+  readonly auto?: boolean;
+  /** Writes tokens or text: skipped on a dry run. */
+  readonly writes?: boolean;
+  run(s: PassState): void | Promise<void>;
 }
 
 const CONFIRM_TIERS = new Set<Tier>(["hl7", "known", "sidecar", "names"]);
@@ -390,143 +428,238 @@ export class PhiEngine {
 
   // ---- the pass -----------------------------------------------------------------------------------
 
+  /**
+   * One pass over `text`: the stages of {@link PASS_STAGES}, in order, over one {@link PassState}.
+   * A dry run (`phi_scan`) skips the stages that write (tokens, substitution, base64) and never asks.
+   */
   async #pass(text: string, o: PassOptions): Promise<PassOut> {
     const mode = o.dryRun ? "on" : this.#mode;
-    const warnings: string[] = [];
+    const s: PassState = {
+      text,
+      o,
+      mode,
+      dryRun: o.dryRun === true,
+      autoOn: o.auto && mode !== "off",
+      // Fenced code is protected only in what the operator types (never in tool results).
+      fences: o.surface === "user_input",
+      warnings: [],
+      chosen: [],
+      found: [],
+      taken: new SpanSet(),
+      scan: undefined,
+      hl7Shaped: false,
+      hl7Failure: undefined,
+      avoid: tokensIn(text),
+      out: text,
+    };
+    for (const stage of this.#stages) {
+      if (s.dryRun && stage.writes) continue;
+      if (stage.auto && !s.autoOn) continue;
+      await stage.run(s);
+    }
+    return {
+      text: s.out,
+      chosen: s.chosen,
+      hl7Shaped: s.hl7Shaped,
+      hl7Failure: s.hl7Failure,
+      warnings: s.warnings,
+    };
+  }
+
+  /**
+   * The stages of a pass, in order. Each reads and extends the pass state; the contract of each is
+   * the comment above it. `auto`: only when the automatic tiers run (mode not `off`, no `!nophi`);
+   * `writes`: mints tokens or changes the text (skipped on a dry run).
+   */
+  readonly #stages: readonly PassStage[] = [
+    // Reads rows other processes appended. A table that cannot be read: strict stops the turn,
+    // other modes go on with what is in memory (one warning per session).
+    { name: "table", run: (s) => this.#refreshStage(s) },
+    // `@@VALUE`, `@@VALUE@@`, `{{phi:VALUE}}` in what the operator types: tokenized whatever the mode.
+    { name: "markers", run: (s) => this.#markerStage(s) },
+    // HL7 v2 by the field policy (phi/hl7_sanitize.ts), then segments inside carriers (XML, JSON,
+    // Tcl lists, SQL and CSV strings, log prefixes, written-out controls: phi/embedded_hl7.ts).
+    // A sanitizer that threw on HL7-shaped text is not asked again (strict mode refuses the text);
+    // one that found no segment may find them in the decoded carrier.
+    { name: "hl7", run: (s) => this.#hl7Stage(s) },
+    // Records of the other formats the engine moves (X12, NCPDP, FHIR, CDA, extracts, Tcl and engine
+    // output), by structure as the HL7 field policy is (phi/records.ts); their values join the scan.
+    { name: "records", run: (s) => this.#recordStage(s) },
+    // Field listings (values printed next to their field path by the HL7 tools) and caret names in
+    // free-text fields: a structured pre-pass, so a name in OBX.5 is known the first time it is seen.
+    { name: "listings", auto: true, run: (s) => this.#listingStage(s) },
+    // Tokens for markers and fields first, so the automatic tiers see them as known values.
+    // An SSN-shaped id that is also an SSN elsewhere takes the SSN's category (phi/prefer_ssn.ts).
+    {
+      name: "assign-structured",
+      run: (s) => {
+        preferSsn(s.text, s.chosen, this.#isKnown);
+        return this.#assign(s.chosen, s);
+      },
+    },
+    // Tiers 1-4 (phi/detect.ts): on the whole text, or on the scan's free regions with tier 1 alone
+    // on the rest of its records.
+    { name: "tiers", auto: true, run: (s) => this.#tierStage(s) },
+    // Names given by their key (`"lastName": "Doe"`, `<lastName>`): the key is a cue, so before
+    // tier 5 (which might take part of the value).
+    { name: "keyed-names", auto: true, run: (s) => this.#keyedNameStage(s) },
+    // Tier 5: the sidecar and the built-in name recognizer, on a copy with every span so far masked.
+    { name: "tier5", auto: true, run: (s) => this.#tier5Stage(s) },
+    // Confirm mode asks for tiers 3-5 (once per value per session); what is kept gets its tokens.
+    { name: "confirm", auto: true, run: (s) => this.#confirmStage(s) },
+    // A value the automatic tiers found once is PHI wherever else it stands in the same text
+    // (`MRN 12345678 ... MR# 12345678`), and one word of a name found here standing alone.
+    { name: "repeats", auto: true, run: (s) => this.#repeatStage(s) },
+    // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
+    { name: "forms", run: (s) => this.#formStage(s) },
+    // The text with each chosen value replaced by its token.
+    { name: "substitute", writes: true, run: (s) => void (s.out = substitute(s.text, s.chosen)) },
+    // Base64 runs that decode to text go through the same pass (phi/base64.ts).
+    { name: "base64", writes: true, run: (s) => this.#base64Stage(s) },
+  ];
+
+  async #refreshStage(s: PassState): Promise<void> {
     try {
       await this.table.refresh();
     } catch (err) {
       const why = (err as Error)?.name ?? "error";
-      if (mode === "strict") throw new PhiRefusedError(`the lookup table could not be read (${why})`);
+      if (s.mode === "strict") throw new PhiRefusedError(`the lookup table could not be read (${why})`);
       if (!this.#tableWarned) {
         this.#tableWarned = true;
-        warnings.push(
+        s.warnings.push(
           `phi> the lookup table ${this.table.path} could not be read (${why}); using what is in memory`,
         );
       }
     }
-    const autoOn = o.auto && mode !== "off";
-    const chosen: Candidate[] = [];
-    const taken = new SpanSet();
+  }
 
-    if (o.markers) {
-      for (const m of findMarkers(text)) {
-        const category = detectCategory(m.value);
-        const canonical = canonicalize(category, m.value);
-        if (canonical === "") continue;
-        const c = candidate(m.start, m.end, m.value, category, canonical, "manual");
-        if (taken.add(c.start, c.end)) chosen.push(c);
-      }
+  #markerStage(s: PassState): void {
+    if (!s.o.markers) return;
+    for (const m of findMarkers(s.text)) {
+      // A marker around (part of) a token marks nothing new: the token is never taken apart.
+      if (m.value.includes("[[") || m.value.includes("]]")) continue;
+      const category = detectCategory(m.value);
+      const canonical = canonicalize(category, m.value);
+      if (canonical === "") continue;
+      const c = candidate(m.start, m.end, m.value, category, canonical, "manual");
+      if (s.taken.add(c.start, c.end)) s.chosen.push(c);
     }
+  }
 
-    const hl7Shaped = o.hl7 && isHl7Shaped(text);
-    let scan: Hl7Scan | undefined;
-    let hl7Failure: string | undefined;
-    if (hl7Shaped) {
+  #hl7Stage(s: PassState): void {
+    if (!s.o.hl7) return;
+    const text = s.text;
+    s.hl7Shaped = isHl7Shaped(text);
+    if (s.hl7Shaped) {
       try {
-        scan = this.#scanHl7(text);
-        if (scan.segments.length === 0) {
-          hl7Failure = "the HL7 sanitizer found no segment in HL7-shaped content";
+        s.scan = this.#scanHl7(text);
+        if (s.scan.segments.length === 0) {
+          s.hl7Failure = "the HL7 sanitizer found no segment in HL7-shaped content";
         }
       } catch {
-        hl7Failure = "the HL7 sanitizer failed on HL7-shaped content";
-        scan = undefined;
+        s.hl7Failure = "the HL7 sanitizer failed on HL7-shaped content";
+        s.scan = undefined;
       }
     }
-    // Segments inside other encodings (XML character references, JSON one level deeper, Tcl lists,
-    // SQL and CSV strings, log prefixes, lone segments): the field policy applies to them too.
-    // A sanitizer that threw on HL7-shaped text is not asked again (strict mode refuses the text);
-    // one that found no segment may find them in the decoded carrier.
-    if (o.hl7 && (scan !== undefined || !hl7Shaped)) {
+    if (s.scan !== undefined || !s.hl7Shaped) {
       let wider: Hl7Scan | undefined;
       try {
-        wider = embeddedScan(text, scan, this.#scanHl7);
+        wider = embeddedScan(text, s.scan, this.#scanHl7);
       } catch {
         wider = undefined;
       }
       if (wider) {
-        scan = wider;
-        if (wider.segments.length > 0) hl7Failure = undefined;
+        s.scan = wider;
+        if (wider.segments.length > 0) s.hl7Failure = undefined;
       }
     }
-    // Records of the other formats the engine moves (X12, NCPDP, FHIR, CDA, extracts, Tcl and engine
-    // output): by structure, as the HL7 field policy does (phi/records.ts).
-    if (o.hl7) scan = scanRecords(text, scan);
-    for (const c of scan?.structured ?? []) if (taken.add(c.start, c.end)) chosen.push(c);
-    // Field listings (values printed next to their field path by the HL7 tools) are a structured
-    // pre-pass like the sanitizer: their tokens exist before tier 4 reads the rest, so a name in a
-    // free-text field (OBX.5, NTE.3) is known the first time the message is seen.
-    if (autoOn) {
-      const listed: Candidate[] = [];
-      const caret = (scan?.free ?? []).flatMap((f) => findCaretNames(text, f.start, f.end));
-      for (const c of [...findFieldListings(text), ...caret]) {
-        if (c.value.includes("[[")) continue;
-        if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
-          continue;
-        }
-        if (taken.add(c.start, c.end)) listed.push(c);
-      }
-      const kept = o.dryRun || mode !== "confirm" ? listed : await this.#confirm(listed, o);
-      for (const c of kept) chosen.push(c);
-    }
-    // Tokens for markers and fields first, so the automatic tiers see them as known values.
-    const known = (canonical: string) => this.table.get(canonical) !== undefined;
-    preferSsn(text, chosen, known);
-    if (!o.dryRun) await this.#assign(chosen, warnings);
+  }
 
-    if (autoOn) {
-      // Fenced code is protected only in what the operator types (never in tool results).
-      const fences = o.surface === "user_input";
-      const found = scan ? this.#autoHl7(text, scan, taken, fences) : detectAuto(text, {
-        protect: protectedSpans(text, fences),
-        known: this.#known,
-        taken,
-      });
-      // Names given by their key (`"lastName": "Doe"`, FHIR `family`/`given`, `<lastName>`): the
-      // key is a cue, so before tier 5 (which might take part of the value).
-      for (const c of this.#keyedNames(text, chosen, found, fences)) found.push(c);
-      if (this.#tier5) {
-        const all = SpanSet.union([...chosen, ...found].map((c) => ({ start: c.start, end: c.end })));
-        for (const c of await this.#tier5.find(text, all, scan, warnings, fences)) found.push(c);
-      }
-      const kept = o.dryRun || mode !== "confirm" ? found : await this.#confirm(found, o);
-      for (const c of kept) chosen.push(c);
-      preferSsn(text, chosen, known, false);
-      if (!o.dryRun) await this.#assign(kept, warnings);
-      // A value the automatic tiers found once is PHI wherever else it stands in the same text
-      // (`MRN 12345678 ... MR# 12345678`): tier 4 read the table before these tokens existed.
-      if (kept.length > 0) {
-        const again = repeatsOf(text, kept, chosen, fences);
-        if (!o.dryRun) await this.#assign(again, warnings);
-        for (const c of again) chosen.push(c);
-      }
-      // One word of a name tokenized in this text, standing alone (`Vanderhoeven called back`).
-      const words = nameWordsOf(text, chosen, fences, scan ? freeRegions(text, scan) : undefined);
-      if (words.length > 0) {
-        if (!o.dryRun) await this.#assign(words, warnings);
-        for (const c of words) chosen.push(c);
-      }
-    }
-    chosen.sort((a, b) => a.start - b.start);
-    // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
-    if (!o.dryRun) {
-      let shaped: boolean | undefined; // the segment test, once per pass and only when needed
-      for (const c of chosen) {
-        if (c.row && c.context !== NAME_WORD) {
-          const field = betweenDelimiters(text, c.start, c.end) && (shaped ??= hasSegment(text));
-          this.table.seen(c.row, c.value, field);
-        }
-      }
-    }
+  #recordStage(s: PassState): void {
+    if (s.o.hl7) s.scan = scanRecords(s.text, s.scan);
+    for (const c of s.scan?.structured ?? []) if (s.taken.add(c.start, c.end)) s.chosen.push(c);
+  }
 
-    let outText = o.dryRun ? text : substitute(text, chosen);
-
-    if (o.base64 && !o.dryRun) {
-      const nested = await this.#base64Pass(outText, o, warnings);
-      outText = nested.text;
-      for (const c of nested.chosen) chosen.push(c);
+  async #listingStage(s: PassState): Promise<void> {
+    const text = s.text;
+    const listed: Candidate[] = [];
+    const caret = (s.scan?.free ?? []).flatMap((f) => findCaretNames(text, f.start, f.end));
+    for (const c of [...findFieldListings(text), ...caret]) {
+      if (c.value.includes("[[")) continue;
+      if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
+        continue;
+      }
+      if (s.taken.add(c.start, c.end)) listed.push(c);
     }
-    return { text: outText, chosen, hl7Shaped, hl7Failure, warnings };
+    for (const c of await this.#confirmed(listed, s)) s.chosen.push(c);
+  }
+
+  #tierStage(s: PassState): void {
+    const found = s.scan ? this.#autoHl7(s.text, s.scan, s.taken, s.fences) : detectAuto(s.text, {
+      protect: protectedSpans(s.text, s.fences),
+      known: this.#known,
+      taken: s.taken,
+    });
+    for (const c of found) s.found.push(c);
+  }
+
+  #keyedNameStage(s: PassState): void {
+    for (const c of this.#keyedNames(s.text, s.chosen, s.found, s.fences)) s.found.push(c);
+  }
+
+  async #tier5Stage(s: PassState): Promise<void> {
+    if (!this.#tier5) return;
+    const all = SpanSet.union([...s.chosen, ...s.found].map((c) => ({ start: c.start, end: c.end })));
+    for (const c of await this.#tier5.find(s.text, all, s.scan, s.warnings, s.fences)) s.found.push(c);
+  }
+
+  async #confirmStage(s: PassState): Promise<void> {
+    const kept = await this.#confirmed(s.found, s);
+    s.found = kept;
+    for (const c of kept) s.chosen.push(c);
+    preferSsn(s.text, s.chosen, this.#isKnown, false);
+    await this.#assign(kept, s);
+  }
+
+  async #repeatStage(s: PassState): Promise<void> {
+    if (s.found.length > 0) {
+      const again = repeatsOf(s.text, s.found, s.chosen, s.fences);
+      await this.#assign(again, s);
+      for (const c of again) s.chosen.push(c);
+    }
+    // One word of a name tokenized in this text, standing alone (`Vanderhoeven called back`).
+    const words = nameWordsOf(s.text, s.chosen, s.fences, s.scan ? freeRegions(s.text, s.scan) : undefined);
+    if (words.length > 0) {
+      await this.#assign(words, s);
+      for (const c of words) s.chosen.push(c);
+    }
+  }
+
+  #formStage(s: PassState): void {
+    s.chosen.sort((a, b) => a.start - b.start);
+    if (s.dryRun) return;
+    let shaped: boolean | undefined; // the segment test, once per pass and only when needed
+    for (const c of s.chosen) {
+      if (c.row && c.context !== NAME_WORD) {
+        const field = betweenDelimiters(s.text, c.start, c.end) && (shaped ??= hasSegment(s.text));
+        this.table.seen(c.row, c.value, field);
+      }
+    }
+  }
+
+  async #base64Stage(s: PassState): Promise<void> {
+    if (!s.o.base64) return;
+    const nested = await this.#base64Pass(s.out, s.o, s.warnings);
+    s.out = nested.text;
+    for (const c of nested.chosen) s.chosen.push(c);
+  }
+
+  /** True when the table holds the canonical value (preferSsn's question). */
+  readonly #isKnown = (canonical: string) => this.table.get(canonical) !== undefined;
+
+  /** Confirm mode's answer for `found` (all of it in other modes and on a dry run). */
+  #confirmed(found: Candidate[], s: PassState): Promise<Candidate[]> | Candidate[] {
+    return s.dryRun || s.mode !== "confirm" ? found : this.#confirm(found, s.o);
   }
 
   /**
@@ -687,11 +820,18 @@ export class PhiEngine {
     return kept;
   }
 
-  /** Sets `token` (and the token's category) on each candidate, minting new rows as needed. */
-  async #assign(cands: Candidate[], warnings: string[]): Promise<void> {
+  /**
+   * Sets `token` (and the token's category) on each candidate, minting new rows as needed (not on a
+   * dry run). A candidate whose value holds a token of ours gets none: no row's value ever holds a
+   * token, and no new token is one the text already holds.
+   */
+  async #assign(cands: Candidate[], s: PassState): Promise<void> {
+    if (s.dryRun) return;
+    const warnings = s.warnings;
     const todo: Candidate[] = [];
     for (const c of cands) {
       if (c.token !== undefined) continue;
+      if (c.value.indexOf("[[") !== -1 && holdsToken(c.value)) continue;
       const row = this.table.get(c.canonical);
       if (row) {
         c.token = row.token;
@@ -707,13 +847,13 @@ export class PhiEngine {
     }));
     let got: LookupRow[];
     try {
-      got = await this.table.assignRows(requests);
+      got = await this.table.assignRows(requests, s.avoid);
     } catch (err) {
       const why = (err as Error)?.name ?? "error";
       if (this.#mode === "strict") {
         throw new PhiRefusedError(`the lookup table could not be written (${why})`);
       }
-      got = this.table.rememberRows(requests);
+      got = this.table.rememberRows(requests, s.avoid);
       if (!this.#tableWarned) {
         this.#tableWarned = true;
         warnings.push(
@@ -802,6 +942,20 @@ function substitute(text: string, chosen: Candidate[]): string {
 export async function createPhiEngine(options: PhiEngineOptions): Promise<PhiEngine> {
   const table = await LookupTable.open(homePaths(options.config.home).lookup);
   return new PhiEngine(options, table);
+}
+
+/** The tokens of our shape in `text` (empty for most texts: no `[[`). */
+function tokensIn(text: string): ReadonlySet<string> {
+  if (text.indexOf("[[") === -1) return NO_TOKENS;
+  return new Set(text.match(MINTED_TOKEN_RE) ?? []);
+}
+
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
+/** True when `value` holds a token of our shape. */
+function holdsToken(value: string): boolean {
+  MINTED_TOKEN_RE.lastIndex = 0;
+  return MINTED_TOKEN_RE.test(value);
 }
 
 /** A decoded text that starts as base64 itself (base64 of base64): the only kind decoded again. */

@@ -33,6 +33,17 @@ const STANDARD = new Set([
   "AGE",
 ]);
 
+/** Categories of identifiers (numbers that stand for a person), and MANUAL and custom categories. */
+const NOT_IDENTIFIERS = new Set(["NAME", "DOB", "DATE", "PHONE", "EMAIL", "ADDRESS", "URL", "IP", "AGE"]);
+
+/** An identifier's category: a known short number of it is swept from {@link MIN_ID_DIGITS} digits. */
+function isIdentifier(category: string): boolean {
+  return !NOT_IDENTIFIERS.has(category) && !category.startsWith("presidio_");
+}
+
+/** Fewest digits of a known identifier swept in later text (README, "PHI": 4 digits are years). */
+export const MIN_ID_DIGITS = 5;
+
 /** Size of the KnownIndex word filter in bits (128 KiB). */
 const WORD_BITS = 1 << 20;
 
@@ -241,10 +252,13 @@ export class KnownIndex {
       i += w;
     }
     if (firstEnd === -1) firstEnd = f.length;
-    if (firstEnd < 2) return;
+    const ident = isIdentifier(row.category);
+    // A one-letter first word (`E-4411`) only for identifiers, whose forms hold a digit.
+    if (firstEnd < 2 && !(ident && !letters && !digitsOnly)) return;
     if (letters && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
-    // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts.
-    if (digitsOnly && f.length < 6) return;
+    // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts:
+    // identifiers from 5 digits (4 are years and ports), other numbers from 6.
+    if (digitsOnly && f.length < (ident ? MIN_ID_DIGITS : 6)) return;
     // Folded one character at a time, as matchAt reads the text (not f.toLowerCase(), whose final
     // sigma depends on what follows: the form would not match its own spelling).
     const key = foldForm(f);

@@ -496,7 +496,7 @@ export class LookupTable {
   }
 
   /** `assign`, giving the rows themselves (one lookup per request, none afterwards). */
-  assignRows(requests: readonly TokenRequest[]): Promise<LookupRow[]> {
+  assignRows(requests: readonly TokenRequest[], avoid?: ReadonlySet<string>): Promise<LookupRow[]> {
     const out: Row[] = new Array(requests.length);
     for (let i = 0; i < requests.length; i++) {
       const row = this.#byCanonical.get(requests[i].canonical) ?? this.#alias(requests[i]);
@@ -505,7 +505,7 @@ export class LookupTable {
         // under a millisecond for a prompt), and no other task of this process can interleave with it.
         return this.#queue(() => {
           try {
-            return Promise.resolve(this.#assignSync(requests));
+            return Promise.resolve(this.#assignSync(requests, avoid));
           } catch (err) {
             return Promise.reject(err);
           }
@@ -516,7 +516,7 @@ export class LookupTable {
     return Promise.resolve(out);
   }
 
-  #assignSync(requests: readonly TokenRequest[]): Row[] {
+  #assignSync(requests: readonly TokenRequest[], avoid?: ReadonlySet<string>): Row[] {
     this.#ensureDir();
     const lock = Deno.openSync(this.lockPath, { create: true, write: true, mode: 0o600 });
     const out: Row[] = new Array(requests.length);
@@ -553,7 +553,9 @@ export class LookupTable {
             k = cats.push(r.category) - 1;
             next.push((this.#maxN.get(r.category) ?? 0) + 1);
           }
-          const n = next[k]++;
+          let n = next[k]++;
+          // Never a token the text already holds (an operator's literal `[[MRN_1]]`): one token, one value.
+          while (avoid?.has(formatToken(r.category, n))) n = next[k]++;
           row = new Row(
             this.#nextId++,
             formatToken(r.category, n),
@@ -638,11 +640,12 @@ export class LookupTable {
   }
 
   /** `remember`, giving the rows. */
-  rememberRows(requests: readonly TokenRequest[]): LookupRow[] {
+  rememberRows(requests: readonly TokenRequest[], avoid?: ReadonlySet<string>): LookupRow[] {
     return requests.map((r) => {
       const have = this.#byCanonical.get(r.canonical) ?? this.#alias(r) ?? this.#nameAlias(r);
       if (have) return have;
-      const n = (this.#maxN.get(r.category) ?? 0) + 1;
+      let n = (this.#maxN.get(r.category) ?? 0) + 1;
+      while (avoid?.has(formatToken(r.category, n))) n++;
       const row = new Row(
         this.#nextId++,
         formatToken(r.category, n),
