@@ -17,12 +17,11 @@ import { decodedRuns, encodeRunText, layoutLike, mapBase64Runs, MIN_KEYED } from
 import { type Candidate, detectAuto, findDefinite, KnownIndex, type Tier } from "./detect.ts";
 import { candidate } from "./candidate.ts";
 import {
-  betweenDelimiters,
   createStreamDetokenizer as makeStream,
   type Detokenized,
   detokenizeJson,
   detokenizeText,
-  hasSegment,
+  fieldFlags,
   type StreamDetokenizer,
 } from "./detokenize.ts";
 import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
@@ -638,13 +637,10 @@ export class PhiEngine {
   #formStage(s: PassState): void {
     s.chosen.sort((a, b) => a.start - b.start);
     if (s.dryRun) return;
-    let shaped: boolean | undefined; // the segment test, once per pass and only when needed
-    for (const c of s.chosen) {
-      if (c.row && c.context !== NAME_WORD) {
-        const field = betweenDelimiters(s.text, c.start, c.end) && (shaped ??= hasSegment(s.text));
-        this.table.seen(c.row, c.value, field);
-      }
-    }
+    // In an HL7 field or in prose, decided as the detokenizer decides (phi/detokenize.ts inHl7Field).
+    const named = s.chosen.filter((c) => c.row && c.context !== NAME_WORD);
+    const fields = fieldFlags(s.text, named);
+    for (let i = 0; i < named.length; i++) this.table.seen(named[i].row!, named[i].value, fields[i]);
   }
 
   async #base64Stage(s: PassState): Promise<void> {
