@@ -45,7 +45,17 @@ export interface DiffOptions {
 /** One difference within a message pair. */
 export type Hl7Change =
   /** A value that differs; `left`/`right` as written in each message, "" when absent or empty. */
-  | { readonly kind: "field"; readonly path: string; readonly left: string; readonly right: string }
+  | {
+    readonly kind: "field";
+    readonly path: string;
+    readonly left: string;
+    readonly right: string;
+    /**
+     * How the two values differ when they are one value written two ways (`howDiffer`): said before
+     * the PHI gate, where tokens would hide it.
+     */
+    how?: string;
+  }
   /** A segment only on one side: "right" is an added segment, "left" a removed one. */
   | {
     readonly kind: "segment";
@@ -165,10 +175,17 @@ function compareSegments(
     if (ignore.some((g) => g.repetition === undefined && g.component === undefined && pathCovers(g, base))) {
       continue;
     }
-    const emit: Emit = (rep, showRep, comp, sub, x, y) => {
+    const emit: Emit = (rep, showRep, comp, sub, x, y, how) => {
       const full = { ...base, repetition: rep, component: comp ?? 1, subcomponent: sub ?? 1 };
       if (ignore.some((g) => pathCovers(g, full))) return;
-      out.push({ kind: "field", path: shownPath(shown, f, showRep ? rep : 0, comp, sub), left: x, right: y });
+      const note = how ?? howDiffer(unescape(x, l.delimiters), unescape(y, r.delimiters));
+      out.push({
+        kind: "field",
+        path: shownPath(shown, f, showRep ? rep : 0, comp, sub),
+        left: x,
+        right: y,
+        ...(note ? { how: note } : {}),
+      });
     };
     if (header && f <= 2) {
       if (a !== b) emit(1, false, undefined, undefined, a, b);
@@ -194,6 +211,7 @@ type Emit = (
   sub: number | undefined,
   left: string,
   right: string,
+  how?: string,
 ) => void;
 
 function compareField(a: string, b: string, da: Delimiters, db: Delimiters, emit: Emit): void {
@@ -206,6 +224,11 @@ function compareField(a: string, b: string, da: Delimiters, db: Delimiters, emit
     const ca = splitComponents(x, da);
     const cb = splitComponents(y, db);
     const comps = Math.max(ca.length, cb.length);
+    // One text spread over other components (`SMITH JOHN` against `SMITH^JOHN`): every change of this
+    // repetition says so.
+    const layout = comps > 1 && x !== y && joinedText(x, da) === joinedText(y, db) && joinedText(x, da) !== ""
+      ? "same text, other component layout"
+      : undefined;
     for (let c = 0; c < comps; c++) {
       const cx = ca[c] ?? "";
       const cy = cb[c] ?? "";
@@ -223,6 +246,7 @@ function compareField(a: string, b: string, da: Delimiters, db: Delimiters, emit
           subs > 1 ? s + 1 : undefined,
           vx,
           vy,
+          layout,
         );
       }
     }
@@ -290,6 +314,50 @@ export function diffMessageLists(
 }
 
 const shown = (v: string) => v === "" ? "(empty)" : v;
+
+/** A repetition's text with its components and subcomponents joined by single spaces, unescaped. */
+function joinedText(rep: string, d: Delimiters): string {
+  const parts: string[] = [];
+  for (const c of splitComponents(rep, d)) {
+    for (const sc of splitSubcomponents(c, d)) {
+      const v = unescape(sc, d).trim();
+      if (v !== "") parts.push(v);
+    }
+  }
+  return parts.join(" ").replace(/\s+/g, " ");
+}
+
+/**
+ * How two different values are one value written two ways, or undefined when they are not: leading
+ * zeros, case, white space, punctuation. Holds no value, only counts, so it can be said to the model
+ * beside the tokens that stand for the values.
+ *
+ * @example
+ * ```ts
+ * howDiffer("00815566", "815566"); // "same number, leading zeros differ: 8 digits vs 6"
+ * howDiffer("(309)555-0187", "3095550187"); // "same characters, other punctuation or spacing"
+ * howDiffer("Smith", "SMITH"); // "same apart from case"
+ * howDiffer("SMITH", "SMYTH"); // undefined
+ * ```
+ */
+export function howDiffer(a: string, b: string): string | undefined {
+  if (a === b || a.trim() === "" || b.trim() === "") return undefined;
+  if (a.trim() === b.trim() || a.replace(/\s+/g, " ").trim() === b.replace(/\s+/g, " ").trim()) {
+    return "same apart from white space";
+  }
+  if (a.toLowerCase() === b.toLowerCase()) return "same apart from case";
+  const an = a.replace(/[^\p{L}\p{N}]+/gu, ""), bn = b.replace(/[^\p{L}\p{N}]+/gu, "");
+  const zeros = (v: string) => v.replace(/^0+(?=\d)/, "");
+  if (/^\d+$/.test(an) && /^\d+$/.test(bn) && an !== bn && zeros(an) === zeros(bn)) {
+    const extra = an === a && bn === b ? "" : ", other punctuation";
+    return `same number, leading zeros differ: ${an.length} digits vs ${bn.length}${extra}`;
+  }
+  if (an !== "" && an === bn) return "same characters, other punctuation or spacing";
+  if (an !== "" && an.toLowerCase() === bn.toLowerCase()) {
+    return "same characters, other case and punctuation";
+  }
+  return undefined;
+}
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -320,7 +388,7 @@ export function formatDiff(result: Hl7DiffResult): string {
     for (const c of pair.changes) {
       if (c.kind === "field") {
         fields++;
-        lines.push(`  ${c.path}  ${shown(c.left)} -> ${shown(c.right)}`);
+        lines.push(`  ${c.path}  ${shown(c.left)} -> ${shown(c.right)}${c.how ? `  (${c.how})` : ""}`);
       } else if (c.side === "right") {
         added++;
         lines.push(`  + ${c.path}  ${c.raw}`);

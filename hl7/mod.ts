@@ -70,6 +70,7 @@ export {
   diffMessages,
   type DiffOptions,
   formatDiff,
+  howDiffer,
   type Hl7Change,
   type Hl7DiffResult,
   type MessagePair,

@@ -9,7 +9,7 @@
  * | Layout | Example | Value |
  * |---|---|---|
  * | columns (hl7_show) | `  PID.5.1   Family Name   DOE` | the last column (after the label, if any), past two or more spaces |
- * | diff (hl7_diff) | `  PID.5.1  DOE -> ROE` | both sides of ` -> ` (`(empty)` ignored) |
+ * | diff (hl7_diff) | `  PID.5.1  DOE -> ROE` | both sides of ` -> ` (`(empty)` and a closing `  (same ...)` note ignored) |
  * | `PATH: value`, `PATH = value`, `PATH<TAB>value` | `PID.7: 19800315` | one word, or up to four alphabetic words (a written name), or for an address up to a comma, semicolon, tab or double space |
  * | TSV with a header row of paths (hl7_field) | `PID.5\tPID.3.1` then rows | each cell (each `\|`-joined occurrence), by its column's path |
  *
@@ -29,6 +29,8 @@ import { unescape } from "./_hl7.ts";
 const PATH = String.raw`[A-Z][A-Z0-9]{2}(?:\[\d{1,4}\])?[.-]\d{1,3}(?:\[\d{1,4}\])?(?:[.-]\d{1,3}){0,2}`;
 const PATH_RE = new RegExp(`^(${PATH})$`);
 const LINE_RE = new RegExp(`^([ \\t]*)(${PATH})(?=[\\s:=]|$)`);
+/** The note hl7_diff writes after a change (hl7/diff.ts `howDiffer`): two spaces, words in parentheses. */
+const DIFF_NOTE = /  \((?:same|one) [a-z ,:0-9]+\)$/;
 const PARTS = /^([A-Z][A-Z0-9]{2})(?:\[\d+\])?[.-](\d+)(?:\[(\d+)\])?(?:[.-](\d+))?(?:[.-](\d+))?$/;
 
 interface ParsedPath {
@@ -260,7 +262,10 @@ export function findFieldListings(text: string): Candidate[] {
     if (arrow !== -1) {
       const left = rest.search(/\S/);
       valueCandidates(text, base + restAt + left, base + restAt + arrow, path, out, names);
-      valueCandidates(text, base + restAt + arrow + 4, base + line.length, path, out, names);
+      // hl7_diff's note on how the sides differ (`  (same apart from case)`) is not a value.
+      const note = DIFF_NOTE.exec(rest);
+      const end = note ? restAt + note.index : line.length;
+      valueCandidates(text, base + restAt + arrow + 4, base + end, path, out, names);
       return true;
     }
     const sep = /^[ \t]*[:=\t][ \t]*/.exec(rest);

@@ -118,6 +118,11 @@ export interface FieldDiff {
    * the gate as plain text).
    */
   example: { message: string; source: string; target: string };
+  /**
+   * How the two values differ when they are one value written two ways (hl7/diff.ts `howDiffer`,
+   * e.g. leading zeros stripped), in the first example that showed it: tokens would hide it.
+   */
+  how?: string;
 }
 
 export interface DestResult {
@@ -580,12 +585,18 @@ export class Regression {
                 const left = segmentOf(la[k], c.path);
                 const right = segmentOf(lb[k], c.path);
                 const f = x.fields.find((f) => f.path === c.path);
-                if (f) f.count++;
-                else {x.fields.push({
+                const how = c.kind === "field" ? c.how : undefined;
+                if (f) {
+                  f.count++;
+                  f.how ??= how;
+                } else {
+                  x.fields.push({
                     path: c.path,
                     count: 1,
                     example: { message: m, source: left, target: right },
-                  });}
+                    ...(how ? { how } : {}),
+                  });
+                }
               }
             }
             if (differs) x.differ++;
@@ -736,7 +747,9 @@ export function summaryText(
       L.push(`### ${x.inbound} -> ${destLabel(x)}`, "", `Chain: \`${x.chain}\``, "");
       for (const f of x.fields) {
         L.push(
-          `- ${f.path}: ${f.count} time(s); e.g. sample message ${Number(f.example.message)}:`,
+          `- ${f.path}: ${f.count} time(s)${f.how ? ` (${f.how})` : ""}; e.g. sample message ${
+            Number(f.example.message)
+          }:`,
           `      source: ${f.example.source || "(no such segment)"}`,
           `      target: ${f.example.target || "(no such segment)"}`,
         );

@@ -8,7 +8,8 @@ export const hl7DiffTool: ToolDef = {
   description: "Compare HL7 v2 messages field by field: two messages, or two files of messages paired " +
     "by position or by a key path (key MSH.10 or PID.3.1). Each side is a file (- for standard input, " +
     "by hand only) or literal text (left_text, right_text). Output: a block per differing pair with " +
-    "lines 'PATH  LEFT -> RIGHT' ((empty) for an empty value), '+ SEG  text' for a segment only on the " +
+    "lines 'PATH  LEFT -> RIGHT' ((empty) for an empty value; a closing note such as '(same number, " +
+    "leading zeros differ: 8 digits vs 6)' when the two are one value written two ways, which tokens hide), '+ SEG  text' for a segment only on the " +
     "right, '- SEG  text' for one only on the left, messages without a partner, and a summary line. " +
     "Segments pair by id and occurrence (OBX[2] with OBX[2]). Values compare unescaped. Paths in " +
     "ignore are not compared (default MSH.7 MSH.10; giving ignore replaces the default; ignore none " +
