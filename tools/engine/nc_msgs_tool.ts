@@ -57,7 +57,8 @@ export const ncMsgsTool: ToolDef = {
     {
       name: "hl7",
       type: "string[]",
-      description: "HL7 condition PATH=value, PATH!=value or PATH~text",
+      description: "HL7 condition PATH=value, PATH!=value or PATH~text; = on an identifier also matches " +
+        "it with or without leading zeros or with an assigning-authority suffix (a footer note counts those)",
       metavar: "COND",
     },
     {

@@ -160,3 +160,35 @@ Deno.test("headerOf: MSH-9 and MSH-10 from the first line equal the whole parse'
   }
   assertEquals(checked, starts.length * ends.length * 2);
 });
+
+Deno.test("readSmatDb: PATH=value finds an identifier in its other written forms, and counts them", async () => {
+  await using tmp = await tempDir();
+  const path = `${tmp.path}/ids.smatdb`;
+  const withPid = (i: number, pid3: string): SmatMsg => ({
+    mid: i,
+    time: T + i * 60_000,
+    source: "in1",
+    dest: "",
+    context: "inbound",
+    content: hl7("ADT^A08", i, T + i * 60_000).replace(/\r?$/, `\rPID|1||${pid3}||DOE^JANE\r`),
+  });
+  writeSmatDb(path, [
+    withPid(1, "00815566^^^HOSP^MR"),
+    withPid(2, "815566^^^HOSP^MR"),
+    withPid(3, "815566"),
+    withPid(4, "8155660"),
+    withPid(5, "00815567^^^HOSP^MR"),
+  ]);
+  const fs = localEngineFs(contextFor(`${tmp.path}/home`, tmp.path));
+  const search = async (cond: string) => {
+    const filter = { hl7: [parseCondition(cond)], otherForms: new Map<string, number>() };
+    const mids = (await readSmatDb(fs, path, filter, 100)).messages.map((m) => m.mid);
+    return { mids, other: filter.otherForms.get(cond.replace(/\s/g, "")) ?? 0 };
+  };
+  // A search by the value of [[MRN_9]] (00815566) finds it without zeros and with its authority.
+  assertEquals(await search("PID.3.1=00815566"), { mids: ["0.0.3", "0.0.2", "0.0.1"], other: 2 });
+  assertEquals(await search("PID.3=815566"), { mids: ["0.0.3", "0.0.2", "0.0.1"], other: 2 });
+  // Not a different number, and not a type code's first component.
+  assertEquals((await search("PID.3.1=8155660")).mids, ["0.0.4"]);
+  assertEquals((await search("MSH.9=ADT")).mids, []);
+});

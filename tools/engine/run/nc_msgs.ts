@@ -48,6 +48,7 @@ function filterOf(input: ToolInput): MessageFilter {
   f.ignoreCase = input.ignore_case as boolean;
   const conds = (input.hl7 as string[] | undefined) ?? [];
   if (conds.length) f.hl7 = conds.map(parseCondition);
+  f.otherForms = new Map();
   return f;
 }
 
@@ -224,6 +225,14 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             : ""
         }]`,
     );
+    for (const [cond, n] of filter.otherForms ?? []) {
+      lines.push(
+        `[note: ${cond} also matched ${n} message${
+          n === 1 ? "" : "s"
+        } where the value is written another way ` +
+          "(with or without leading zeros, or with an assigning-authority suffix)]",
+      );
+    }
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };
   } catch (err) {

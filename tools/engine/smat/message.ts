@@ -52,6 +52,11 @@ export interface MessageFilter {
   ignoreCase?: boolean;
   /** Every condition must hold. */
   hl7?: Hl7Condition[];
+  /**
+   * Filled by {@link contentMatches}: how many messages an `=` condition matched only in another
+   * written form of its value (leading zeros, an assigning-authority suffix), per condition text.
+   */
+  otherForms?: Map<string, number>;
 }
 
 export class SmatQueryError extends Error {
@@ -130,13 +135,32 @@ export function headerOf(content: string): { type?: string; control?: string } {
   return h ? { type: getValue(h, "MSH.9"), control: getValue(h, "MSH.10") } : {};
 }
 
-function holds(m: Message, c: Hl7Condition): boolean {
-  const values = getAll(m, c.path).filter((v) => v.present).map((v) =>
-    readableValue(v.raw, v.segment.delimiters)
-  );
+/**
+ * True when `value` is `wanted` written another way: the same number with or without leading zeros,
+ * or with an assigning-authority suffix after its first component (`00815566^^^HOSP^MR` for
+ * `815566`). A search by a token's value (the model searches by `[[MRN_9]]`) then finds every form.
+ */
+function sameIdentifier(value: string, wanted: string, component: string): boolean {
+  const first = component !== "" && value.indexOf(component) !== -1 ? value.split(component)[0] : value;
+  if (!/\d/.test(wanted)) return false; // identifiers only (`MSH.9=ADT` stays exact)
+  if (first === wanted) return first !== value;
+  if (!/^\d+$/.test(first) || !/^\d+$/.test(wanted)) return false;
+  return first.replace(/^0+(?=\d)/, "") === wanted.replace(/^0+(?=\d)/, "");
+}
+
+function holds(m: Message, c: Hl7Condition, otherForms?: Map<string, number>): boolean {
+  const found = getAll(m, c.path).filter((v) => v.present);
+  const values = found.map((v) => readableValue(v.raw, v.segment.delimiters));
   switch (c.op) {
-    case "=":
-      return values.some((v) => v === c.value);
+    case "=": {
+      if (values.some((v) => v === c.value)) return true;
+      const other = found.some((v, i) => sameIdentifier(values[i], c.value, v.segment.delimiters.component));
+      if (other && otherForms) {
+        const key = `${c.path}${c.op}${c.value}`;
+        otherForms.set(key, (otherForms.get(key) ?? 0) + 1);
+      }
+      return other;
+    }
     case "!=":
       return !values.some((v) => v === c.value);
     case "~":
@@ -154,7 +178,7 @@ export function contentMatches(content: string, f: MessageFilter): boolean {
   if (f.hl7 && f.hl7.length) {
     const m = hl7Of(content);
     if (!m) return false;
-    for (const c of f.hl7) if (!holds(m, c)) return false;
+    for (const c of f.hl7) if (!holds(m, c, f.otherForms)) return false;
   }
   return true;
 }
