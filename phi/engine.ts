@@ -183,6 +183,12 @@ interface PassStage {
   run(s: PassState): void | Promise<void>;
 }
 
+/** The one line a `!nophi` prompt gives the operator (no value in it). */
+export const NOPHI_NOTICE =
+  "phi> !nophi: sent without the automatic PHI tiers (markers, HL7 fields and values already tokenized still apply)";
+
+const KNOWN_ONLY: ReadonlySet<"known"> = new Set(["known"]);
+
 const CONFIRM_TIERS = new Set<Tier>(["hl7", "known", "sidecar", "names"]);
 
 /**
@@ -280,7 +286,9 @@ export class PhiEngine {
       base64: true,
     });
     if (out.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(out.hl7Failure);
-    return { ...(await this.#finish(out, "user_input", "prompt")), nophi };
+    const done = await this.#finish(out, "user_input", "prompt");
+    if (nophi) done.warnings.unshift(NOPHI_NOTICE);
+    return { ...done, nophi };
   }
 
   /**
@@ -499,6 +507,9 @@ export class PhiEngine {
     // Tiers 1-4 (phi/detect.ts): on the whole text, or on the scan's free regions with tier 1 alone
     // on the rest of its records.
     { name: "tiers", auto: true, run: (s) => this.#tierStage(s) },
+    // Under `!nophi` (the automatic tiers skipped for a turn), values the table already holds stay
+    // tokenized: otherwise the model could link their earlier tokens to the real values.
+    { name: "known-under-nophi", run: (s) => this.#knownStage(s) },
     // Names given by their key (`"lastName": "Doe"`, `<lastName>`): the key is a cue, so before
     // tier 5 (which might take part of the value).
     { name: "keyed-names", auto: true, run: (s) => this.#keyedNameStage(s) },
@@ -600,6 +611,18 @@ export class PhiEngine {
       taken: s.taken,
     });
     for (const c of found) s.found.push(c);
+  }
+
+  async #knownStage(s: PassState): Promise<void> {
+    if (s.autoOn || s.o.auto || s.mode === "off") return;
+    const known = detectAuto(s.text, {
+      protect: protectedSpans(s.text, s.fences),
+      known: this.#known,
+      taken: s.taken,
+      tiers: KNOWN_ONLY,
+    });
+    await this.#assign(known, s);
+    for (const c of known) s.chosen.push(c);
   }
 
   #keyedNameStage(s: PassState): void {
