@@ -77,7 +77,11 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
     date: new Date().toISOString().slice(0, 10),
     hciroot: env("HCIROOT"),
   });
-  system[1] = { ...system[1], text: (await o.gate.userInput(system[1].text)).text };
+  // Its warnings (the sidecar is unreachable, said once per session) reach the operator here: this
+  // is the session's first pass, which would otherwise take the one-time warning and drop it.
+  const context = await o.gate.userInput(system[1].text);
+  for (const w of context.warnings ?? []) o.io.notice(w);
+  system[1] = { ...system[1], text: context.text };
   return new Agent({
     model: o.model ?? o.config.model,
     tools: TOOLS,

@@ -196,11 +196,11 @@ export class Repl {
       }
     };
     const sidecar = async () => {
-      const { sidecarFiles } = await lazy<typeof import("../../phi/sidecar/files.ts")>(
+      const { sidecarFiles, sidecarPidAlive } = await lazy<typeof import("../../phi/sidecar/files.ts")>(
         import.meta.url,
         "../../phi/sidecar/files.ts",
       );
-      return await exists(sidecarFiles(this.config.phiVenv).pidFile);
+      return await sidecarPidAlive(sidecarFiles(this.config.phiVenv).pidFile);
     };
     const [hcirootIsEngine, sshAliases, sidecarRunning, keyFile, oauthFile] = await Promise.all([
       hciroot ? exists(`${hciroot}/server`) : Promise.resolve(false),

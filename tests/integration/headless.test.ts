@@ -262,3 +262,17 @@ Deno.test("names in free text: -p says when they are not covered, and finds them
   assert(!sent.includes("Whitfield"), "the name reached the model");
   match(sent, /\[\[NAME_\d+\]\]/);
 });
+
+Deno.test("the sidecar warning: -p tells once, at the session's first pass, that the sidecar is unreachable", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  fake.replies.push({ text: "ok" });
+  const r = await runAssist(["-p", "chart for Dana Whitfield, MRN 12345678"], {
+    env: env(tmp.path, fake, { ASSIST_PHI_PORT: "9" }),
+    cwd: tmp.path,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const lines = r.stderr.split("\n").filter((l) => l.includes("sidecar is not reachable"));
+  assertEquals(lines.length, 1, r.stderr);
+  assert(!lines[0].includes("12345678") && !lines[0].includes("Whitfield"), lines[0]);
+});

@@ -309,3 +309,23 @@ Deno.test("sidecar lifecycle under the shipped permission set (-P=assist)", asyn
     false,
   ], JSON.stringify(r));
 });
+
+Deno.test("sidecar pid file: a listening sidecar is running; a crashed one's pid file is not", async () => {
+  const { sidecarPidAlive } = await import("../../phi/sidecar/files.ts");
+  await using tmp = await tempDir();
+  const pidFile = `${tmp.path}/sidecar.pid`;
+  assertEquals(await sidecarPidAlive(pidFile), false, "no file");
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const accepting = (async () => {
+    for await (const c of listener) c.close();
+  })();
+  await Deno.writeTextFile(pidFile, `${Deno.pid} ${port}\n`);
+  assertEquals(await sidecarPidAlive(pidFile), true, "a listening sidecar");
+  listener.close();
+  await accepting.catch(() => {});
+  // The process died and left its file: the port refuses.
+  assertEquals(await sidecarPidAlive(pidFile), false, "a stale pid file");
+  await Deno.writeTextFile(pidFile, "garbage\n");
+  assertEquals(await sidecarPidAlive(pidFile), false);
+});
