@@ -30,7 +30,7 @@ const PATH = String.raw`[A-Z][A-Z0-9]{2}(?:\[\d{1,4}\])?[.-]\d{1,3}(?:\[\d{1,4}\
 const PATH_RE = new RegExp(`^(${PATH})$`);
 const LINE_RE = new RegExp(`^([ \\t]*)(${PATH})(?=[\\s:=]|$)`);
 /** The note hl7_diff writes after a change (hl7/diff.ts `howDiffer`): two spaces, words in parentheses. */
-const DIFF_NOTE = /  \((?:same|one) [a-z ,:0-9]+\)$/;
+const DIFF_NOTE = / {2}\((?:same|one) [a-z ,:0-9]+\)$/;
 const PARTS = /^([A-Z][A-Z0-9]{2})(?:\[\d+\])?[.-](\d+)(?:\[(\d+)\])?(?:[.-](\d+))?(?:[.-](\d+))?$/;
 
 interface ParsedPath {
