@@ -12,13 +12,10 @@ import { writeText } from "../core/term.ts";
 import { loadConfig } from "../core/config.ts";
 import { ensureHome } from "../core/home.ts";
 import { ModelError } from "./model/errors.ts";
-import { createAgent } from "./session.ts";
 import { formatToolCall } from "./repl/turn_view.ts";
-import { createPhiGate } from "./agent/phi_adapter.ts";
+import { Conversation } from "./agent/conversation.ts";
 import { namesCoverage } from "../phi/mod.ts";
 import { expandFileRefs } from "./file_refs.ts";
-import { newSessionId, SessionRecorder } from "./sessions/artifacts.ts";
-import { VERSION } from "../core/version.ts";
 
 export interface HeadlessArgs {
   prompt: string;
@@ -74,46 +71,24 @@ export async function runHeadless(argv: string[]): Promise<number> {
   const refs = await expandFileRefs(prompt, { cwd, home: config.home });
   for (const w of refs.warnings) err(`assist: ${w}\n`);
   prompt = refs.text;
-  const sessionId = newSessionId();
-  const gate = await createPhiGate(config, { sessionId });
-  const notices: string[] = [];
+  const conv = new Conversation({
+    config,
+    cwd,
+    front: "cli",
+    model: args.model,
+    warn: (line) => err(line + "\n"),
+  });
   // Said before the turn: names in free text go uncovered when the sidecar is down and the
   // built-in recognizer is off.
   const coverage = await namesCoverage(config);
   if (coverage) {
-    notices.push(coverage);
+    conv.notice(coverage);
     err(coverage + "\n");
   }
-  const agent = await createAgent({
-    config,
-    gate,
-    cwd,
-    model: args.model,
-    io: {
-      text: (t) => args.json || out(t),
-      toolCall: (name, input) => err(formatToolCall(name, input) + "\n"),
-      notice: (line) => {
-        notices.push(line);
-        err(line + "\n");
-      },
-    },
-  });
-  /** The turn goes to the session artifacts whatever its outcome; a failure to write is one line. */
-  const record = async (outcome: { cancelled?: boolean; error?: string }) => {
-    if (agent.messages.length === 0 && !outcome.error) return;
-    try {
-      const rec = await SessionRecorder.create(config.home, sessionId, VERSION);
-      const streams = agent.meter.streams;
-      await rec.turn(agent.messages, 0, {
-        costUsd: agent.meter.total.total,
-        inputTokens: streams.reduce((a, s) => a + s.usage.input_tokens, 0),
-        outputTokens: streams.reduce((a, s) => a + s.usage.output_tokens, 0),
-        notices,
-        ...outcome,
-      });
-    } catch (e) {
-      err(`assist: session artifacts not written: ${(e as Error).message}\n`);
-    }
+  const io = {
+    text: (t: string) => args.json || out(t),
+    toolCall: (name: string, input: Record<string, unknown>) => err(formatToolCall(name, input) + "\n"),
+    notice: (line: string) => err(line + "\n"),
   };
   const abort = new AbortController();
   const onInt = () => abort.abort();
@@ -121,23 +96,18 @@ export async function runHeadless(argv: string[]): Promise<number> {
     Deno.addSignalListener("SIGINT", onInt);
   } catch { /* no signals here */ }
   try {
-    let r;
-    try {
-      r = await agent.turn(prompt, abort.signal);
-    } catch (e) {
-      await record({ error: (e as Error).message.split("\n")[0] });
-      throw e;
-    }
-    await record({ cancelled: r.cancelled });
+    // One turn, committed to the session artifacts by the conversation whatever its outcome.
+    const r = await conv.turn(prompt, abort.signal, io);
     if (r.cancelled) {
       err("assist: cancelled\n");
       return EXIT.interrupted;
     }
-    const total = agent.meter.total;
+    const total = conv.meter.total;
     if (args.json) {
+      const gate = await conv.gate();
       out(
         JSON.stringify({
-          model: agent.model,
+          model: conv.model,
           answer: r.answer,
           rounds: r.rounds,
           tool_calls: r.toolCalls.map((c) => ({

@@ -11,7 +11,7 @@ import { oauthProvider } from "./auth/oauth.ts";
 import type { AuthProvider } from "./model/client.ts";
 import { HeadersLog } from "./model/headers_log.ts";
 import type { RateLimitReading } from "./model/ratelimit.ts";
-import { Agent, type AgentIO } from "./agent/loop.ts";
+import { Agent, type AgentIO, type ConversationState } from "./agent/loop.ts";
 import { systemBlocks } from "./agent/request.ts";
 import type { PhiGate } from "./agent/gate.ts";
 import { TOOLS } from "../tools/registry.ts";
@@ -64,6 +64,8 @@ export interface SessionOptions {
   front?: "cli" | "repl";
   /** Rate-limit readings of every response (the REPL's status line). */
   onRateLimit?: (reading: RateLimitReading) => void;
+  /** The conversation the agent borrows (cli/agent/conversation.ts). */
+  state?: ConversationState;
 }
 
 export async function createAgent(o: SessionOptions): Promise<Agent> {
@@ -101,6 +103,7 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
     },
     system,
     toolContext: { config: o.config, cwd: o.cwd, caller: "model" },
+    state: o.state,
   });
 }
 

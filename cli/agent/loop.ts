@@ -43,6 +43,18 @@ export interface AgentOptions {
   toolContext: Omit<ToolContext, "signal">;
   /** Model requests per turn at most (a runaway tool loop stops here). @default 40 */
   maxRounds?: number;
+  /**
+   * The conversation the loop works on (cli/agent/conversation.ts): its messages, cost meter and last
+   * tool call. A new client (new credentials) borrows the same one. @default a new, empty one
+   */
+  state?: ConversationState;
+}
+
+/** What a turn reads and extends: owned by the conversation, borrowed by the loop. */
+export interface ConversationState {
+  readonly messages: MessageParam[];
+  readonly meter: CostMeter;
+  lastTool?: ToolCallRecord;
 }
 
 export interface ToolCallRecord {
@@ -60,6 +72,8 @@ export interface TurnResult {
   toolCalls: ToolCallRecord[];
   rounds: number;
   cancelled: boolean;
+  /** Cancelled before anything was sent (while files were read or the client was built). */
+  unsent?: boolean;
 }
 
 export const CANCELLED_RESULT = JSON.stringify({
@@ -67,16 +81,35 @@ export const CANCELLED_RESULT = JSON.stringify({
   message: "The operator cancelled this turn; this tool's result was not sent (it may have run).",
 });
 
+/**
+ * The client and the loop. It keeps no conversation of its own: the messages, cost meter and last
+ * tool call belong to the state it borrows (`AgentOptions.state`).
+ */
 export class Agent {
-  readonly messages: MessageParam[] = [];
-  readonly meter = new CostMeter();
-  lastTool?: ToolCallRecord;
   model: string;
+  readonly state: ConversationState;
   readonly #o: AgentOptions;
 
   constructor(options: AgentOptions) {
     this.#o = options;
     this.model = options.model;
+    this.state = options.state ?? { messages: [], meter: new CostMeter() };
+  }
+
+  get messages(): MessageParam[] {
+    return this.state.messages;
+  }
+
+  get meter(): CostMeter {
+    return this.state.meter;
+  }
+
+  get lastTool(): ToolCallRecord | undefined {
+    return this.state.lastTool;
+  }
+
+  set lastTool(t: ToolCallRecord | undefined) {
+    this.state.lastTool = t;
   }
 
   reset(): void {

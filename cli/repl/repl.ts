@@ -21,14 +21,15 @@ import type { Secret } from "../../core/secret.ts";
 import { colorAllowed, writeText } from "../../core/term.ts";
 import { VERSION } from "../../core/version.ts";
 import type { AutoPhiMode } from "../../core/config.ts";
-import type { Agent, ToolCallRecord } from "../agent/loop.ts";
+import type { AgentIO, ToolCallRecord } from "../agent/loop.ts";
+import { Conversation } from "../agent/conversation.ts";
+import type { SessionPhiGate } from "../agent/phi_adapter.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
 import type { MessageParam, Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
 import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
 import type { Completer, PipeInput, Terminal } from "./terminal.ts";
 import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
-import { newSessionId, type SessionRecorder } from "../sessions/artifacts.ts";
 
 /** Lines of these commands are never written to history (they take or lead to secrets). */
 const NO_HISTORY = /^\/(login|ssh-pass|ssh-add|set-api-key)(\s|$)/;
@@ -60,23 +61,17 @@ async function exists(path: string): Promise<boolean> {
 }
 
 type Input = Terminal | PipeInput;
-type SessionGate = Awaited<ReturnType<typeof import("../agent/phi_adapter.ts").createPhiGate>>;
 
 export class Repl {
   readonly config: Config;
   readonly interactive: boolean;
-  #sessionId = newSessionId();
   readonly cwd: string;
   /** `--resume [<id>]`: the session to continue before the first prompt ("" = the latest). */
   resumeAtStart?: string;
-  #recorder?: SessionRecorder;
-  #turnNotices: string[] = [];
+  /** The conversation: messages, cost, session artifacts, PHI gate, attachments. */
+  readonly #conv: Conversation;
   #finishing?: Promise<void>;
   #input!: Input;
-  #model: string;
-  #agent?: Agent;
-  #agentPending?: Promise<Agent>;
-  #gate?: SessionGate;
   #quitting = false;
   #exitCode = 0;
   #lastInterrupt = 0;
@@ -84,7 +79,6 @@ export class Repl {
   #lastAnswer?: string;
   #lastUsage?: Usage;
   #rateLimits?: RateLimitReading;
-  #attachments: Array<{ label: string; text: string }> = [];
   #fileTipShown = false;
   #abort?: AbortController;
   #shutdownDone = false;
@@ -96,7 +90,6 @@ export class Repl {
     this.config = config;
     this.interactive = interactive;
     this.cwd = cwd;
-    this.#model = config.model;
     // The terminal may be gone (SIGHUP): a failed write must not end the way out.
     this.#out = (s) => {
       try {
@@ -105,14 +98,22 @@ export class Repl {
     };
     this.#color = interactive && colorAllowed("stderr", config.noColor ? "1" : undefined);
     this.#mouse = config.mouse && !config.noMouse;
+    this.#conv = new Conversation({
+      config,
+      cwd,
+      front: "repl",
+      prompter: interactive ? this.#prompter() : undefined,
+      onRateLimit: (r) => this.#rateLimits = r,
+      warn: (line) => this.#out(line + "\n"),
+    });
   }
 
   get model(): string {
-    return this.#model;
+    return this.#conv.model;
   }
 
   get sessionId(): string {
-    return this.#sessionId;
+    return this.#conv.sessionId;
   }
 
   // ---- start -------------------------------------------------------------------------------
@@ -210,7 +211,7 @@ export class Repl {
       exists(paths.oauth),
     ]);
     const lines = [
-      `assist ${VERSION} · model ${this.#model} · /help for commands, Ctrl-D or /quit to leave`,
+      `assist ${VERSION} · model ${this.#conv.model} · /help for commands, Ctrl-D or /quit to leave`,
       modeLine({ hciroot, hcirootIsEngine, sshAliases }).line,
       authLine({ rail: this.config.authMode, envKey: !!this.config.apiKey, keyFile, oauthFile }),
     ];
@@ -225,7 +226,7 @@ export class Repl {
     const complete = this.interactive ? this.#completer() : undefined;
     while (!this.#quitting) {
       const reading = this.#input.readLine({
-        prompt: promptFor(this.#model),
+        prompt: promptFor(this.#conv.model),
         continuationPrompt: "... ",
         complete,
       });
@@ -333,17 +334,15 @@ export class Repl {
     return {
       config: this.config,
       get model() {
-        return self.#model;
+        return self.#conv.model;
       },
       set model(id: string) {
         self.setModel(id);
       },
       setModel: (id) => this.setModel(id),
       reset: () => {
-        (this.#agent ?? this.#carry)?.reset();
+        this.#conv.reset();
         this.#lastUsage = undefined; // the status line's context use starts over with the talk
-        this.#attachments = [];
-        this.#recorder?.cleared().catch((err) => this.#out(`assist: session log: ${describeError(err)}\n`));
       },
       resume: (id) => this.resume(id),
       sessions: () => this.sessionsText(),
@@ -351,7 +350,7 @@ export class Repl {
       clearScreen: () => this.#out("\x1b[H\x1b[2J"),
       quit: () => this.quit(),
       submit: (prompt) => this.#outsideTurn(() => this.#turn(prompt)),
-      attach: (label, text) => void this.#attachments.push({ label, text }),
+      attach: (label, text) => this.#conv.attach(label, text),
       lastAnswer: () => this.#lastAnswer,
       lastTool: () => this.#lastToolShown(),
       costText: () => this.#costText(),
@@ -362,21 +361,26 @@ export class Repl {
         if (this.interactive) (this.#input as Terminal).setMouse(on);
       },
       get phiMode(): AutoPhiMode {
-        return self.#gate?.getMode() ?? self.config.autoPhi;
+        return self.#gateNow?.getMode() ?? self.config.autoPhi;
       },
       set phiMode(m: AutoPhiMode) {
         self.config.autoPhi = m;
-        self.#gate?.setMode(m);
+        self.#gateNow?.setMode(m);
       },
     };
   }
 
-  #carry?: Agent;
+  /** The session's PHI gate once built (the mode is set on it; before, the config holds it). */
+  #gateNow?: SessionPhiGate;
+
+  async #gate(): Promise<SessionPhiGate> {
+    return this.#gateNow ??= await this.#conv.gate();
+  }
 
   /** The last tool call as the operator should see it: input and result detokenized. */
   #lastToolShown(): ToolCallRecord | undefined {
-    const rec = (this.#agent ?? this.#carry)?.lastTool;
-    const gate = this.#gate;
+    const rec = this.#conv.lastTool;
+    const gate = this.#gateNow;
     if (!rec || !gate) return rec;
     return {
       ...rec,
@@ -387,13 +391,11 @@ export class Repl {
 
   /** The stored key or token changed: the next prompt builds its client anew, keeping the talk. */
   credentialsChanged(): void {
-    if (this.#agent) this.#carry = this.#agent;
-    this.#agent = undefined;
+    this.#conv.credentialsChanged();
   }
 
   setModel(id: string): void {
-    this.#model = id;
-    if (this.#agent) this.#agent.model = id;
+    this.#conv.model = id;
   }
 
   quit(): void {
@@ -402,63 +404,14 @@ export class Repl {
 
   // ---- a turn ------------------------------------------------------------------------------
 
-  async #getAgent(): Promise<Agent> {
-    if (this.#agent) return this.#agent;
-    this.#agentPending ??= (async () => {
-      const { createAgent } = await lazy<typeof import("../session.ts")>(import.meta.url, "../session.ts");
-      const gate = await this.#getGate();
-      return await createAgent({
-        config: this.config,
-        gate,
-        cwd: this.cwd,
-        model: this.#model,
-        front: "repl",
-        onRateLimit: (r) => this.#rateLimits = r,
-        io: {
-          text: (t) => this.#view?.text(t),
-          toolCall: (name, input) => this.#view?.line(this.#formatToolCall(name, input)),
-          toolResult: (rec) => this.#view?.line(this.#formatResult(rec)),
-          notice: (line) => {
-            this.#turnNotices.push(line);
-            this.#view ? this.#view.notice(line) : this.#out(line + "\n");
-          },
-        },
-      });
-    })();
-    try {
-      const agent = await this.#agentPending;
-      agent.model = this.#model;
-      const carry = this.#carry;
-      if (this.#resumed) {
-        agent.messages.length = 0;
-        agent.messages.push(...this.#resumed);
-        this.#resumed = undefined;
-      } else if (carry) {
-        // New credentials, same conversation: history, cost and the last tool carry over.
-        agent.messages.push(...carry.messages);
-        agent.meter.streams.push(...carry.meter.streams);
-        agent.lastTool = carry.lastTool;
-        this.#carry = undefined;
-      }
-      this.#agent = agent;
-      return agent;
-    } finally {
-      this.#agentPending = undefined;
-    }
-  }
-
-  #resumed?: MessageParam[];
-
-  async #getGate(): Promise<SessionGate> {
-    if (this.#gate) return this.#gate;
-    const { createPhiGate } = await lazy<typeof import("../agent/phi_adapter.ts")>(
-      import.meta.url,
-      "../agent/phi_adapter.ts",
-    );
-    return this.#gate ??= await createPhiGate(this.config, {
-      prompter: this.interactive ? this.#prompter() : undefined,
-      sessionId: this.sessionId,
-    });
+  /** What the operator sees of a turn: the turn's view, or plain lines between turns. */
+  #agentIO(): AgentIO {
+    return {
+      text: (t) => this.#view?.text(t),
+      toolCall: (name, input) => this.#view?.line(this.#formatToolCall(name, input)),
+      toolResult: (rec) => this.#view?.line(this.#formatResult(rec)),
+      notice: (line) => this.#view ? this.#view.notice(line) : this.#out(line + "\n"),
+    };
   }
 
   // ---- sessions ----------------------------------------------------------------------------
@@ -468,37 +421,12 @@ export class Repl {
    * which is checked whole first: a damaged or foreign file is refused and nothing changes.
    */
   async resume(id?: string): Promise<string> {
-    const [{ readMessagesFile, sessionIds }, { SessionRecorder, sessionFiles, SESSION_ID_RE }] = await Promise
-      .all([
-        lazy<typeof import("../sessions/resume.ts")>(import.meta.url, "../sessions/resume.ts"),
-        lazy<typeof import("../sessions/artifacts.ts")>(import.meta.url, "../sessions/artifacts.ts"),
-      ]);
-    if (id === undefined) {
-      id = (await sessionIds(this.config.home)).find((s) => s.id !== this.sessionId)?.id;
-      if (!id) {
-        throw new AssistError("no earlier session to resume (/sessions lists them)", { level: "input" });
-      }
-    }
-    if (!SESSION_ID_RE.test(id)) {
-      throw new AssistError(`not a session id: ${id.slice(0, 40)} (/sessions lists them)`, {
-        level: "input",
-      });
-    }
-    if (id === this.sessionId) throw new AssistError("that is this session", { level: "input" });
-    const { messages, repaired } = await readMessagesFile(sessionFiles(this.config.home, id).messages);
-    await this.#recorder?.flushed();
-    const gate = await this.#getGate();
-    this.#recorder = await SessionRecorder.resume(this.config.home, id, messages);
-    this.#sessionId = id;
-    const agent = this.#agent ?? this.#carry;
-    if (agent) {
-      agent.messages.length = 0;
-      agent.messages.push(...messages);
-    } else this.#resumed = messages;
-    this.#attachments = [];
+    const { messages, repaired, turns } = await this.#conv.resume(id);
+    id = this.#conv.sessionId;
+    const gate = await this.#gate();
     const first = messages.find((m) => typeof m.content === "string")?.content as string;
     const shown = gate.detokenize(first).replace(/\s+/g, " ").trim();
-    const head = `resumed ${id}: ${this.#recorder.turns} turn(s)${
+    const head = `resumed ${id}: ${turns} turn(s)${
       repaired ? " (an unfinished last turn was dropped)" : ""
     }; first prompt: ${shown.length > 60 ? shown.slice(0, 59) + "…" : shown}`;
     // Where the talk stopped: the start of the last answer (and /copy has it again).
@@ -522,37 +450,8 @@ export class Repl {
       "../sessions/resume.ts",
     );
     const list = await listSessions(this.config.home);
-    const gate = list.length ? await this.#getGate() : undefined;
+    const gate = list.length ? await this.#gate() : undefined;
     return formatSessions(list, (t) => gate ? gate.detokenize(t) : t);
-  }
-
-  /** Commits the turn just ended to the session artifacts; a failure is one line, never fatal. */
-  async #record(agent: Agent, turnStart: number, streamsBefore: number, extra: {
-    cancelled?: boolean;
-    error?: string;
-  }): Promise<void> {
-    const notices = this.#turnNotices;
-    this.#turnNotices = [];
-    try {
-      if (!this.#recorder) {
-        if (agent.messages.length === turnStart && !extra.error) return; // nothing happened
-        const { SessionRecorder } = await lazy<typeof import("../sessions/artifacts.ts")>(
-          import.meta.url,
-          "../sessions/artifacts.ts",
-        );
-        this.#recorder = await SessionRecorder.create(this.config.home, this.sessionId, VERSION);
-      }
-      const streams = agent.meter.streams.slice(streamsBefore);
-      await this.#recorder.turn(agent.messages, turnStart, {
-        costUsd: streams.reduce((a, s) => a + s.cost.total, 0),
-        inputTokens: streams.reduce((a, s) => a + s.usage.input_tokens, 0),
-        outputTokens: streams.reduce((a, s) => a + s.usage.output_tokens, 0),
-        notices,
-        ...extra,
-      });
-    } catch (err) {
-      this.#out(`assist: session artifacts not written: ${describeError(err)}\n`);
-    }
   }
 
   #view?: TurnOutput;
@@ -611,11 +510,10 @@ export class Repl {
     this.#abort = abort;
     const term = this.interactive ? this.#input as Terminal : undefined;
     term?.beginTurn(() => abort.abort());
+    const conv = this.#conv;
     let view: TurnOutput | undefined;
-    let agent: Agent | undefined;
-    let before = 0;
-    let turnStart = -1;
-    const outcome: { cancelled?: boolean; error?: string } = {};
+    let sent = false;
+    const before = conv.meter.streams.length;
     try {
       const { attachedBlock, expandFileRefs, FILE_REF_TIP } = await lazy<typeof import("../file_refs.ts")>(
         import.meta.url,
@@ -627,12 +525,9 @@ export class Repl {
         this.#fileTipShown = true;
         this.#out(`${FILE_REF_TIP}\n`);
       }
-      let prompt = expanded.text;
-      if (this.#attachments.length) {
-        prompt += this.#attachments.map((a) => `\n\n[loaded ${a.label}]\n${attachedBlock(a.text)}`).join("");
-      }
       try {
-        agent = await this.#getAgent();
+        await conv.prepare();
+        this.#gateNow ??= await conv.gate();
       } catch (err) {
         this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
         return;
@@ -641,7 +536,6 @@ export class Repl {
         this.#out("(cancelled before anything was sent)\n");
         return;
       }
-      this.#attachments = [];
       const { formatToolCall, formatToolResult } = await lazy<typeof import("./turn_view.ts")>(
         import.meta.url,
         "./turn_view.ts",
@@ -659,13 +553,12 @@ export class Repl {
       });
       this.#view = view;
       view.start();
-      before = agent.meter.streams.length;
-      turnStart = agent.messages.length;
-      this.#turnNotices = [];
-      const r = await agent.turn(prompt, abort.signal);
+      sent = true;
+      const r = await conv.turn(expanded.text, abort.signal, this.#agentIO(), attachedBlock);
       view.finish();
-      outcome.cancelled = r.cancelled;
-      if (r.cancelled) {
+      if (r.unsent) {
+        this.#out("(cancelled before anything was sent)\n");
+      } else if (r.cancelled) {
         this.#out("(cancelled; the conversation is kept)\n");
       } else {
         this.#lastAnswer = r.answer;
@@ -676,10 +569,8 @@ export class Repl {
       if (err instanceof AssistError && err.exitCode === 130 && abort.signal.aborted) {
         // Ctrl-C at a question of the turn (a review or confirm prompt): the turn is cancelled,
         // said as Ctrl-C during the answer says it.
-        outcome.cancelled = true;
         this.#out("(cancelled; the conversation is kept)\n");
       } else if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
-        outcome.error = err.message.split("\n")[0];
         this.#out(`assist: ${err.message}\n`);
       } else throw err;
     } finally {
@@ -687,11 +578,10 @@ export class Repl {
       this.#view = undefined;
       this.#abort = undefined;
       term?.endTurn();
-      const streams = agent?.meter.streams ?? [];
+      const streams = conv.meter.streams;
       if (streams.length > before) this.#lastUsage = streams[streams.length - 1].usage;
-      if (agent && turnStart >= 0) await this.#record(agent, turnStart, before, outcome);
     }
-    if (this.interactive && !this.config.noStatus && agent) {
+    if (this.interactive && !this.config.noStatus && sent) {
       await this.loadStatus();
       const line = this.#statusLine(false);
       if (line) this.#out(line + "\n");
@@ -707,8 +597,8 @@ export class Repl {
     return this.#statusRenderer({
       rail: this.config.authMode,
       lastUsage: this.#lastUsage,
-      model: this.#model,
-      sessionCostUsd: (this.#agent ?? this.#carry)?.meter.total.total ?? 0,
+      model: this.#conv.model,
+      sessionCostUsd: this.#conv.meter.total.total,
       turns: this.#turns,
       rateLimits: this.#rateLimits,
       columns: this.#columns(),
@@ -734,8 +624,8 @@ export class Repl {
   }
 
   #costText(): string {
-    const meter = (this.#agent ?? this.#carry)?.meter;
-    if (!meter || meter.streams.length === 0) return "no model requests yet";
+    const meter = this.#conv.meter;
+    if (meter.streams.length === 0) return "no model requests yet";
     const usd = (n: number) => `$${n.toFixed(4)}`;
     const lines = meter.streams.map((s, i) =>
       `  #${i + 1} ${s.model}: in ${s.usage.input_tokens}, out ${s.usage.output_tokens}, ` +
@@ -832,14 +722,7 @@ export class Repl {
       try {
         const url = this.config.uploadUrl;
         // A session with no turn still has its (empty) artifacts: /quit always sends all three.
-        if (!this.#recorder && url) {
-          const { SessionRecorder } = await lazy<typeof import("../sessions/artifacts.ts")>(
-            import.meta.url,
-            "../sessions/artifacts.ts",
-          );
-          this.#recorder = await SessionRecorder.create(this.config.home, this.sessionId, VERSION);
-        }
-        const rec = this.#recorder;
+        const rec = url ? await this.#conv.ensureRecorder() : this.#conv.recorder;
         if (!rec) {
           if (!url) await this.#warnUploadUnset();
           return;
