@@ -58,7 +58,10 @@
  *   maintenance effective, `307` eligibility, `346`/`347` plan begin/end, `348`/`349` benefit
  *   begin/end, `356`/`357` eligibility begin/end, `368` submittal, `405` production, `543` last
  *   premium paid. Service (`472`), admission and discharge (`435`, `096`), statement (`434`),
- *   onset, accident, received (`050`), paid (`573`) and the rest are tied to the patient.
+ *   onset, accident, received (`050`), paid (`573`) and the rest are tied to the patient. A date
+ *   with its time (format `DT`, `CCYYMMDDHHMM`) is its own value (its canonical form keeps the time),
+ *   so the same day written `D8` elsewhere in the claim gets another token and each comes back
+ *   exactly; a range (`RD8`) is one value.
  * - Kept in clear: ISA/GS/ST/BHT/SE/GE/IEA (sender and receiver ids, dates, control numbers), HL,
  *   codes, amounts, quantities, CLP07 (payer claim control number), TRN trace numbers, BPR, N1
  *   (organizations), PRV taxonomy codes, SBR04 group name, INS codes.
@@ -211,7 +214,13 @@ function push(ctx: Ctx, start: number, end: number, category: string, context: s
   if (seps && category === "NAME" && plain.indexOf(seps.element) !== -1) {
     plain = plain.split(seps.element).join("^");
   }
-  const canonical = plain.trim() === "" ? "" : canonicalize(category, plain);
+  let canonical = plain.trim() === "" ? "" : canonicalize(category, plain);
+  // A date with its time (DTP format DT, `CCYYMMDDHHMM`) keeps the time in its canonical form: the
+  // same day written as a date (`D8`) elsewhere in the claim is another value, so each spelling
+  // comes back exactly.
+  if (category === "DATE" && /^\d{12}$/.test(plain)) {
+    canonical = `${canonicalize(category, plain)} ${plain.slice(8)}`;
+  }
   if (canonical === "") return;
   ctx.out.structured.push(candidate(start, end, value, category, canonical, "hl7_pipeline", context));
 }
