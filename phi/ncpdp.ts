@@ -14,7 +14,8 @@
  * form per transmission. Pipes are not read as separators (an HL7 reader's; logs that replace the
  * separators by `|` are read by the tiers as prose). A transmission is found wherever a field
  * separator is followed by a segment id (`AM` and two digits): after a log prefix, inside a JSON
- * string (it ends at the closing quote), several in one text. It ends at a line break.
+ * string (it ends at the closing quote), several in one text. It ends at a line break, or in its
+ * last field where prose follows on the same line (a space before a lower-case letter).
  *
  * The header is the fixed-width text right before the first segment: a request's 56 characters (BIN
  * 6, version `D0`, transaction code 2, PCN 10, count 1, service provider id qualifier 2, service
@@ -73,6 +74,10 @@ interface Form {
   lower: [string, string, string];
   /** The spelling starts with a backslash (a JSON or C string): a written `\n` ends the transmission. */
   backslash: boolean;
+  /** The first character codes of the three spellings. */
+  first0: number;
+  first1: number;
+  first2: number;
 }
 
 function form(fs: string, gs: string, rs: string): Form {
@@ -82,6 +87,9 @@ function form(fs: string, gs: string, rs: string): Form {
     rs,
     lower: [fs.toLowerCase(), gs.toLowerCase(), rs.toLowerCase()],
     backslash: fs.startsWith("\\"),
+    first0: fs.charCodeAt(0),
+    first1: gs.charCodeAt(0),
+    first2: rs.charCodeAt(0),
   };
 }
 
@@ -103,7 +111,7 @@ const FORMS: Form[] = [
 const ANCHOR = /(?:\x1c|<FS>|\[FS\]|\{FS\}|<0x1C>|\\x1c|\\u001c|\\034|\^\\|\u241c)AM\d\d/gi;
 
 /** Field id → category (the qualifier-dependent ids CY, DB, DL are handled apart). */
-const FIELDS: Record<string, string> = {
+const FIELDS = new Map<string, string>(Object.entries({
   CA: "NAME",
   CB: "NAME",
   CC: "NAME",
@@ -128,13 +136,13 @@ const FIELDS: Record<string, string> = {
   DE: "DATE",
   DY: "DATE",
   DZ: "ACCOUNT",
-};
+}));
 
 /** Free-text fields. */
 const FREE = new Set(["F4", "FQ", "BM", "4K"]);
 
 /** CX (patient id qualifier) → category of CY. */
-const PATIENT_ID: Record<string, string> = {
+const PATIENT_ID = new Map<string, string>(Object.entries({
   "01": "SSN",
   "02": "LICENSE",
   "04": "MEMBER",
@@ -142,7 +150,7 @@ const PATIENT_ID: Record<string, string> = {
   "06": "MEMBER",
   "09": "MEMBER",
   "11": "MEMBER",
-};
+}));
 
 /** EZ (prescriber id qualifier) values whose DB is a licence or registration number. */
 const LICENSE_QUALS = new Set(["08", "12", "13"]);
@@ -175,16 +183,21 @@ function push(ctx: Ctx, start: number, end: number, category: string, context: s
 /** The length of separator `k` (0 FS, 1 GS, 2 RS) of `f` at `i`, or 0. */
 function sepLen(text: string, i: number, f: Form, k: number): number {
   const s = k === 0 ? f.fs : k === 1 ? f.gs : f.rs;
-  if (s.length === 1) return text[i] === s ? 1 : 0;
   if (text.charCodeAt(i) !== s.charCodeAt(0)) return 0;
-  const got = text.slice(i, i + s.length);
-  return got === s || got.toLowerCase() === f.lower[k] ? s.length : 0;
+  const low = f.lower[k];
+  for (let j = 1; j < s.length; j++) {
+    let c = text.charCodeAt(i + j);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== low.charCodeAt(j)) return 0;
+  }
+  return s.length;
 }
 
 /** The length of any separator of `f` (or a raw separator byte) at `i`, or 0. */
 function anySep(text: string, i: number, f: Form): number {
   const c = text.charCodeAt(i);
   if (c === 0x1c || c === 0x1d || c === 0x1e) return 1;
+  if (c !== f.first0 && c !== f.first1 && c !== f.first2) return 0;
   return sepLen(text, i, f, 0) || sepLen(text, i, f, 1) || sepLen(text, i, f, 2);
 }
 
@@ -275,6 +288,18 @@ function transmission(ctx: Ctx, a: number, f: Form, done: number): number {
     // A backslash written before a backslash spelling (`\\x1c` in a JSON string) is not the value's.
     let ve = i;
     while (f.backslash && ve > fs + 2 && text.charCodeAt(ve - 1) === 92) ve--;
+    // The last field ends where prose begins on the same line (` and then`, ` len=612`): values are
+    // upper case, so a space before a lower-case letter ends it.
+    if (stop || i >= text.length) {
+      for (let k = fs + 2; k + 1 < ve; k++) {
+        const n = text.charCodeAt(k + 1);
+        if (text.charCodeAt(k) === 32 && n >= 97 && n <= 122) {
+          ve = k;
+          end = k;
+          break;
+        }
+      }
+    }
     if (ve - fs >= 2) {
       const id = text.slice(fs, fs + 2).toUpperCase();
       if (id === "AM") {
@@ -299,9 +324,9 @@ function field(ctx: Ctx, id: string, vs: number, ve: number, seg: string, cx: st
     return;
   }
   let cat: string | undefined;
-  if (id === "CY") cat = PATIENT_ID[cx] ?? "MRN";
+  if (id === "CY") cat = PATIENT_ID.get(cx) ?? "MRN";
   else if (id === "DB") cat = LICENSE_QUALS.has(ez) ? "LICENSE" : "NPI";
-  else cat = FIELDS[id];
+  else cat = FIELDS.get(id);
   if (cat) push(ctx, vs, ve, cat, where);
 }
 

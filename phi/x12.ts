@@ -115,7 +115,7 @@ const PATIENT_ROLES = new Set([
 const MEMBER_QUALS = new Set(["MI", "HN", "N", "C"]);
 
 /** REF01 qualifier → category of REF02. */
-const REF_CATEGORY: Record<string, string> = {
+const REF_CATEGORY = new Map<string, string>(Object.entries({
   SY: "SSN",
   EA: "MRN",
   ABB: "MRN",
@@ -137,7 +137,7 @@ const REF_CATEGORY: Record<string, string> = {
   NQ: "MEMBER",
   Q4: "MEMBER",
   GH: "MEMBER",
-};
+}));
 
 /** DTP01/DTM01 qualifiers of plan, coverage and transaction dates: these stay in clear. */
 const KEPT_DATES = new Set([
@@ -301,7 +301,7 @@ function segment(ctx: Ctx, s: number, e: number, seps: Seps): void {
       break;
     case "REF": {
       const q = el(text, n, 1);
-      const cat = REF_CATEGORY[q];
+      const cat = REF_CATEGORY.get(q);
       if (cat) pushEl(ctx, n, 2, cat, `X12 REF*${q}.02`);
       break;
     }
@@ -496,6 +496,7 @@ export function scanX12(text: string): RecordScan {
     quotes: new QuoteTracker(text),
   };
   let done = 0; // text before this offset belongs to a run already read
+  const runs: number[] = []; // start, end of each interchange read
   // Interchanges first.
   for (let p = text.indexOf("ISA"); p !== -1; p = text.indexOf("ISA", p + 3)) {
     if (p < done) continue;
@@ -504,17 +505,17 @@ export function scanX12(text: string): RecordScan {
     if (!isa) continue;
     ctx.personal = false;
     done = run(ctx, p, isa.seps, ctx.quotes.at(p), false);
+    runs.push(p, done);
   }
   // Fragments without ISA, outside the interchanges.
-  const claimed = ctx.out.segments.slice();
-  let ci = 0;
+  let ri = 0;
   if (text.indexOf("*") !== -1) {
     FRAGMENT_START.lastIndex = 0;
     for (let m = FRAGMENT_START.exec(text); m; m = FRAGMENT_START.exec(text)) {
       const s = m.index;
-      while (ci < claimed.length && claimed[ci].end <= s) ci++;
-      if (ci < claimed.length && claimed[ci].start <= s) {
-        FRAGMENT_START.lastIndex = claimed[ci].end;
+      while (ri < runs.length && runs[ri + 1] <= s) ri += 2;
+      if (ri < runs.length && runs[ri] <= s) {
+        FRAGMENT_START.lastIndex = runs[ri + 1];
         continue;
       }
       if (!KNOWN_IDS.has(m[1])) continue;
