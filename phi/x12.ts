@@ -24,7 +24,7 @@
  * | NM1, any entity | NM109 by NM108: `34` SSN · `MI` `HN` `N` `C` member ids · `II` unique health id | SSN · MEMBER · MRN |
  * | NM1, person (NM102 = 1) | NM109 when NM108 is `XX` | NPI |
  * | NM1, a patient role (see below) | NM109 with any other qualifier | MRN |
- * | N2, N3, N4 after a patient role's NM1 | N201/N202 names; N301, N302 street; N401 city, N403 ZIP (N402 state, N404 country stay) | NAME · ADDRESS |
+ * | N2, N3, N4 after a patient role's NM1 | N201/N202 names; N301, N302 street; N401 city, N403 ZIP, N406 county when N405 is `CY` (N402 state, N404 country, N407 subdivision stay) | NAME · ADDRESS |
  * | PER after a patient role's NM1 (not PER*CX/BL) | PER02 contact name; PER04/06/08 by PER03/05/07: `EM` e-mail, `UR` URL, any other (TE, FX, CP, HP, WP, EX) phone | NAME · EMAIL · URL · PHONE |
  * | DMG | DMG02 date of birth | DOB |
  * | REF | REF02 by REF01: `SY` SSN · `EA` `ABB` `4A` `28` `XZ` MRN · `EJ` ACCOUNT · `0B` LICENSE · `1L` `0F` `6P` `IG` `1W` `23` `3H` `49` `F6` `HJ` `NQ` `Q4` `GH` MEMBER | as listed |
@@ -281,6 +281,8 @@ function segment(ctx: Ctx, s: number, e: number, seps: Seps): void {
       if (ctx.personal) {
         pushEl(ctx, n, 1, "ADDRESS", "X12 N4.01");
         pushEl(ctx, n, 3, "ADDRESS", "X12 N4.03");
+        // N406 is a county when N405 says so (`CY`, a FIPS county code in 834 enrollments).
+        if (el(text, n, 5) === "CY") pushEl(ctx, n, 6, "ADDRESS", "X12 N4*CY.06");
       }
       break;
     case "PER": {

@@ -504,6 +504,7 @@ Deno.test("X12 834: member ids, contact numbers, mailing address, date of death;
       "PEMBERTON",
       "AUGUSTINE",
       "20240115",
+      "47037",
     ],
     [
       "ENR12456",
@@ -516,7 +517,6 @@ Deno.test("X12 834: member ids, contact numbers, mailing address, date of death;
       "37087",
       "DEPT-42",
       "GOLD PPO",
-      "47037",
     ],
   );
 });
@@ -591,6 +591,20 @@ Deno.test("X12 separators from ISA: `|` and `!` elements, newline and CRLF termi
     assertEquals(got[0][2], `QUILLFEATHER${o.e ?? "*"}MARGARET${o.e ?? "*"}J`);
     await roundTrip(text, SMALL_VALUES, SMALL_FACTS);
   }
+});
+
+Deno.test({
+  name: "X12 with `|` elements, one segment per line, beside the HL7 reader (needs records to win)",
+  // `NTE|`, `NM1|`, `REF|` at line starts make the text HL7-shaped: the HL7 loose scan claims each
+  // line as a segment without a field policy, and scanRecords drops the X12 parts that overlap it.
+  // Enabled once an interchange with a readable ISA claims its range before the HL7 scan does.
+  ignore: true,
+  fn: async () => {
+    const segs = [...SMALL.slice(0, -2), "NTE*ADD*CALL BEFORE NOON", ...SMALL.slice(-2)];
+    for (const term of ["\n", "~\r\n"]) {
+      await roundTrip(interchange(segs, { e: "|", term }), SMALL_VALUES, SMALL_FACTS);
+    }
+  },
 });
 
 Deno.test("X12 anywhere in a text: log prefix, several interchanges, JSON strings, prose around", async () => {
