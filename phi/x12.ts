@@ -11,10 +11,11 @@
  * break or written-out `\r\n` after the terminator is skipped. An interchange ends after `IEA`, or
  * at the first thing that is not a segment. Without an ISA, a run of segments with known X12 ids
  * (`NM1*`, `CLM*`, `DMG*`, ... at a line start or after `~`, a quote, white space) using `*` and `~`
- * (or a line end) is read the same way when it clearly is X12: two segments or more, or one strong
- * segment (`NM1`, `DMG`, `CLM`, `CLP`, `INS`, `SBR`, `REF*SY`, ...) ended by `~` or with three
- * elements or more. In such a fragment the segments before the first `NM1`/`N1` are taken as the
- * person's (an address pasted alone is tokenized).
+ * (or a line end) is read the same way when it clearly is X12: two segments or more, one segment
+ * ended by `~`, or one strong segment (`NM1`, `DMG`, `CLM`, `CLP`, `INS`, `SBR`, `REF`, ...) with
+ * three elements or more. In such a fragment the segments before the first `NM1`/`N1` are taken as
+ * the person's (an address pasted alone is tokenized), unless the fragment continues the one just
+ * before it (segments as the strings of a JSON array), whose entity it keeps.
  *
  * What is tokenized (tier `hl7_pipeline`, context `X12 <segment>[*<qualifier>].<element>`):
  *
@@ -473,11 +474,22 @@ function clearlyX12(text: string, s: number, quoted: boolean): boolean {
   const next = terminated ? skipBreaks(text, e + 1, quoted) : skipBreaks(text, e, quoted);
   const k2 = idAt(text, next, seps);
   if (k2 > 0 && KNOWN_IDS.has(text.slice(next, next + k2)) && next > e) return true;
-  if (!STRONG_IDS.has(id)) return false;
+  // A known segment ended by `~` (one line of an array of segments, `["NM1*...~", "N3*...~"]`).
   if (terminated) return true;
+  if (!STRONG_IDS.has(id)) return false;
   let stars = 0;
   for (let i = s; i < e; i++) if (text.charCodeAt(i) === 42) stars++;
   return stars >= 3;
+}
+
+/** Only a few quotes, commas, brackets and white space between a run ending at `end` and `s`. */
+function continues(text: string, end: number, s: number): boolean {
+  if (end < 0 || s - end > 12) return false;
+  for (let i = end; i < s; i++) {
+    const c = text.charCodeAt(i);
+    if (isAlnum(c)) return false;
+  }
+  return true;
 }
 
 /**
@@ -511,6 +523,7 @@ export function scanX12(text: string): RecordScan {
   }
   // Fragments without ISA, outside the interchanges.
   let ri = 0;
+  let lastEnd = -1;
   if (text.indexOf("*") !== -1) {
     FRAGMENT_START.lastIndex = 0;
     for (let m = FRAGMENT_START.exec(text); m; m = FRAGMENT_START.exec(text)) {
@@ -523,8 +536,12 @@ export function scanX12(text: string): RecordScan {
       if (!KNOWN_IDS.has(m[1])) continue;
       const quoted = ctx.quotes.at(s);
       if (!clearlyX12(text, s, quoted)) continue;
-      ctx.personal = true; // until the first NM1/N1: a pasted address is the person's
+      // Until the first NM1/N1 a pasted address is the person's; a fragment that continues the one
+      // before it (only quotes, commas, white space between: segments as strings of an array)
+      // keeps its entity.
+      if (!continues(text, lastEnd, s)) ctx.personal = true;
       const end = run(ctx, s, DEFAULT_SEPS, quoted, true);
+      lastEnd = end;
       FRAGMENT_START.lastIndex = Math.max(end, s + 1);
     }
   }

@@ -773,3 +773,31 @@ Deno.test("X12 generated corpus: 200 interchanges, every person value tokenized,
     assertEquals(h.engine.detokenize(out.text).text, g.text, `seed ${seed}`);
   }
 });
+
+Deno.test("X12 segments as the strings of a JSON array: each read, the entity carried across", async () => {
+  const segs = [
+    "NM1*85*2*RIVERSIDE FAMILY CLINIC*****XX*1497758544~",
+    "N3*2200 COMMERCE BLVD~",
+    "N4*MADISON*WI*53703~",
+    "NM1*IL*1*QUILLFEATHER*MARGARET****MI*W88213547~",
+    "N3*77 HARBOR VIEW DR~",
+    "N4*PORTLAND*ME*04101~",
+    "PER*IP**HP*2075550143~",
+    "DTP*472*D8*20240301~",
+  ];
+  const json = JSON.stringify({ segments: segs }, null, 2);
+  await roundTrip(
+    json,
+    [
+      "QUILLFEATHER",
+      "MARGARET",
+      "W88213547",
+      "77 HARBOR VIEW DR",
+      "PORTLAND",
+      "04101",
+      "2075550143",
+      "20240301",
+    ],
+    ["RIVERSIDE FAMILY CLINIC", "1497758544", "2200 COMMERCE BLVD", "MADISON", "53703"],
+  );
+});
