@@ -33,7 +33,8 @@
  * | SBR | SBR03 insured group or policy number | MEMBER |
  * | DTP, DTM | DTP03 / DTM02, unless the qualifier is a plan or transaction date (below) | DATE |
  * | INS, PAT | INS12, PAT06 date of death | DATE |
- * | MSG, NTE, K3, STC | MSG01, NTE02, K301, STC12 free-form text | free (the tiers read it) |
+ * | CTX (999) | CTX01 `CLM01:<patient control number>` | ACCOUNT |
+| MSG, NTE, K3, STC, IK4 | MSG01, NTE02, K301, STC12 free-form text; IK404 (999: a copy of the bad element) | free (the tiers read it) |
  *
  * Patient roles (NM101): `IL` insured/subscriber/member, `QC` patient, `03` dependent, `QD`
  * responsible party, `S1` parent, `S3` custodial parent, `E1` person legally responsible, `EXS`
@@ -173,7 +174,7 @@ const KNOWN_IDS = new Set(
   ("ISA IEA GS GE ST SE BHT BPR TRN CUR REF DTM DTP N1 N2 N3 N4 PER HL PRV SBR PAT NM1 DMG INS CLM " +
     "CL1 PWK CN1 AMT K3 NTE CR1 CR2 CR3 CR6 CR7 CRC HI HCP LX SV1 SV2 SV3 SV5 TOO LIN CTP MEA PS1 " +
     "SVD CAS OI MOA MIA LQ FRM CLP SVC PLB TS3 TS2 QTY EQ EB III MSG AAA HSD UM HCR STC BGN HD IDC " +
-    "LUI COB LS LE ICM HLH DSB RDM ACT DSB QTY ENT N9 RMR").split(" "),
+    "LUI COB LS LE ICM HLH DSB RDM ACT ENT N9 RMR AK1 AK2 AK9 IK3 IK4 IK5 CTX TA1").split(" "),
 );
 /** Ids one segment of which is enough for a fragment (with `~` or three elements). */
 const STRONG_IDS = new Set(["NM1", "DMG", "CLM", "CLP", "INS", "SBR", "REF", "PAT", "N3", "N4", "ISA", "ST"]);
@@ -345,6 +346,17 @@ function segment(ctx: Ctx, s: number, e: number, seps: Seps): void {
     case "STC":
       freeEl(ctx, n, 12);
       break;
+    case "IK4":
+      // 999: a copy of the bad data element (it may be a name, a date of birth, an id).
+      freeEl(ctx, n, 4);
+      break;
+    case "CTX": {
+      // 999: the business unit identifier of the claim in error (`CTX*CLM01:PCN7781-22`).
+      if (n > 1 && text.startsWith(`CLM01${seps.component}`, AT[1])) {
+        push(ctx, AT[1] + 5 + seps.component.length, AT[2] - 1, "ACCOUNT", "X12 CTX*CLM01.01");
+      }
+      break;
+    }
   }
 }
 

@@ -801,3 +801,25 @@ Deno.test("X12 segments as the strings of a JSON array: each read, the entity ca
     ["RIVERSIDE FAMILY CLINIC", "1497758544", "2200 COMMERCE BLVD", "MADISON", "53703"],
   );
 });
+
+Deno.test("X12 999: the claim's control number in CTX is an account, IK404 is free text", async () => {
+  const ack = interchange([
+    "GS*FA*RECEIVER42*SUBMITTER77*20240315*1300*915*X*005010X231A1",
+    "ST*999*0001*005010X231A1",
+    "AK1*HC*905*005010X222A1",
+    "AK2*837*0021*005010X222A1",
+    "IK3*DMG*18**8",
+    "CTX*CLM01:PCN7781-22",
+    "IK4*2*1251*8*19581372",
+    "IK5*R*5",
+    "AK9*R*1*1*0",
+    "SE*9*0001",
+    "GE*1*915",
+  ], { ctrl: "000000915" });
+  const scan = scanX12(ack);
+  assertEquals(scan.structured.map((c) => [c.context, c.category, c.value]), [
+    ["X12 CTX*CLM01.01", "ACCOUNT", "PCN7781-22"],
+  ]);
+  assertEquals(scan.free.map((f) => ack.slice(f.start, f.end)), ["19581372"]);
+  await roundTrip(ack, ["PCN7781-22"], ["905", "0021", "1251", "000000915", "005010X231A1"]);
+});
