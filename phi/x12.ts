@@ -34,7 +34,7 @@
  * | DTP, DTM | DTP03 / DTM02, unless the qualifier is a plan or transaction date (below) | DATE |
  * | INS, PAT | INS12, PAT06 date of death | DATE |
  * | CTX (999) | CTX01 `CLM01:<patient control number>` | ACCOUNT |
-| MSG, NTE, K3, STC, IK4 | MSG01, NTE02, K301, STC12 free-form text; IK404 (999: a copy of the bad element) | free (the tiers read it) |
+ * | MSG, NTE, K3, STC, IK4 | MSG01, NTE02, K301, STC12 free-form text; IK404 (999: a copy of the bad element) | free (the tiers read it) |
  *
  * Patient roles (NM101): `IL` insured/subscriber/member, `QC` patient, `03` dependent, `QD`
  * responsible party, `S1` parent, `S3` custodial parent, `E1` person legally responsible, `EXS`
@@ -44,6 +44,9 @@
  * keeps its name; its member ids are still tokenized).
  *
  * Decisions (documented here, tested in tests/phi/x12.test.ts):
+ * - A person's NM103–NM105 is one NAME value (contiguous in the text); its canonical form reads the
+ *   element separator as a name separator (`QUILLFEATHER*MARGARET*J` → `j margaret quillfeather`),
+ *   so the same name in later prose (`Margaret Quillfeather`) is the known value of tier 4.
  * - Providers: an individual's name (NM102 = 1: rendering, referring, attending, ...) is a NAME and
  *   its NPI (`XX`) an NPI, as the HL7 policy does for XCN. Organizations (NM102 = 2: billing
  *   provider, payer, submitter, receiver, facility) keep their names and ids (NPI, `PI` payer id,
