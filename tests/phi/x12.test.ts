@@ -823,3 +823,15 @@ Deno.test("X12 999: the claim's control number in CTX is an account, IK404 is fr
   assertEquals(scan.free.map((f) => ack.slice(f.start, f.end)), ["19581372"]);
   await roundTrip(ack, ["PCN7781-22"], ["905", "0021", "1251", "000000915", "005010X231A1"]);
 });
+
+Deno.test("X12 name in a later prompt: the known value, the same token", async () => {
+  await using h = await testEngine();
+  const out = await h.engine.sanitizeToolResult(interchange(SMALL), "read_file");
+  const token = /NM1\*IL\*1\*(\[\[NAME_\d+\]\])/.exec(out.text)?.[1];
+  assert(token, out.text);
+  const typed = await h.engine.tokenizeUserInput(
+    "why was Margaret Quillfeather's claim rejected? MARGARET J QUILLFEATHER",
+  );
+  assert(!/quillfeather/i.test(typed.text), typed.text);
+  assertEquals(typed.text.split(token).length - 1, 2, typed.text);
+});
