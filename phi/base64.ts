@@ -372,8 +372,8 @@ function splitPadding(text: string, s: number, e: number, min: number, out: Base
 const latin1Ok = (c: number) => c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127) || c >= 160;
 
 /**
- * True when decoded bytes read as text: no control characters but tab, line breaks and the MLLP
- * frame bytes; Latin-1 also mostly printable ASCII (random bytes, hashes and keys fail this).
+ * True when decoded bytes read as text: no control characters but tab, line breaks, the MLLP
+ * frame bytes and NCPDP's separators; Latin-1 also mostly printable ASCII (random bytes, hashes and keys fail this).
  */
 function isText(s: string, latin1: boolean, keyed = false): boolean {
   let ascii = 0;
@@ -381,9 +381,11 @@ function isText(s: string, latin1: boolean, keyed = false): boolean {
   let digits = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 11 && c !== 28) return false;
+    // MLLP's VT and FS, and NCPDP's GS and RS (FS is its field separator) are part of the text.
+    const framing = c === 11 || (c >= 28 && c <= 30);
+    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && !framing) return false;
     if (c === 127 || (c >= 128 && c < 160)) return false;
-    if (latin1 && !latin1Ok(c) && c !== 11 && c !== 28) return false;
+    if (latin1 && !latin1Ok(c) && !framing) return false;
     if (c >= 32 && c < 127) ascii++;
     if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
     else if (c >= 48 && c <= 57) digits++;

@@ -11,14 +11,17 @@ import { ANY_TOKEN_RE, MAX_TOKEN_LENGTH } from "./token.ts";
  */
 export type TokenResolver = (token: string, field: boolean) => string | undefined;
 
-// A segment start (`PID|`, `MSH|`) after a line break, a quote or the start: the text is HL7-shaped.
-const SEGMENT = /(?:^|[^A-Za-z0-9])[A-Z][A-Z0-9]{2}\|/;
-const DELIMS = "|^~&";
+// A segment start (`PID|`, `MSH|`; an X12 `NM1*`, `N3*`) after a line break, a quote or the start.
+const SEGMENT = /(?:^|[^A-Za-z0-9])(?:[A-Z][A-Z0-9]{2}\||[A-Z][A-Z0-9]{1,2}\*)/;
+const SEGMENT_ID = /[A-Z][A-Z0-9]{2}\||[A-Z][A-Z0-9]{1,2}\*/g;
+// HL7's delimiters, and X12's element separator (its component `:` and terminator `~` end a field).
+const DELIMS = "|^~&*";
 
 /**
- * True when `text[start, end)` (a value, or the token that replaced it) is inside an HL7 field: it
- * sits between HL7 delimiters (`|`, `^`, `~`, `&`; a segment may end after it) on a line (a CR or LF
- * ends one) that holds a segment start (`PID|`, `"PV1|`, `thread|IN|PID|`) before it. The decision
+ * True when `text[start, end)` (a value, or the token that replaced it) is inside an HL7 field (or an
+ * X12 element): it sits between delimiters (`|`, `^`, `~`, `&`, X12's `*`; a segment may end after
+ * it) on a line (a CR or LF ends one) that holds a segment start (`PID|`, `"PV1|`,
+ * `thread|IN|PID|`, `NM1*`) before it. The decision
  * needs only the line up to the span and one character after it, so the stream detokenizer makes
  * the same one whatever the chunking.
  *
@@ -45,7 +48,7 @@ export function betweenDelimiters(text: string, start: number, end: number): boo
 
 /** A character that may end an HL7 field: a delimiter, a line end, or the quote a quoted segment ends with. */
 function endsField(c: string): boolean {
-  return DELIMS.includes(c) || c === "\r" || c === "\n" || c === '"' || c === "'" || c === "`";
+  return DELIMS.includes(c) || c === "\r" || c === "\n" || c === '"' || c === "'" || c === "`" || c === ":";
 }
 
 /**
@@ -77,7 +80,7 @@ class LineState {
     }
     if (to > from && !this.seg) {
       const cand = this.tail + text.slice(from, to);
-      const re = /[A-Z][A-Z0-9]{2}\|/g;
+      const re = new RegExp(SEGMENT_ID.source, "g");
       for (let m = re.exec(cand); m; m = re.exec(cand)) {
         const i = m.index;
         const ok = i === 0 ? this.whole : !isAlnum(cand.charCodeAt(i - 1));

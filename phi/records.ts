@@ -34,6 +34,12 @@ export interface RecordFormat {
   maybe(text: string): boolean;
   /** The records of `text`, or undefined when there are none. Must not throw on any input. */
   scan(text: string): RecordScan | undefined;
+  /**
+   * True when this text's records declare themselves (an X12 interchange with a readable ISA): then
+   * they win over segments the HL7 scan read loosely in the same range (`NM1|...` lines of an X12
+   * with `|` elements look like HL7 segments with no field rule).
+   */
+  overrides?(text: string): boolean;
 }
 
 /** Every format the gate reads by structure, in the order they claim text (first claim wins). */
@@ -67,6 +73,16 @@ export function scanRecords(
       continue;
     }
     if (!got || got.segments.length === 0) continue;
+    if (out && f.overrides?.(text)) {
+      const theirs = SpanSet.of(got.segments);
+      const keep = (x: Span) => !theirs.overlaps(x.start, x.end);
+      out = {
+        structured: out.structured.filter(keep),
+        free: out.free.filter(keep),
+        segments: out.segments.filter(keep),
+      };
+      claimed = undefined;
+    }
     claimed ??= SpanSet.of(out?.segments ?? []);
     const c = claimed;
     const free = (x: Span) => !c.overlaps(x.start, x.end);

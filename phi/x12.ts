@@ -579,4 +579,10 @@ export const x12: RecordFormat = {
     const got = scanX12(text);
     return got.segments.length === 0 ? undefined : got;
   },
+  overrides(text: string): boolean {
+    for (let p = text.indexOf("ISA"); p !== -1; p = text.indexOf("ISA", p + 3)) {
+      if (isaAt(text, p) !== undefined) return true;
+    }
+    return false;
+  },
 };

@@ -595,10 +595,8 @@ Deno.test("X12 separators from ISA: `|` and `!` elements, newline and CRLF termi
 
 Deno.test({
   name: "X12 with `|` elements, one segment per line, beside the HL7 reader (needs records to win)",
-  // `NTE|`, `NM1|`, `REF|` at line starts make the text HL7-shaped: the HL7 loose scan claims each
-  // line as a segment without a field policy, and scanRecords drops the X12 parts that overlap it.
-  // Enabled once an interchange with a readable ISA claims its range before the HL7 scan does.
-  ignore: true,
+  // `NTE|`, `NM1|`, `REF|` at line starts make the text HL7-shaped: an interchange with a readable
+  // ISA wins over the segments the HL7 loose scan read there (RecordFormat.overrides).
   fn: async () => {
     const segs = [...SMALL.slice(0, -2), "NTE*ADD*CALL BEFORE NOON", ...SMALL.slice(-2)];
     for (const term of ["\n", "~\r\n"]) {
@@ -834,4 +832,23 @@ Deno.test("X12 name in a later prompt: the known value, the same token", async (
   );
   assert(!/quillfeather/i.test(typed.text), typed.text);
   assertEquals(typed.text.split(token).length - 1, 2, typed.text);
+});
+
+Deno.test("X12 and prose in one text: the X12 name and the prose name come back each in its form", async () => {
+  await using h = await testEngine();
+  const text =
+    "ISA*00*          *00*          *ZZ*SENDER         *ZZ*RECEIVER       *261123*0830*^*00501*000000001*0*P*:~" +
+    "GS*HC*S*R*20261123*0830*1*X*005010X222A1~ST*837*0001*005010X222A1~" +
+    "NM1*IL*1*QUILLFEATHER*MARGARET*J***MI*W123456789~N3*455 OAK AVE~N4*DENVER*CO*80202~DMG*D8*19610304*F~" +
+    "SE*5*0001~GE*1*1~IEA*1*000000001~\nCalled Margaret Quillfeather about the claim.\n";
+  const out = await h.engine.sanitizeToolResult(text, "read_file");
+  assert(!out.text.includes("QUILLFEATHER") && !out.text.includes("Quillfeather"), out.text);
+  assertEquals(h.engine.detokenize(out.text).text, text);
+  // A model answer quoting the NM1 back, in small chunks, gives the X12 form.
+  const nm1 = out.text.split("~").find((s) => s.startsWith("NM1*"))!;
+  const s = h.engine.createStreamDetokenizer();
+  let shown = "";
+  for (let i = 0; i < nm1.length; i += 3) shown += s.push(nm1.slice(i, i + 3));
+  shown += s.flush();
+  assertEquals(shown, "NM1*IL*1*QUILLFEATHER*MARGARET*J***MI*W123456789");
 });
