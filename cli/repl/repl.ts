@@ -28,7 +28,7 @@ import type { RateLimitReading } from "../model/ratelimit.ts";
 import type { MessageParam, Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
 import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
-import type { Completer, PipeInput, Terminal } from "./terminal.ts";
+import type { Completer, LineInput } from "./terminal.ts";
 import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
 
 /** Lines of these commands are never written to history (they take or lead to secrets). */
@@ -60,8 +60,6 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-type Input = Terminal | PipeInput;
-
 export class Repl {
   readonly config: Config;
   readonly interactive: boolean;
@@ -71,7 +69,7 @@ export class Repl {
   /** The conversation: messages, cost, session artifacts, PHI gate, attachments. */
   readonly #conv: Conversation;
   #finishing?: Promise<void>;
-  #input!: Input;
+  #input!: LineInput;
   #quitting = false;
   #exitCode = 0;
   #lastInterrupt = 0;
@@ -156,7 +154,7 @@ export class Repl {
       this.#exitCode = 1;
     } finally {
       if (this.interactive && this.#input) {
-        await (this.#input as Terminal).flushHistory().catch((err) => {
+        await this.#input.flushHistory().catch((err) => {
           this.#out(`assist: history not saved: ${describeError(err)}\n`);
         });
       }
@@ -257,7 +255,7 @@ export class Repl {
         continue;
       }
       if (this.interactive && r.record && !NO_HISTORY.test(text.trimStart())) {
-        (this.#input as Terminal).addHistory(text);
+        this.#input.addHistory(text);
       }
       try {
         if (text.trimStart().startsWith("/")) await this.#command(text.trim());
@@ -289,7 +287,7 @@ export class Repl {
     );
     // While a command runs, keys wait for the next prompt and Ctrl-C is not typeahead (two of them
     // would leave the REPL at the next prompt): commands run to their end, so it only says so.
-    const term = this.interactive ? this.#input as Terminal : undefined;
+    const term = this.interactive ? this.#input : undefined;
     term?.beginTurn(() => this.#out("(a command runs to its end; Ctrl-C cancels model turns)\n"));
     try {
       await runSlash(line, this.#commandContext());
@@ -310,7 +308,7 @@ export class Repl {
       warn: (t) => this.#out(`${this.#color ? "\x1b[33m" : ""}${shown(t)}${this.#color ? "\x1b[39m" : ""}\n`),
       readSecret: (p: string): Promise<Secret> => this.#outsideTurn(() => input.readSecret(p)),
       readKey: this.interactive
-        ? (p, allowed, fallback) => this.#outsideTurn(() => (input as Terminal).readKey(p, allowed, fallback))
+        ? (p, allowed, fallback) => this.#outsideTurn(() => input.readKey(p, allowed, fallback))
         : undefined,
     };
     return { config: this.config, io, repl: this.#host() };
@@ -319,7 +317,7 @@ export class Repl {
   /** A question asked while a command runs: the editor answers it, then the command goes on. */
   async #outsideTurn<T>(ask: () => Promise<T>): Promise<T> {
     if (!this.interactive) return await ask();
-    const term = this.#input as Terminal;
+    const term = this.#input;
     term.endTurn();
     try {
       return await ask();
@@ -358,7 +356,7 @@ export class Repl {
       credentialsChanged: () => this.credentialsChanged(),
       setMouse: (on) => {
         this.#mouse = on;
-        if (this.interactive) (this.#input as Terminal).setMouse(on);
+        if (this.interactive) this.#input.setMouse(on);
       },
       get phiMode(): AutoPhiMode {
         return self.#gateNow?.getMode() ?? self.config.autoPhi;
@@ -459,7 +457,7 @@ export class Repl {
   #formatResult!: (rec: ToolCallRecord) => string;
 
   #prompter() {
-    const term = () => this.#input as Terminal;
+    const term = () => this.#input;
     const ask = async (question: string, allowed: string[], fallback: string) => {
       this.#view?.stop();
       const t = term();
@@ -508,7 +506,7 @@ export class Repl {
     // count as the turn too (a slow file or keychain must not turn Ctrl-C into typeahead).
     const abort = new AbortController();
     this.#abort = abort;
-    const term = this.interactive ? this.#input as Terminal : undefined;
+    const term = this.interactive ? this.#input : undefined;
     term?.beginTurn(() => abort.abort());
     const conv = this.#conv;
     let view: TurnOutput | undefined;
@@ -619,7 +617,7 @@ export class Repl {
   }
 
   #columns(): number {
-    if (this.interactive) return (this.#input as Terminal).columns;
+    if (this.interactive) return this.#input.columns;
     return 80;
   }
 

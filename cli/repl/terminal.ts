@@ -343,6 +343,49 @@ export class PipeInput {
     return new Secret(line);
   }
 
+  /** Scripted use has no screen: the width the REPL lays results out in. */
+  get columns(): number {
+    return 80;
+  }
+
+  /** No keys to read from a script: the question's default answer. */
+  readKey(_prompt: string, _allowed: string[], fallback: string): Promise<string> {
+    return Promise.resolve(fallback);
+  }
+
+  /** No keys arrive during a turn (a script's next line waits for the next `readLine`). */
+  beginTurn(_onInterrupt: () => void): void {}
+
+  endTurn(): void {}
+
+  /** No mouse without a terminal. */
+  setMouse(_on: boolean): void {}
+
+  /** Scripted entries are not kept in history. */
+  addHistory(_entry: string): void {}
+
+  flushHistory(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** Nothing to restore; reads simply stop being asked for. */
   close(): void {}
 }
+
+/**
+ * What the REPL reads from: a terminal, or a script's standard input (`PipeInput`, whose terminal
+ * parts do nothing), so the REPL calls either without asking which it has.
+ */
+export type LineInput = Pick<
+  Terminal,
+  | "columns"
+  | "readLine"
+  | "readSecret"
+  | "readKey"
+  | "beginTurn"
+  | "endTurn"
+  | "setMouse"
+  | "addHistory"
+  | "flushHistory"
+  | "close"
+>;
