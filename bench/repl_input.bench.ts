@@ -7,7 +7,7 @@ import { History } from "../cli/repl/history.ts";
 import { LineSession } from "../cli/repl/session.ts";
 
 const enc = new TextEncoder();
-const history = await History.load();
+const history = await History.load(undefined, () => false);
 let sink = 0;
 
 async function session(columns: number): Promise<LineSession> {

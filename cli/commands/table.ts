@@ -60,6 +60,24 @@ export function findCommand(name: string): Command | undefined {
 }
 
 /**
+ * True for an entry the REPL must never write to its history: a slash command marked `noHistory`
+ * (it takes or leads to a secret: /login, /set-api-key, /ssh-add, /ssh-pass). The one rule, read
+ * from the table; cli/repl/history.ts gets it handed in.
+ *
+ * @example
+ * ```ts
+ * import { isSecretEntry } from "./table.ts";
+ * isSecretEntry("/set-api-key"); // true
+ * isSecretEntry("/ssh-status eng1"); // false
+ * isSecretEntry("tell me about /login"); // false
+ * ```
+ */
+export function isSecretEntry(entry: string): boolean {
+  const m = /^\s*\/([^\s/]+)(?:\s|$)/.exec(entry);
+  return m !== null && findCommand(m[1])?.noHistory === true;
+}
+
+/**
  * How to tell the operator to run a command, in the caller's language. A REPL-only command keeps
  * its slash form on the command line too.
  *

@@ -24,11 +24,16 @@ export const HISTORY_MAX = 1000;
 /** Longest stored line (UTF-8 bytes) written to the file; longer entries are cut (see `forFile`). */
 export const HISTORY_LINE_MAX = 64 * 1024;
 
-const SECRET_COMMAND = /^\s*\/(login|ssh-pass|ssh-add|set-api-key)(\s|$)/;
+/**
+ * True for an entry that must never be recorded: a command that takes or leads to a secret. The
+ * command table decides (`Command.noHistory`, cli/commands/table.ts `isSecretEntry`); the REPL hands
+ * that predicate in, so this module knows no command.
+ */
+export type SecretEntry = (entry: string) => boolean;
 
 /** Whether an entry may be recorded: not blank and not a secret-bearing command. */
-export function mayRecord(entry: string): boolean {
-  return entry.trim() !== "" && !SECRET_COMMAND.test(entry);
+export function mayRecord(entry: string, secret: SecretEntry): boolean {
+  return entry.trim() !== "" && !secret(entry);
 }
 
 /** One stored line for an entry. */
@@ -114,13 +119,16 @@ export class History {
   /** The last load or write error, if any (history is best effort: the REPL goes on without it). */
   lastError: unknown = undefined;
 
-  private constructor(file: string | undefined) {
+  readonly #secret: SecretEntry;
+
+  private constructor(file: string | undefined, secret: SecretEntry) {
     this.#file = file;
+    this.#secret = secret;
   }
 
   /** Loads the file (missing means empty); without a file the history lives in memory only. */
-  static async load(file?: string): Promise<History> {
-    const h = new History(file);
+  static async load(file: string | undefined, secret: SecretEntry): Promise<History> {
+    const h = new History(file, secret);
     if (file) {
       let text = "";
       try {
@@ -129,7 +137,7 @@ export class History {
         if (!(err instanceof Deno.errors.NotFound)) h.lastError = err;
       }
       let list: string[] = [];
-      for (const e of parseHistory(text)) if (mayRecord(e)) list = addEntry(list, e, Infinity);
+      for (const e of parseHistory(text)) if (mayRecord(e, secret)) list = addEntry(list, e, Infinity);
       h.#entries = list.slice(Math.max(0, list.length - HISTORY_MAX));
     }
     return h;
@@ -145,7 +153,7 @@ export class History {
    * file write. Returns whether it was recorded.
    */
   add(entry: string, record = true): boolean {
-    if (!record || !mayRecord(entry)) return false;
+    if (!record || !mayRecord(entry, this.#secret)) return false;
     const last = this.#entries[this.#entries.length - 1];
     if (last === entry) return true;
     this.#entries = addEntry(this.#entries, entry);
@@ -180,7 +188,7 @@ export class History {
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     }
     let list: string[] = [];
-    for (const e of parseHistory(text)) if (mayRecord(e)) list = addEntry(list, e, Infinity);
+    for (const e of parseHistory(text)) if (mayRecord(e, this.#secret)) list = addEntry(list, e, Infinity);
     for (const e of unsaved.slice(-HISTORY_MAX)) list = addEntry(list, e, Infinity);
     // Over 64 KiB: cut to fit, with a marker (see forFile); two entries cut to the same text are one.
     let fitted: string[] = [];

@@ -31,9 +31,6 @@ import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
 import type { Completer, LineInput } from "./terminal.ts";
 import type { CommandContext, CommandIO, ReplHost } from "../commands/table.ts";
 
-/** Lines of these commands are never written to history (they take or lead to secrets). */
-const NO_HISTORY = /^\/(login|ssh-pass|ssh-add|set-api-key)(\s|$)/;
-
 /** A line that is only an API key (Anthropic's `sk-ant-` form). */
 const LOOKS_LIKE_KEY = /^\s*sk-ant-[A-Za-z0-9_-]{8,}\s*$/;
 
@@ -121,8 +118,9 @@ export class Repl {
     const signals = this.#installSignals();
     try {
       // The editor's modules, the start-up facts and the retention pass run side by side.
-      const [{ Terminal, PipeInput }, lines, pruned] = await Promise.all([
+      const [{ Terminal, PipeInput }, { isSecretEntry }, lines, pruned] = await Promise.all([
         lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts"),
+        lazy<typeof import("../commands/table.ts")>(import.meta.url, "../commands/table.ts"),
         this.interactive ? this.startupLines() : Promise.resolve([]),
         this.#prune(),
       ]);
@@ -132,6 +130,7 @@ export class Repl {
           write: this.#out,
           mouse: this.#mouse,
           historyFile: homePaths(this.config.home).history,
+          secretEntry: isSecretEntry,
         });
         this.#out(lines.join("\n") + "\n");
       } else {
@@ -254,7 +253,8 @@ export class Repl {
         this.#out("that looks like an API key: not sent and not kept (store one with /set-api-key)\n");
         continue;
       }
-      if (this.interactive && r.record && !NO_HISTORY.test(text.trimStart())) {
+      // The history leaves out the table's noHistory commands (Terminal's secretEntry).
+      if (this.interactive && r.record) {
         this.#input.addHistory(text);
       }
       try {

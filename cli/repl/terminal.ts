@@ -9,7 +9,7 @@
  */
 import { AssistError } from "../../core/errors.ts";
 import { Secret } from "../../core/secret.ts";
-import { History } from "./history.ts";
+import { History, type SecretEntry } from "./history.ts";
 import { feedLine, type MultilineState, START } from "./multiline.ts";
 import { type Completer, LineSession, type ReadResult } from "./session.ts";
 
@@ -24,6 +24,8 @@ export interface TerminalOptions {
   mouse?: boolean;
   /** `$ASSIST_HOME/.history`; without it history lives in memory only. */
   historyFile?: string;
+  /** Entries never recorded (the command table's `noHistory`: cli/commands/table.ts isSecretEntry). */
+  secretEntry: SecretEntry;
   /** Column count; defaults to `Deno.consoleSize()` (re-measured on SIGWINCH, on Windows before each draw). */
   columns?: () => number;
 }
@@ -76,7 +78,7 @@ export class Terminal {
 
   /** Raw mode, bracketed paste (and mouse reporting if asked) on; history loaded; reading starts. */
   static async open(o: TerminalOptions): Promise<Terminal> {
-    const history = await History.load(o.historyFile);
+    const history = await History.load(o.historyFile, o.secretEntry);
     const t = new Terminal(o, history);
     t.#enter();
     if (!t.#windows) {

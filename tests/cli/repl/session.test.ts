@@ -15,7 +15,7 @@ const enc = new TextEncoder();
 
 /** A session on a virtual 60-column screen with a hand-fired 50 ms timer. */
 async function setup(entries: string[] = []) {
-  const history = await History.load();
+  const history = await History.load(undefined, () => false);
   for (const e of entries) history.add(e);
   const vt = new VtScreen(60, 40);
   let out = "";
