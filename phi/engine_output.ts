@@ -301,7 +301,7 @@ function messageEnd(text: string, from: number): number {
       if (!SEGMENT_LINE.test(text.slice(n, n + 4))) return q;
     }
     i = q + 1;
-    if (i - from > 1_000_000) return -1;
+    if (i - from > 200_000) return -1;
   }
 }
 
@@ -322,31 +322,44 @@ function resultLines(ctx: Ctx): void {
 }
 
 /** Cloverleaf's process log prefix: `[cat :sub :LEVEL/n:thread:timestamp]` or `[cat .SUB.0001]`. */
-const ENGINE_PREFIX = /^\[[A-Za-z]{2,4} {0,3}[:.][^\]\r\n]{1,160}\][ \t]*/gm;
+const ENGINE_PREFIX = /\[[A-Za-z]{2,4} {0,3}[:.][^\]\r\n]{1,160}\][ \t]*/y;
 /** Other log prefixes: a timestamp first, then levels, bracketed fields, a pid. */
 const LOG_PREFIX = new RegExp(
-  String.raw`^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?` +
+  String.raw`\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?` +
     String.raw`|\d{1,2}\/\d{1,2}\/\d{4}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?` +
     String.raw`|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?: \d{4})?)\]?` +
     String
       .raw`(?:[ \t]+(?:\[[^\]\r\n]{1,80}\]|\((?:[^)\r\n]{1,40})\)|(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRIT|SEVERE)\b:?|<\w{1,10}>|[\w.-]{1,40}\[\d{1,10}\]:))*[ \t]*`,
-  "gm",
+  "y",
 );
 
-function logLines(ctx: Ctx, re: RegExp): void {
+/** Log lines: each line start that opens with `[`, a digit or a capital is tried (sticky). */
+function logLines(ctx: Ctx): void {
   const text = ctx.text;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const ps = m.index, pe = m.index + m[0].length;
-    let le = text.indexOf("\n", pe);
-    if (le === -1) le = text.length;
-    if (le > pe && text.charCodeAt(le - 1) === 13) le--;
-    ctx.out.segments.push({ start: ps, end: pe });
-    if (le > pe) {
-      ctx.out.segments.push({ start: pe, end: le });
-      ctx.out.free.push({ start: pe, end: le });
+  let ls = 0;
+  while (ls < text.length) {
+    let nl = text.indexOf("\n", ls);
+    if (nl === -1) nl = text.length;
+    const c = text.charCodeAt(ls);
+    let pe = -1;
+    if (c === 91 /* [ */) {
+      ENGINE_PREFIX.lastIndex = ls;
+      if (ENGINE_PREFIX.test(text)) pe = ENGINE_PREFIX.lastIndex;
     }
-    re.lastIndex = le;
+    if (pe === -1 && (c === 91 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90))) {
+      LOG_PREFIX.lastIndex = ls;
+      if (LOG_PREFIX.test(text)) pe = LOG_PREFIX.lastIndex;
+    }
+    if (pe !== -1 && pe <= nl) {
+      let le = nl;
+      if (le > pe && text.charCodeAt(le - 1) === 13) le--;
+      ctx.out.segments.push({ start: ls, end: Math.min(pe, le) });
+      if (le > pe) {
+        ctx.out.segments.push({ start: pe, end: le });
+        ctx.out.free.push({ start: pe, end: le });
+      }
+    }
+    ls = nl + 1;
   }
 }
 
@@ -418,8 +431,7 @@ export function scanEngineOutput(text: string): RecordScan | undefined {
   if (brace) keyedLists(ctx);
   if (text.indexOf("set") !== -1) commands(ctx);
   if (text.indexOf(": '") !== -1 || text.indexOf(":\t'") !== -1) resultLines(ctx);
-  if (text.indexOf("[") !== -1) logLines(ctx, ENGINE_PREFIX);
-  logLines(ctx, LOG_PREFIX);
+  logLines(ctx);
   if (text.indexOf(" within") !== -1 || text.indexOf("executing") !== -1) stacks(ctx);
   const out = withoutFences(text, ctx.out);
   if (out.segments.length === 0) return undefined;

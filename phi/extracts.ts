@@ -331,8 +331,9 @@ function parseRecord(text: string, pos: number, delim: number): Rec {
       const limit = Math.min(text.length, j + MAX_QUOTED);
       let close = -1;
       while (k < limit) {
-        const q = text.indexOf('"', k);
-        if (q === -1 || q >= limit) break;
+        let q = k;
+        while (q < limit && text.charCodeAt(q) !== 34) q++;
+        if (q >= limit) break;
         if (text.charCodeAt(q + 1) === 34) {
           k = q + 2;
           continue;
@@ -377,6 +378,17 @@ function parseRecord(text: string, pos: number, delim: number): Rec {
   return { start: pos, end, next: afterBreak(text, end), cells, rule: false };
 }
 
+/** How many `c` the range holds; -1 when it holds a quote (which may hide some). */
+function countOf(text: string, s: number, e: number, c: number): number {
+  let n = 0;
+  for (let i = s; i < e; i++) {
+    const k = text.charCodeAt(i);
+    if (k === c) n++;
+    else if (k === 34) return -1;
+  }
+  return n;
+}
+
 /** The delimiter of the line at `pos`: tab, else `|`, else `;` when more than `,`, else `,`; 0 if none. */
 function delimiterOf(text: string, pos: number, le: number): number {
   let tabs = 0, pipes = 0, semis = 0, commas = 0;
@@ -410,13 +422,22 @@ function cellValue(text: string, c: Cell): string {
 
 /** True when the value in `[s, e)` is worth tokenizing (not empty, a placeholder, or a token). */
 function worthIt(value: string, category: string): boolean {
-  if (value.length === 0 || value.length > 200) return false;
-  if (PLACEHOLDER.test(value)) return false;
+  const n = value.length;
+  if (n === 0 || n > 200) return false;
+  let digits = 0, alnum = 0;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 127) alnum++;
+  }
+  if (digits + alnum === 0) return false;
+  if ((category === "PHONE" || category === "SSN") && digits < 4) return false;
+  if (n <= 12 && PLACEHOLDER.test(value)) return false;
   if (value.indexOf("[[") !== -1 && /^(?:\s*\[\[[A-Za-z][A-Za-z0-9_]*_\d{1,9}\]\]\s*)+$/.test(value)) {
     return false;
   }
-  if ((category === "PHONE" || category === "SSN") && (value.match(/\d/g)?.length ?? 0) < 4) return false;
-  return /[\p{L}\p{N}]/u.test(value);
+  // Non-ASCII without a letter or digit (`—`, `…`) is nothing.
+  return digits > 0 || /[\p{L}\p{N}]/u.test(value);
 }
 
 function pushValue(
@@ -494,7 +515,7 @@ function inferColumns(text: string, rows: Rec[], width: number): (Inferred | und
       else if (STREET_SHAPE.test(v)) street++;
       else if (nameWord(v)) word++;
       else if (ID_SHAPE.test(v) && !parseDate(v)) id++;
-      if (birthDateLike(v)) birth++;
+      if (v.length >= 6 && v.length <= 30 && v.charCodeAt(0) < 128 && birthDateLike(v)) birth++;
     }
     stats.push({ n, ssn, phone, email, name, street, word, id, birth, distinct: distinct.size });
   }
@@ -566,50 +587,6 @@ interface Out {
   out: RecordScan;
 }
 
-/** Claims a header table: header and data records. */
-function emitHeaderTable(
-  text: string,
-  o: Out,
-  header: Rec,
-  kinds: (ColumnKind | undefined)[],
-  rows: Rec[],
-): void {
-  const out = o.out;
-  out.segments.push({ start: header.start, end: header.end });
-  const names = header.cells.map((c) => cellValue(text, c));
-  for (const r of rows) {
-    if (r.rule) {
-      out.segments.push({ start: r.start, end: r.end });
-      continue;
-    }
-    out.segments.push({ start: r.start, end: r.end });
-    for (let col = 0; col < r.cells.length; col++) {
-      const c = r.cells[col];
-      if (c.ve <= c.vs) continue;
-      const k = kinds[col];
-      if (k?.kind === "safe") continue;
-      if (k?.kind === "phi") {
-        pushValue(out, text, c.vs, c.ve, k.category, `extract ${names[col]}`, c.quoted);
-      } else out.free.push({ start: c.vs, end: c.ve });
-    }
-  }
-}
-
-function emitInferredTable(text: string, o: Out, rows: Rec[], cats: (Inferred | undefined)[]): void {
-  const out = o.out;
-  for (const r of rows) {
-    out.segments.push({ start: r.start, end: r.end });
-    if (r.rule) continue;
-    for (let col = 0; col < r.cells.length; col++) {
-      const c = r.cells[col];
-      if (c.ve <= c.vs) continue;
-      const k = cats[col];
-      if (k) pushValue(out, text, c.vs, c.ve, k.category, k.context, c.quoted);
-      else out.free.push({ start: c.vs, end: c.ve });
-    }
-  }
-}
-
 /** The first cell is an HL7 segment id (`PID|...`): the row is HL7's. */
 function hl7Row(text: string, r: Rec): boolean {
   const c = r.cells[0];
@@ -629,35 +606,105 @@ function delimitedAt(text: string, pos: number, o: Out): { end: number; claimed:
   if (le - pos < 3) return none;
   const delim = delimiterOf(text, pos, le);
   if (delim === 0) return none;
+  // Cheap rejections before parsing: an HL7 segment, or a next line with another number of
+  // delimiters (when no quote could hide one).
+  if (delim === 124 && (text.charCodeAt(pos + 3) === 124 || text.charCodeAt(pos + 3) === 13)) {
+    const id = text.slice(pos, pos + 3);
+    if (KNOWN_SEGMENTS.has(id) || /^Z[A-Z0-9]{2}$/.test(id)) return none;
+  }
+  const n2 = afterBreak(text, le);
+  if (n2 === -1) return none;
+  const le2 = lineEnd(text, n2);
+  // (A pipe table may have a rule line next: `---+---`.)
+  if (delim !== 124) {
+    const a = countOf(text, pos, le, delim), b = countOf(text, n2, le2, delim);
+    if (a !== -1 && b !== -1 && a !== b) return none;
+  }
   const first = parseRecord(text, pos, delim);
   if (first.rule || first.cells.length < 2) return none;
   if (delim === 124 && hl7Row(text, first)) return none;
   const width = first.cells.length;
-  const rows: Rec[] = [];
+  const kinds = headerKinds(text, first);
+  // A header table is emitted as it is read; other blocks keep a sample of rows for the shapes.
+  const contexts = kinds ? first.cells.map((c) => `extract ${cellValue(text, c)}`) : [];
+  const sample: Rec[] = kinds ? [] : [first];
+  let data = 0;
   let next = first.next;
   let last = first.end;
+  const rowsStart = next;
   while (next !== -1) {
     const r = parseRecord(text, next, delim);
     if (!r.rule && r.cells.length !== width) break;
     if (!r.rule && delim === 124 && hl7Row(text, r)) break;
-    rows.push(r);
+    if (!r.rule) data++;
+    if (kinds) {
+      if (data === 1 && !r.rule) o.out.segments.push({ start: first.start, end: first.end });
+      if (data > 0) emitRow(text, o, r, (col) => kinds[col], contexts);
+      else o.out.segments.push({ start: r.start, end: r.end });
+    } else if (sample.length < SAMPLE) sample.push(r);
     last = r.end;
     next = r.next;
   }
-  let data = 0;
-  for (const r of rows) if (!r.rule) data++;
-  if (data === 0) return none;
-  const kinds = headerKinds(text, first);
-  if (kinds) {
-    emitHeaderTable(text, o, first, kinds, rows);
-    return { end: last, claimed: true };
+  if (data === 0) {
+    // Rule lines read before any data row stay unclaimed: no table.
+    if (kinds) {
+      o.out.segments.splice(o.out.segments.length - countRules(text, rowsStart, last, delim), Infinity);
+    }
+    return none;
   }
+  if (kinds) return { end: last, claimed: true };
   if (data + 1 < 3) return { end: last, claimed: false };
-  const all = [first, ...rows];
-  const cats = inferColumns(text, all.filter((r) => !r.rule), width);
+  const cats = inferColumns(text, sample.filter((r) => !r.rule), width);
   if (!cats) return { end: last, claimed: false };
-  emitInferredTable(text, o, all, cats);
+  const ctx = cats.map((c) => c?.context ?? "");
+  const kindOf = (col: number): ColumnKind | undefined => {
+    const c = cats[col];
+    return c ? { kind: "phi", category: c.category, strength: "strong" } : undefined;
+  };
+  // Read again, now emitting (only blocks whose shapes made them a table pay twice).
+  let at: number = pos;
+  while (at !== -1 && at <= last) {
+    const r = parseRecord(text, at, delim);
+    emitRow(text, o, r, kindOf, ctx);
+    if (r.end >= last) break;
+    at = r.next;
+  }
   return { end: last, claimed: true };
+}
+
+const SAMPLE = 500;
+
+/** The rule lines between `from` and `to` (records of a block that had no data row). */
+function countRules(text: string, from: number, to: number, delim: number): number {
+  let n = 0;
+  for (let at = from; at !== -1 && at <= to;) {
+    const r = parseRecord(text, at, delim);
+    if (r.rule) n++;
+    if (r.end >= to) break;
+    at = r.next;
+  }
+  return n;
+}
+
+/** One record of a claimed table: its segment, its values by column kind, its free cells. */
+function emitRow(
+  text: string,
+  o: Out,
+  r: Rec,
+  kindOf: (col: number) => ColumnKind | undefined,
+  contexts: string[],
+): void {
+  const out = o.out;
+  out.segments.push({ start: r.start, end: r.end });
+  if (r.rule) return;
+  for (let col = 0; col < r.cells.length; col++) {
+    const c = r.cells[col];
+    if (c.ve <= c.vs) continue;
+    const k = kindOf(col);
+    if (k?.kind === "safe") continue;
+    if (k?.kind === "phi") pushValue(out, text, c.vs, c.ve, k.category, contexts[col], c.quoted);
+    else out.free.push({ start: c.vs, end: c.ve });
+  }
 }
 
 // ---- fixed-width tables -------------------------------------------------------------------------
