@@ -45,12 +45,22 @@
  * (its columns cannot be told from its data alone).
  *
  * ## Keyed record lines
- * `key=value` and `key: value` pairs (`mrn=00123 name=DOE,JANE dob=1961-03-04`, `MRN: 00123,
- * Name: DOE, JANE`): on a line whose pairs include a strong person key, each pair with a person key
- * gives one structured value. A value runs to the next pair (or the end of the line); an identifier,
- * a date or a number is one word. Only the values are claimed: the rest of the line goes through the
- * tiers as before. Name keys given alone on a line are phi/keyed_names.ts's (it runs later and skips
- * what is taken) and identifier cues in prose tier 2's.
+ * `key=value`, `key = value` and `key: value` pairs (`mrn=00123 name=DOE,JANE dob=1961-03-04`,
+ * `MRN: 00123, Name: DOE, JANE`): on a line whose pairs include a strong person key, or on the
+ * lines of a form (one `key: value` a line, indented alike) one of which has one, each pair with a
+ * person key gives one structured value. A value runs to the next pair (or the end of the line); an
+ * identifier or a date is one word (a date may be written with a month name), an identifier has a
+ * digit and four characters or more (`Visit: 5` counts), and a name is the capitalized words at the
+ * value's start (`Patient: Maria van Beethoven, follow-up next week` gives the name only). A URL's
+ * query parameter (`?visit=5031678`) is the URL's. Only the values are claimed: the rest of the
+ * line goes through the tiers as before. Name keys given alone on a line are still
+ * phi/keyed_names.ts's (it runs later and skips what is taken), and identifier cues in prose tier
+ * 2's.
+ *
+ * ## Not read
+ * Fenced code (typed fenced code is the operator's; tool results' fences go to the tiers as
+ * before), tables written inside a JSON string with escaped line breaks (`"a,b\nc,d"`), and rows of a
+ * fixed-width table whose values overflow a column boundary (the table ends there).
  */
 import type { RecordFormat, RecordScan } from "./records.ts";
 import { type Candidate, candidate } from "./candidate.ts";
@@ -83,7 +93,7 @@ phi(
   "strong",
   `mrn mrno mrnum mrnumber medicalrecord medicalrecordnumber medicalrecordno medrec medrecno medrecnum
    patientid patid ptid patientnumber patientno patnum patno chart chartno chartnumber chartnum empi
-   enterpriseid hospitalnumber hospitalno unitnumber localid mpi mpiid`,
+   enterpriseid hospitalnumber hospitalno unitnumber localid mpi mpiid personid epi`,
 );
 phi(
   "NAME",
@@ -91,9 +101,14 @@ phi(
   `lastname lname surname familyname last firstname fname givenname given first middlename mname
    middle middleinitial patientname ptname patname fullname guarantorname insuredname
    subscribername maidenname mothersmaidenname nokname nextofkin nextofkinname emergencycontact
-   contactname patient guarantor insured`,
+   contactname patient guarantor insured preferredname nickname`,
 );
-phi("NAME", "weak", "attending attendingphysician physician doctor pcp referringphysician referring");
+phi(
+  "NAME",
+  "weak",
+  `attending attendingphysician attendingmd physician doctor pcp pcpname referringphysician referring
+   referringmd alias mi`,
+);
 phi("NAME", "ambiguous", "name");
 phi("DOB", "strong", "dob birthdate dateofbirth birthdt bdate bday birthday birth dtofbirth");
 phi("SSN", "strong", "ssn social socialsecurity socialsecuritynumber socialsecurityno ssno sin");
@@ -108,7 +123,7 @@ phi(
   "ADDRESS",
   "weak",
   `address addr addr1 addr2 address1 address2 addressline1 addressline2 streetaddress street
-   street1 street2 city town county zip zipcode postal postalcode postcode`,
+   street1 street2 city town county zip zip4 zip5 zipcode postal postalcode postcode`,
 );
 phi(
   "ACCOUNT",
@@ -132,17 +147,17 @@ phi(
   "strong",
   `admitdate admissiondate admitdt admitted dischargedate dischdate dischargedt discharged servicedate
    dateofservice servicedt dos deathdate dateofdeath deceaseddate deathdt dod visitdate encounterdate
-   appointmentdate apptdate`,
+   appointmentdate apptdate dischdt`,
 );
-phi("AGE", "weak", "age");
+phi("AGE", "weak", "age ageyrs ageyears");
 phi(
   "LICENSE",
   "strong",
   "license licence licensenumber licenseno licencenumber driverslicense driverlicense dl dlnumber dlno",
 );
-phi("DEVICE", "ambiguous", "device deviceid serial serialnumber serialno udi");
+phi("DEVICE", "ambiguous", "device deviceid serial serialnumber serialno udi deviceserial");
 phi("IP", "ambiguous", "ip ipaddress clientip");
-phi("NPI", "weak", "npi");
+phi("NPI", "weak", "npi providernpi attendingnpi");
 other(
   "free",
   `comment comments note notes description desc reason remarks remark text narrative message msg error
@@ -158,7 +173,8 @@ other(
    kb mb level severity category sendingapp sendingfacility receivingapp receivingfacility app
    application file filename path offset ack acktype race ethnicity language religion marital
    maritalstatus class patientclass location unit room bed service payer payor plan insurance
-   insurancename carrier group groupname employer active flag result id`,
+   insurancename carrier group groupname groupno employer active flag result id messagecontrolid msh10
+   receivedat sentat createdat updatedat errorcount queuedepth`,
 );
 // `id` alone is in clear: `id` columns number the rows of most tables.
 
@@ -190,6 +206,8 @@ const PREFIXES = [
   "client",
   "resident",
 ];
+/** Names ending so are counts, sizes and codes (`error_count`, `queue_depth`, `msg_type`). */
+const SAFE_TAIL = /(?:count|cnt|size|bytes|depth|port|status|code|type|host|version|ms|secs?)$/;
 const SUFFIXES = ["number", "num", "nbr", "no", "id", "value", "txt", "dt"];
 
 /** A column name or key in compact form: lower case, `#` as `no`, only letters and digits. */
@@ -248,6 +266,7 @@ export function columnCategory(name: string): ColumnKind | undefined {
       }
     }
   }
+  if (!got && SAFE_TAIL.test(k)) got = { kind: "safe" };
   if (KIND_CACHE.size < 4096) KIND_CACHE.set(k, got);
   return got;
 }
@@ -896,6 +915,7 @@ class KeyedForm {
 }
 
 const DATE_CATS = new Set(["DOB", "DATE"]);
+const ID_CATS = new Set(["MRN", "ACCOUNT", "VISIT", "MEMBER", "LICENSE", "DEVICE", "SSN", "PHONE"]);
 
 const NAME_WORD_RE = String
   .raw`(?:\p{Lu}[\p{L}\p{M}'\u2019.-]*|(?:\p{Ll}{1,5}[ '\u2019-]){1,3}\p{Lu}[\p{L}\p{M}'\u2019.-]*)`;
@@ -948,6 +968,8 @@ function emitPairs(text: string, o: Out, ls: number, line: string, pairs: Pair[]
     }
     if (!quoted && k.category === "NAME") ve = vs + nameExtent(line.slice(vs, ve));
     if (ve <= vs) continue;
+    // An identifier in prose-like lines has a digit and some length (`Visit: 5` counts something).
+    if (ID_CATS.has(k.category) && (ve - vs < 4 || !/\d/.test(line.slice(vs, ve)))) continue;
     const n = out.structured.length;
     pushValue(out, text, ls + vs, ls + ve, k.category, `key ${p.key}`, false);
     if (out.structured.length > n) out.segments.push({ start: ls + vs, end: ls + ve });

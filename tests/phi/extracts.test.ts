@@ -115,6 +115,13 @@ Deno.test("extract vocabulary: column names by category, case and punctuation ig
     "port": "safe",
     "size": "safe",
     "state": "safe",
+    "Disch Dt": "DATE",
+    "Zip+4": "ADDRESS",
+    "Person ID": "MRN",
+    "Provider NPI": "NPI",
+    "Error Count": "safe",
+    "Message Control ID": "safe",
+    "visit type": "safe",
     "widget": undefined,
   };
   for (const [name, want] of Object.entries(expect)) assertEquals(cat(name), want, name);
@@ -186,6 +193,27 @@ Deno.test("extracts, handwritten: every layout, every row, values go and engine 
         "A99817734",
       ],
       kept: ["|CO|", "MAIN", "EAST", "FACILITY"],
+    },
+    {
+      name: "billing export with spelled-out headers",
+      text:
+        "Account #,Pt Last,Pt First,Admit Dt,Disch Dt,Attending,Ins Member ID,Total Charges,Payer,Visit Type\n" +
+        'HAR40012231,LINDQVIST,BRITTA,11/01/2024,11/04/2024,"HOUSE, GREGORY",YHM882211457,1450.00,BCBS IL,INPATIENT\n' +
+        'HAR40012232,ADEYEMI,TUNDE,11/02/2024,11/02/2024,"CAMERON, ALLISON",YHM882211458,310.25,AETNA,OUTPATIENT\n',
+      gone: [
+        "HAR40012231",
+        "LINDQVIST",
+        "BRITTA",
+        "11/01/2024",
+        "11/04/2024",
+        "HOUSE, GREGORY",
+        "YHM882211457",
+        "ADEYEMI",
+        "TUNDE",
+        "CAMERON, ALLISON",
+        "YHM882211458",
+      ],
+      kept: ["1450.00", "310.25", "BCBS IL", "AETNA", "INPATIENT", "OUTPATIENT"],
     },
     {
       name: "semicolon export",
