@@ -865,6 +865,11 @@ function pairsOf(line: string): { pairs: Pair[]; strong: boolean; form: boolean 
       at = m.index + m[1].lastIndexOf(" ") + 1;
       key = key.slice(key.lastIndexOf(" ") + 1);
     }
+    // After a written-out line break (`\nthread=` in a JSON string) the key starts past it.
+    if (at > 0 && line.charCodeAt(at - 1) === 92 && /[nrt]/.test(line[at]) && key.length > 1) {
+      at++;
+      key = key.slice(1);
+    }
     // A URL's query parameter (`?visit=5031678`) is the URL's, not a record's.
     const before = at > 0 ? line.charCodeAt(at - 1) : 32;
     const url = before === 63 /* ? */ || before === 38 /* & */ || before === 47 /* / */;
@@ -932,6 +937,8 @@ export function nameExtent(v: string): number {
   if (!m) return 0;
   // A word glued to digits, `_`, a path or an address is no name word.
   const next = v[m[0].length];
+  // (A written-out line break or quote, `\n` `\"` in a JSON string, ends it.)
+  if (next === "\\" && /^(?:[nrt"]|$)/.test(v[m[0].length + 1] ?? "")) return m[0].length;
   if (next !== undefined && /[\d_\/\\@]/.test(next)) return 0;
   return m[0].length;
 }
@@ -945,7 +952,7 @@ function emitPairs(text: string, o: Out, ls: number, line: string, pairs: Pair[]
     let vs = p.valueStart;
     let ve = i + 1 < pairs.length ? pairs[i + 1].keyStart : line.length;
     // Separators before the next key (`, `, `; `, ` | `, `&`).
-    while (ve > vs && /[\s,;|&]/.test(line[ve - 1])) ve--;
+    while (ve > vs && /[\s,;|&\\]/.test(line[ve - 1])) ve--;
     let quoted = false;
     const q = line[vs];
     if ((q === '"' || q === "'") && ve > vs + 1 && line[ve - 1] === q) {
@@ -955,7 +962,7 @@ function emitPairs(text: string, o: Out, ls: number, line: string, pairs: Pair[]
     }
     if (!quoted && ONE_WORD.has(k.category)) {
       let e = vs;
-      while (e < ve && !/[\s,;|&]/.test(line[e])) e++;
+      while (e < ve && !/[\s,;|&\\]/.test(line[e])) e++;
       if (DATE_CATS.has(k.category) && !parseDate(line.slice(vs, e))) {
         // A date written with words (`Mar 4, 1961`, `4 March 1961`).
         const m = /^(?:[A-Za-z]{3,9}\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2} [A-Za-z]{3,9}\.?,? \d{4})/

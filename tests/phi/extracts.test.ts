@@ -291,6 +291,20 @@ Deno.test("extracts, handwritten: every layout, every row, values go and engine 
       gone: ["WASHINGTON, GEORGIA", "00556677", "Jun 9, 1957", "77 PINE RD"],
       kept: ["adt_in", "8812345"],
     },
+    {
+      name: "key=value records inside a JSON string",
+      text: String.raw`{"stdout": "mrn=00335577 name=NAKAMURA,HIROSHI
+dob=1947-07-07
+thread=adt_in count=9"}`,
+      gone: ["00335577", "NAKAMURA,HIROSHI", "1947-07-07"],
+      kept: ["thread=adt_in count=9", '{"stdout": "'],
+    },
+    {
+      name: "keyed list printed one key a line (KEY = value)",
+      text: "MRN = 00884411\nNAME = LINDGREN ASTRID\nDOB = 19580214\nTHREAD = adt_in\nMSGS = 42\n",
+      gone: ["00884411", "LINDGREN ASTRID", "19580214"],
+      kept: ["THREAD = adt_in", "MSGS = 42"],
+    },
   ];
   for (const c of cases) {
     const out = await through(h.engine, c.text);
