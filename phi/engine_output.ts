@@ -16,13 +16,16 @@
  * shape (two or more words of letters for a name, seven or more digits for a phone): `{NAME adt_in}`
  * in a thread listing names a thread.
  *
+ * The same shapes inside a JSON string whose lines are written out (`"[pd  :...] up\n[tps ...]"`)
+ * are read through phi/extracts.ts `addJsonStrings`, one level deep.
+ *
  * `hcixlttest` trace lines (`PID.7 <- 1964-10-28`) are read by their field path in
  * phi/hl7_listing.ts.
  */
 import type { RecordFormat, RecordScan } from "./records.ts";
 import { candidate } from "./candidate.ts";
 import { canonicalize } from "./normalize.ts";
-import { columnCategory, type ColumnKind, nameExtent, withoutFences } from "./extracts.ts";
+import { addJsonStrings, columnCategory, type ColumnKind, nameExtent, withoutFences } from "./extracts.ts";
 import type { Span } from "./spans.ts";
 
 // ---- Tcl words ----------------------------------------------------------------------------------
@@ -433,6 +436,7 @@ export function scanEngineOutput(text: string): RecordScan | undefined {
   if (text.indexOf(": '") !== -1 || text.indexOf(":\t'") !== -1) resultLines(ctx);
   logLines(ctx);
   if (text.indexOf(" within") !== -1 || text.indexOf("executing") !== -1) stacks(ctx);
+  addJsonStrings(text, scanEngineOutput, ctx.out);
   const out = withoutFences(text, ctx.out);
   if (out.segments.length === 0) return undefined;
   return tidy(out);

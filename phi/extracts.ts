@@ -57,17 +57,22 @@
  * phi/keyed_names.ts's (it runs later and skips what is taken), and identifier cues in prose tier
  * 2's.
  *
+ * ## Inside JSON strings
+ * A JSON string value whose lines are written out (`{"stdout": "MRN,Last\n00123,DOE\n"}`) is
+ * decoded and read the same way, one level deep; each value found is mapped back to the characters
+ * that encode it (`O\u0027NEIL` is replaced whole), so the JSON stays valid and the round trip exact.
+ *
  * ## Not read
  * Fenced code (typed fenced code is the operator's; tool results' fences go to the tiers as
- * before), tables written inside a JSON string with escaped line breaks (`"a,b\nc,d"`), and rows of a
- * fixed-width table whose values overflow a column boundary (the table ends there).
+ * before), fixed-width files without a header line, and rows of a fixed-width table whose values
+ * overflow a column boundary (the table ends there; later rows go to the tiers).
  */
 import type { RecordFormat, RecordScan } from "./records.ts";
 import { type Candidate, candidate } from "./candidate.ts";
 import { canonicalize, parseDate } from "./normalize.ts";
 import { KNOWN_SEGMENTS, protectedRanges } from "./exclusions.ts";
 import { nameVocabulary } from "./name_words.ts";
-import type { Span } from "./spans.ts";
+import { type Span, SpanSet } from "./spans.ts";
 
 // ---- the column vocabulary ----------------------------------------------------------------------
 
@@ -1052,6 +1057,7 @@ export function scanExtracts(text: string): RecordScan | undefined {
     pos = afterBreak(text, le);
   }
   form.flush();
+  addJsonStrings(text, scanExtracts, o.out);
   const out = withoutFences(text, o.out);
   if (out.segments.length === 0) return undefined;
   const bySpan = (a: Span, b: Span) => a.start - b.start;
@@ -1059,6 +1065,92 @@ export function scanExtracts(text: string): RecordScan | undefined {
   out.free.sort(bySpan);
   out.segments.sort(bySpan);
   return out;
+}
+
+// ---- inside JSON strings -------------------------------------------------------------------------
+
+/** A JSON string value of some length on one line (its escapes whole). */
+const JSON_STRING = /"((?:[^"\\\r\n]|\\.){16,})"/g;
+let jsonDepth = 0;
+
+/** The decoded text of the JSON string body `[s, e)` of `text`, and each view position's source. */
+function decodeJson(text: string, s: number, e: number): { view: string; map: Int32Array } {
+  const parts: string[] = [];
+  const map = new Int32Array(e - s + 1);
+  let n = 0;
+  for (let i = s; i < e; i++) {
+    const c = text[i];
+    map[n] = i;
+    if (c !== "\\" || i + 1 >= e) {
+      parts.push(c);
+      n++;
+      continue;
+    }
+    const x = text[i + 1];
+    const simple: Record<string, string> = {
+      n: "\n",
+      r: "\r",
+      t: "\t",
+      '"': '"',
+      "\\": "\\",
+      "/": "/",
+      b: "\b",
+      f: "\f",
+    };
+    if (x in simple) {
+      parts.push(simple[x]);
+      i++;
+    } else if (x === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+      parts.push(String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)));
+      i += 5;
+    } else parts.push(c);
+    n++;
+  }
+  map[n] = e;
+  return { view: parts.join(""), map: map.subarray(0, n + 1) };
+}
+
+/**
+ * Records inside JSON string values whose lines are written-out `\n` (a tool's JSON output, a log
+ * line's payload): each such string is decoded, scanned by `scan`, and what it finds is mapped back
+ * to the characters that encode it (a value's token replaces its escaped form exactly). What
+ * overlaps a segment of `out` already is left to it. One level of JSON only.
+ */
+export function addJsonStrings(
+  text: string,
+  scan: (t: string) => RecordScan | undefined,
+  out: RecordScan,
+): void {
+  if (jsonDepth > 0 || text.indexOf("\\n") === -1 || text.indexOf('"') === -1) return;
+  const taken = SpanSet.of([...out.segments].sort((a, b) => a.start - b.start));
+  jsonDepth++;
+  try {
+    JSON_STRING.lastIndex = 0;
+    for (let m = JSON_STRING.exec(text); m; m = JSON_STRING.exec(text)) {
+      const s = m.index + 1, e = s + m[1].length;
+      if (m[1].indexOf("\\n") === -1 || taken.covers(s, e)) continue;
+      const { view, map } = decodeJson(text, s, e);
+      const got = scan(view);
+      if (!got) continue;
+      // What the text's own reading found first stays; the string's records fill in around it.
+      for (const c of got.structured) {
+        const a = map[c.start], b = map[c.end];
+        if (taken.overlaps(a, b)) continue;
+        const context = `${c.context ?? ""} in a JSON string`.trim();
+        out.structured.push(candidate(a, b, text.slice(a, b), c.category, c.canonical, c.tier, context));
+      }
+      for (const g of got.segments) {
+        const a = map[g.start], b = map[g.end];
+        if (!taken.overlaps(a, b)) out.segments.push({ start: a, end: b });
+      }
+      for (const f of got.free) {
+        const a = map[f.start], b = map[f.end];
+        if (!taken.overlaps(a, b)) out.free.push({ start: a, end: b });
+      }
+    }
+  } finally {
+    jsonDepth--;
+  }
 }
 
 /** Delimited and fixed-width extracts and keyed record lines (phi/records.ts). */

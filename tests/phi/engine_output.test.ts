@@ -129,6 +129,13 @@ Deno.test("engine output, handwritten: keyed lists, test tools, logs and stacks"
       ],
     },
     {
+      name: "process log inside a JSON string",
+      text: String.raw`{"lines": "[pd  :pdtd:INFO/0:adt_in:11/06/2024 10:00:00] up\n` +
+        String.raw`[tps :tps :ERR /0:adt_in:11/06/2024 10:00:01] {MRN 06620011} {NAME {NOVAK PETRA}}\n"}`,
+      gone: ["06620011", "NOVAK PETRA"],
+      kept: ["11/06/2024 10:00:00", "11/06/2024 10:00:01", "adt_in"],
+    },
+    {
       name: "Tcl error stack",
       text: "Tcl error:\n        msgId   = message0\n        proc    = 'tps_mrn_check'\n" +
         'can\'t read "dob": no such variable\n    while executing\n' +

@@ -293,11 +293,17 @@ Deno.test("extracts, handwritten: every layout, every row, values go and engine 
     },
     {
       name: "key=value records inside a JSON string",
-      text: String.raw`{"stdout": "mrn=00335577 name=NAKAMURA,HIROSHI
-dob=1947-07-07
-thread=adt_in count=9"}`,
+      text: String
+        .raw`{"stdout": "mrn=00335577 name=NAKAMURA,HIROSHI\ndob=1947-07-07\nthread=adt_in count=9"}`,
       gone: ["00335577", "NAKAMURA,HIROSHI", "1947-07-07"],
       kept: ["thread=adt_in count=9", '{"stdout": "'],
+    },
+    {
+      name: "a CSV inside a JSON string (written-out line breaks, escaped quotes)",
+      text: String.raw`{"stdout": "MRN,Last,First,Status\n00441100,O\u0027NEIL,\"AOIFE, M\",SENT\n` +
+        String.raw`00441101,BRANDT,KLAUS,HELD\n", "rc": 0}`,
+      gone: ["00441100", String.raw`O\u0027NEIL`, "AOIFE, M", "00441101", "BRANDT", "KLAUS"],
+      kept: ["SENT", "HELD", '"rc": 0'],
     },
     {
       name: "keyed list printed one key a line (KEY = value)",
