@@ -440,6 +440,9 @@ function delimiterOf(text: string, pos: number, le: number): number {
 const PLACEHOLDER =
   /^(?:null|none|nil|n\/?a|na|unknown|unk|undefined|-+|\?+|0|""|\[null\]|<null>|\(null\)|tbd|redacted)$/i;
 
+/** First characters (lower-cased) a placeholder may start with. */
+const PLACEHOLDER_FIRST = new Set([...'nu-?0"[<(tr'].map((c) => c.charCodeAt(0) | 32));
+
 function cellValue(text: string, c: Cell): string {
   return text.slice(c.vs, c.ve);
 }
@@ -456,7 +459,7 @@ function worthIt(value: string, category: string): boolean {
   }
   if (digits + alnum === 0) return false;
   if ((category === "PHONE" || category === "SSN") && digits < 4) return false;
-  if (n <= 12 && PLACEHOLDER.test(value)) return false;
+  if (n <= 12 && PLACEHOLDER_FIRST.has(value.charCodeAt(0) | 32) && PLACEHOLDER.test(value)) return false;
   if (value.indexOf("[[") !== -1 && /^(?:\s*\[\[[A-Za-z][A-Za-z0-9_]*_\d{1,9}\]\]\s*)+$/.test(value)) {
     return false;
   }
