@@ -10,6 +10,7 @@ import type { ToolContext } from "../tools/types.ts";
 import { ncPathsTool } from "../tools/engine/nc_paths_tool.ts";
 import { clearNetConfigCache } from "../tools/engine/engine.ts";
 import { writeLargeRoot } from "./_gen_engine.ts";
+import { runTool } from "../tools/by_name.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "assist-bench-engine-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
@@ -22,7 +23,8 @@ const ctx: ToolContext = {
 };
 
 async function paths(input: Record<string, unknown>): Promise<number> {
-  const r = await ncPathsTool.run(
+  const r = await runTool(
+    ncPathsTool,
     validateInput(ncPathsTool, { hciroot: root, format: "tsv", ...input }),
     ctx,
   );

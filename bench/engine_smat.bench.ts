@@ -11,6 +11,7 @@ import { localEngineFs } from "../tools/engine/engine_fs.ts";
 import { readSmatDb } from "../tools/engine/smat/mod.ts";
 import { writeBigSmatDb } from "./_gen_engine.ts";
 import { assistCommandArgs, CONFIG, REPO_ROOT } from "../tests/support/run_assist.ts";
+import { runTool } from "../tools/by_name.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "assist-bench-smat-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
@@ -33,7 +34,7 @@ Deno.bench("readSmatDb: newest 1,000 of 1,000,000", { group: "smat", baseline: t
 });
 
 Deno.bench("nc_msgs --file ... --limit 1000 (summary lines)", { group: "smat" }, async () => {
-  const r = await ncMsgsTool.run(validateInput(ncMsgsTool, { file, limit: 1000 }), ctx);
+  const r = await runTool(ncMsgsTool, validateInput(ncMsgsTool, { file, limit: 1000 }), ctx);
   if (r.isError) throw new Error(r.text);
 });
 

@@ -18,6 +18,7 @@ import { contextFor } from "../tests/tools/support.ts";
 import { ncRegressionTool } from "../tools/engine/nc_regression_tool.ts";
 import { validateInput } from "../tools/args.ts";
 import type { PhaseRecord } from "../tools/engine/regression.ts";
+import { runTool } from "../tools/by_name.ts";
 
 const arg = (name: string) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -71,7 +72,8 @@ try {
   Deno.env.set("TMPDIR", env.TMPDIR);
   const ctx = contextFor(home, home);
   const t0 = performance.now();
-  const r = await ncRegressionTool.run(
+  const r = await runTool(
+    ncRegressionTool,
     validateInput(ncRegressionTool, {
       source_ssh_alias: "src",
       target_ssh_alias: "tgt",

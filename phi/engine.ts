@@ -297,7 +297,11 @@ export class PhiEngine {
    * refusal sentinel; a `n` at the review gate replaces it by the refusal JSON. `text` is what the
    * model gets in every case.
    */
-  async sanitizeToolResult(text: string, toolName: string): Promise<ToolResultSanitized> {
+  async sanitizeToolResult(
+    text: string,
+    toolName: string,
+    options: { review?: boolean } = {},
+  ): Promise<ToolResultSanitized> {
     const strict = this.#mode === "strict";
     let out: PassOut;
     try {
@@ -323,6 +327,7 @@ export class PhiEngine {
       review: this.#config.toolResultReview,
       threshold: this.#config.toolResultReviewThreshold,
       toolName,
+      reviewed: options.review === true,
       raw: text,
       text: done.text,
       hl7Shaped: out.hl7Shaped,

@@ -64,7 +64,7 @@ export { type LookupRow, LookupTable } from "./lookup.ts";
 export { canonicalize, detectCategory, parseDate } from "./normalize.ts";
 export { findMarkers, NOPHI_PREFIX, stripNoPhi } from "./markers.ts";
 export { HL7_FIELD_POLICY } from "./hl7_policy.ts";
-export { needsReview, REVIEW_TOOLS, reviewRefusal, strictRefusal } from "./review.ts";
+export { needsReview, reviewRefusal, strictRefusal } from "./review.ts";
 export { formatToken, parseToken } from "./token.ts";
 export { namesCoverage } from "./tier5.ts";
 export {

@@ -49,6 +49,8 @@ export interface ReviewGateInput {
   /** Bytes. */
   threshold: number;
   toolName: string;
+  /** The tool's definition says its results are reviewed (`ToolDef.review`). */
+  reviewed: boolean;
   /** The raw result (its UTF-8 size counts against the threshold). */
   raw: string;
   /** The sanitized result: what the operator reviews, and what the model would get. */
@@ -72,7 +74,7 @@ export interface ReviewGateInput {
  * declare const sanitized: string;
  * declare function send(text: string): void;
  * const gate = await reviewGate(prompter, { mode: "on", review: "auto", threshold: 8192,
- *   toolName: "bash_exec", raw, text: sanitized, hl7Shaped: false, tokenized: 3 });
+ *   toolName: "bash_exec", reviewed: true, raw, text: sanitized, hl7Shaped: false, tokenized: 3 });
  * if (gate.withhold) send(reviewRefusal("bash_exec"));
  * ```
  */
@@ -86,7 +88,7 @@ export async function reviewGate(
     mode: input.mode,
     review: input.review,
     threshold: input.threshold,
-    toolName: input.toolName,
+    reviewed: input.reviewed,
     bytes,
     hl7Shaped: input.hl7Shaped,
     interactive: true,

@@ -5,27 +5,22 @@
  * Policy, after the sanitizer ran (the operator reviews what the model would get):
  * - skipped when auto-PHI is `off` or when there is no terminal (no prompter);
  * - `ASSIST_TOOL_RESULT_REVIEW=always`: every tool result is reviewed;
- * - otherwise results of `bash_exec`, `ssh_exec`, `ssh_pull` and `ssh_pull_smat` are reviewed when the
- *   raw result is at least the threshold (default 8192 bytes) or HL7-shaped.
+ * - otherwise results of the tools whose definition says `review: true` (shell and remote output:
+ *   `bash_exec`, `ssh_exec`, `ssh_pull`, `ssh_pull_smat`) are reviewed when the raw result is at
+ *   least the threshold (default 8192 bytes) or HL7-shaped. The flag lives on the tool (tools/types.ts
+ *   `ToolDef.review`), so a new remote-output tool says it where it is defined.
  * Answers: `Y` (default) sends it; `n` replaces it with the refusal JSON below; `i` shows it in full
  * and asks again.
  */
 import type { AutoPhiMode } from "../core/config.ts";
-
-/** The tools whose results the size/HL7 rule applies to. */
-export const REVIEW_TOOLS: ReadonlySet<string> = new Set([
-  "bash_exec",
-  "ssh_exec",
-  "ssh_pull",
-  "ssh_pull_smat",
-]);
 
 export interface ReviewPolicyInput {
   mode: AutoPhiMode;
   review: "always" | "auto";
   /** Bytes. */
   threshold: number;
-  toolName: string;
+  /** The tool's definition says its results are reviewed (`ToolDef.review`). */
+  reviewed: boolean;
   /** UTF-8 size of the raw tool result. */
   bytes: number;
   hl7Shaped: boolean;
@@ -38,14 +33,14 @@ export interface ReviewPolicyInput {
  *
  * @example
  * ```ts
- * needsReview({ mode: "on", review: "auto", threshold: 8192, toolName: "bash_exec", bytes: 9000,
+ * needsReview({ mode: "on", review: "auto", threshold: 8192, reviewed: true, bytes: 9000,
  *   hl7Shaped: false, interactive: true }); // true
  * ```
  */
 export function needsReview(p: ReviewPolicyInput): boolean {
   if (p.mode === "off" || !p.interactive) return false;
   if (p.review === "always") return true;
-  if (!REVIEW_TOOLS.has(p.toolName)) return false;
+  if (!p.reviewed) return false;
   return p.bytes >= p.threshold || p.hl7Shaped;
 }
 

@@ -111,7 +111,11 @@ export interface ToolDef {
   params: ParamSpec[];
   /** Manual-mode examples for --help (without the `assist tools <name>` prefix). */
   examples?: string[];
-  run(input: ToolInput, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * Its results stop at the review gate when large or HL7-shaped (phi/review.ts): output of a shell
+   * or a remote host, which nothing of ours shaped.
+   */
+  review?: boolean;
 }
 
 /**

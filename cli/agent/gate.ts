@@ -26,7 +26,8 @@ export interface StreamDetokenizer {
 
 export interface PhiGate {
   userInput(text: string): Promise<GateResult>;
-  toolResult(text: string, tool: string): Promise<GateResult>;
+  /** `review`: the tool's definition sends large or HL7-shaped results to the review gate. */
+  toolResult(text: string, tool: string, review?: boolean): Promise<GateResult>;
   toolInput(input: Record<string, unknown>): Record<string, unknown>;
   detokenize(text: string): string;
   displayStream(): StreamDetokenizer;

@@ -18,7 +18,14 @@ import {
 import { buildRequest, toolDefinitions } from "./request.ts";
 import type { GateResult, PhiGate } from "./gate.ts";
 import { validateInput } from "../../tools/args.ts";
-import { type ToolContext, type ToolDef, type ToolResult, withNotes } from "../../tools/types.ts";
+import { runTool } from "../../tools/by_name.ts";
+import {
+  type ToolContext,
+  type ToolDef,
+  type ToolInput,
+  type ToolResult,
+  withNotes,
+} from "../../tools/types.ts";
 import { AssistError } from "../../core/errors.ts";
 
 export interface AgentIO {
@@ -43,6 +50,8 @@ export interface AgentOptions {
   toolContext: Omit<ToolContext, "signal">;
   /** Model requests per turn at most (a runaway tool loop stops here). @default 40 */
   maxRounds?: number;
+  /** Runs a tool of `tools` (tests hand in tools of their own). @default tools/by_name.ts runTool */
+  runTool?: (def: ToolDef, input: ToolInput, ctx: ToolContext) => Promise<ToolResult>;
   /**
    * The conversation the loop works on (cli/agent/conversation.ts): its messages, cost meter and last
    * tool call. A new client (new credentials) borrows the same one. @default a new, empty one
@@ -236,7 +245,7 @@ export class Agent {
       const valid = validateInput(def, input);
       // Shown as the model asked for it (detokenized), without the defaults validation filled in.
       o.io.toolCall(name, input);
-      result = await def.run(valid, { ...o.toolContext, signal });
+      result = await (o.runTool ?? runTool)(def, valid, { ...o.toolContext, signal });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       result = {
@@ -244,7 +253,7 @@ export class Agent {
         isError: true,
       };
     }
-    const gated = await o.gate.toolResult(withNotes(result), name);
+    const gated = await o.gate.toolResult(withNotes(result), name, def.review === true);
     this.#notices(gated);
     if (gated.abort) throw new AssistError(gated.abort, { level: "refused" });
     return { text: gated.text, isError: result.isError ?? false };

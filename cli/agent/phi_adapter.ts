@@ -31,8 +31,8 @@ export async function createPhiGate(config: Config, options: PhiGateOptions = {}
         throw err;
       }
     },
-    async toolResult(text, tool) {
-      const r = await engine.sanitizeToolResult(text, tool);
+    async toolResult(text, tool, review) {
+      const r = await engine.sanitizeToolResult(text, tool, { review });
       return { text: r.text, notice: r.notice, warnings: r.warnings };
     },
     toolInput: (input) => engine.detokenizeToolInput(input).value,

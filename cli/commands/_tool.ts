@@ -4,6 +4,7 @@
  */
 import { AssistError, EXIT } from "../../core/errors.ts";
 import { findTool } from "../../tools/registry.ts";
+import { runTool as runBody } from "../../tools/by_name.ts";
 import { parseManualArgs, validateInput } from "../../tools/args.ts";
 import { errorMessage, type ToolInput } from "../../tools/types.ts";
 import type { CommandContext } from "./types.ts";
@@ -17,7 +18,7 @@ export async function runTool(
   const def = findTool(name);
   if (!def) throw new AssistError(`no such tool: ${name}`, { level: "internal" });
   const parsed = Array.isArray(input) ? parseManualArgs(def, input) : validateInput(def, input);
-  const result = await def.run(parsed, { config: ctx.config, cwd: Deno.cwd(), caller: "repl" });
+  const result = await runBody(def, parsed, { config: ctx.config, cwd: Deno.cwd(), caller: "repl" });
   if (result.isError) {
     ctx.io.warn(`${def.name}: ${errorMessage(result)}`);
     return result.usage ? EXIT.usage : EXIT.failure;

@@ -123,20 +123,21 @@ Deno.test("mode strict: a lookup table that cannot be written refuses; other mod
   assertEquals(h.engine.detokenize(r.text).text, "MRN 1234567");
 });
 
-Deno.test("review gate: size and HL7 rules for the four tools, always, y/n/i answers", async () => {
+Deno.test("review gate: size and HL7 rules for tools that ask for it, always, y/n/i answers", async () => {
   const p = new FakePrompter(() => true, ["i", "n", "y"]);
   await using h = await testEngine("on", { prompter: p, config: { toolResultReviewThreshold: 100 } });
-  const small = await h.engine.sanitizeToolResult("ok", "bash_exec");
+  const review = { review: true };
+  const small = await h.engine.sanitizeToolResult("ok", "bash_exec", review);
   assertEquals(small.reviewed, false);
   const other = await h.engine.sanitizeToolResult("x".repeat(500), "read_file");
   assertEquals(other.reviewed, false, "read_file is not under the size rule");
-  const big = await h.engine.sanitizeToolResult("Patient MRN 1234567 " + "x".repeat(200), "ssh_exec");
+  const big = await h.engine.sanitizeToolResult("Patient MRN 1234567 " + "x".repeat(200), "ssh_exec", review);
   assertEquals([big.reviewed, big.refused], [true, "review"]);
   assertEquals(JSON.parse(big.text).error, "withheld_by_operator");
   assertEquals(p.shown.length, 1, "i showed the result, then asked again");
   assert(p.shown[0].startsWith("Patient MRN [[MRN_1]]"), "the operator reviews the sanitized text");
   assertEquals(p.reviews[0].text, p.shown[0]);
-  const hl7 = await h.engine.sanitizeToolResult(HL7, "ssh_pull");
+  const hl7 = await h.engine.sanitizeToolResult(HL7, "ssh_pull", review);
   assertEquals([hl7.reviewed, hl7.refused, hl7.hl7Shaped], [true, undefined, true], "HL7-shaped: reviewed");
   await using a = await testEngine("on", {
     prompter: new FakePrompter(),

@@ -14,7 +14,6 @@ const def: ToolDef = {
     { name: "all", type: "boolean", description: "a", default: false },
     { name: "ignore", type: "string[]", description: "i" },
   ],
-  run: () => Promise.resolve({ text: "" }),
 };
 
 Deno.test("parseManualArgs: flags in both spellings, positionals, booleans, lists, defaults", () => {

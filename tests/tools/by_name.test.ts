@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals, strictEqual } from "node:assert/strict";
 import { TOOLS } from "../../tools/registry.ts";
-import { loadTool, TOOL_NAMES } from "../../tools/by_name.ts";
+import { loadTool, TOOL_BODIES, TOOL_NAMES } from "../../tools/by_name.ts";
 
 Deno.test("by_name lists the registry's tools in its order", () => {
   assertEquals([...TOOL_NAMES], TOOLS.map((t) => t.name));
@@ -18,23 +18,17 @@ Deno.test("by_name loads each registry definition itself, and nothing for an unk
   strictEqual(await loadTool("__proto__"), undefined);
 });
 
-Deno.test("by_name hands back the body the definition's own run would load", async () => {
-  // The definition's run loads run/<name>.ts and calls its run: the manual path calls that same
-  // function directly, so `assist tools <name>` and the model run one implementation.
+Deno.test("by_name's one table names each tool's body, and that body exports the registry's definition", async () => {
   for (const def of TOOLS) {
-    const tool = await loadTool(def.name);
-    const group = /^(?:nc_|list_sites)/.test(def.name)
-      ? "engine"
-      : /^hl7_/.test(def.name)
-      ? "hl7"
-      : /^phi_/.test(def.name)
-      ? "phi"
-      : /^ssh_/.test(def.name)
-      ? "ssh"
-      : def.name === "bash_exec"
-      ? "bash"
-      : "files";
-    const body = await import(`../../tools/${group}/run/${def.name}.ts`);
-    strictEqual(tool?.run, body.run, def.name);
+    const body = await import(
+      new URL(TOOL_BODIES[def.name], import.meta.resolve("../../tools/by_name.ts")).href
+    );
+    strictEqual(body.def, def, def.name);
+    strictEqual((await loadTool(def.name))?.run, body.run, def.name);
   }
+});
+
+Deno.test("review: shell and remote output tools say so in their definition, the others do not", () => {
+  const reviewed = TOOLS.filter((t) => t.review === true).map((t) => t.name);
+  assertEquals(reviewed, ["bash_exec", "ssh_exec", "ssh_pull", "ssh_pull_smat"]);
 });

@@ -1,6 +1,7 @@
 /** In-process tool calls for unit tests: a context with a temporary home, as the model would call. */
 import { loadConfig } from "../../core/config.ts";
 import { validateInput } from "../../tools/args.ts";
+import { runTool } from "../../tools/by_name.ts";
 import type { ToolContext, ToolDef, ToolResult } from "../../tools/types.ts";
 
 export function contextFor(home: string, cwd: string): ToolContext {
@@ -13,7 +14,7 @@ export function contextFor(home: string, cwd: string): ToolContext {
 
 /** Validates `input` as the model's input would be, then runs the tool. */
 export function call(def: ToolDef, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  return def.run(validateInput(def, input), ctx);
+  return runTool(def, validateInput(def, input), ctx);
 }
 
 export function errorOf(result: ToolResult): { error: string; message: string } {

@@ -1,6 +1,5 @@
 /** bash_exec: a shell command on this machine, with a timeout, a line cap and an exit-code footer. */
 import { EXEC_PARAMS } from "../exec_params.ts";
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const bashExecTool: ToolDef = {
@@ -10,14 +9,12 @@ export const bashExecTool: ToolDef = {
     "stdout, then stderr under a [stderr] line, at most max_lines lines, ending in " +
     "[bash_exec: exit rc=<n>]. The command is killed after timeout_seconds. The child gets a minimal " +
     "environment (PATH, HOME, locale, HCIROOT and friends) and never the assistant's secrets.",
+  // Shell or remote output: large or HL7-shaped results stop at the review gate.
+  review: true,
   params: [
     { name: "command", type: "string", description: "command line to run", required: true, positional: true },
     ...EXEC_PARAMS,
     { name: "cwd", type: "string", description: "working folder (default the current one)" },
   ],
   examples: ["'hcisitectl -s siteA status'", "'ls -la $HCIROOT' --timeout-seconds 10"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/bash_exec.ts")>(import.meta.url, "./run/bash_exec.ts");
-    return run(input, ctx);
-  },
 };

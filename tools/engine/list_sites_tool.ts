@@ -1,5 +1,4 @@
 /** list_sites: the engine root's sites (server.ini environs, else folders holding a NetConfig). */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM } from "./common_tool.ts";
 
@@ -12,8 +11,4 @@ export const listSitesTool: ToolDef = {
     "not exist on this host is looked for under the root by its name, with a note.",
   params: [aliasParam(true), HCIROOT_PARAM, formatParam()],
   examples: ["", "--hciroot /hci/cis20.1/integrator --format tsv", "eng1"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/list_sites.ts")>(import.meta.url, "./run/list_sites.ts");
-    return run(input, ctx);
-  },
 };

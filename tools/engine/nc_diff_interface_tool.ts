@@ -1,5 +1,4 @@
 /** nc_diff_interface: one interface (thread) compared between two NetConfigs, sites or engine roots. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM } from "./common_tool.ts";
 
@@ -80,11 +79,4 @@ export const ncDiffInterfaceTool: ToolDef = {
     "adt_in.adt --alias test --to-alias prod",
     "adt_in.adt --to-hciroot /hci/test/integrator --exit-code",
   ],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_diff_interface.ts")>(
-      import.meta.url,
-      "./run/nc_diff_interface.ts",
-    );
-    return run(input, ctx);
-  },
 };

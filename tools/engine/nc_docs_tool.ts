@@ -1,5 +1,4 @@
 /** nc_docs (spec "documentation helper"): interface documentation from the NetConfig. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
@@ -20,8 +19,4 @@ export const ncDocsTool: ToolDef = {
     aliasParam(),
   ],
   examples: ["adt", "adt adt_in", "lab --onenote-table", "adt adt_in --raw-tcl"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_docs.ts")>(import.meta.url, "./run/nc_docs.ts");
-    return run(input, ctx);
-  },
 };

@@ -1,5 +1,4 @@
 /** nc_msgs: messages in SMAT archives (.smatdb via SQLite, .idx/.msg), searched and listed newest first. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
@@ -86,8 +85,4 @@ export const ncMsgsTool: ToolDef = {
     "lab --since 2024-11-20T08:30 --text ORU",
     "--file /tmp/pulled/adt_in.smatdb --limit 100",
   ],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_msgs.ts")>(import.meta.url, "./run/nc_msgs.ts");
-    return run(input, ctx);
-  },
 };

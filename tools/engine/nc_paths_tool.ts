@@ -1,5 +1,4 @@
 /** nc_paths (spec): deterministic depth-first route-chain enumeration across sites. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
@@ -72,8 +71,4 @@ export const ncPathsTool: ToolDef = {
     formatParam(),
   ],
   examples: ["adt adt_in", "adt --to lab_sys_out.lab", "--all-sites --format tsv"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_paths.ts")>(import.meta.url, "./run/nc_paths.ts");
-    return run(input, ctx);
-  },
 };

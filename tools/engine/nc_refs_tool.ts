@@ -1,5 +1,4 @@
 /** nc_refs: the threads that use an Xlate, a Tcl proc or a table. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM } from "./common_tool.ts";
 
@@ -32,8 +31,4 @@ export const ncRefsTool: ToolDef = {
     formatParam(),
   ],
   examples: ["adt_a01_to_lab.xlt", "tps_add_zpi --kind proc", "sex_codes --kind table --site adt"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_refs.ts")>(import.meta.url, "./run/nc_refs.ts");
-    return run(input, ctx);
-  },
 };

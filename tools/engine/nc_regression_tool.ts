@@ -1,5 +1,4 @@
 /** nc_regression: cross-environment regression of route tests between two engine hosts. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { countParam, DAYS_BACK_PARAM } from "./common_tool.ts";
 
@@ -92,11 +91,4 @@ export const ncRegressionTool: ToolDef = {
     "prod test --site adt --ignore PV1.19 --ignore EVN.2",
     "prod test --output regression-prod-test-20261124-0200 --from-phase 5",
   ],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_regression.ts")>(
-      import.meta.url,
-      "./run/nc_regression.ts",
-    );
-    return run(input, ctx);
-  },
 };

@@ -1,5 +1,4 @@
 /** nc_revisions (spec): NetConfig revision timeline or diff, for a thread or the whole file. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
@@ -70,11 +69,4 @@ export const ncRevisionsTool: ToolDef = {
     aliasParam(),
   ],
   examples: ["lab_in.lab", "lab_in --format diff --limit 2", "--system --site adt --since 2024-10-01"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_revisions.ts")>(
-      import.meta.url,
-      "./run/nc_revisions.ts",
-    );
-    return run(input, ctx);
-  },
 };

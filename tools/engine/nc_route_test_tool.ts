@@ -1,5 +1,4 @@
 /** nc_route_test: the engine's route test over a thread's downstream chains, with recent messages. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, countParam, DAYS_BACK_PARAM, HCIROOT_PARAM } from "./common_tool.ts";
 
@@ -44,11 +43,4 @@ export const ncRouteTestTool: ToolDef = {
     { name: "dry_run", type: "boolean", description: "write the plan and commands.sh only", default: false },
   ],
   examples: ["adt_in.adt --count 5", "adt_in --site adt --alias test --dry-run"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_route_test.ts")>(
-      import.meta.url,
-      "./run/nc_route_test.ts",
-    );
-    return run(input, ctx);
-  },
 };

@@ -1,5 +1,4 @@
 /** nc_routes: a thread's (or site's) routes, one row per route detail. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
@@ -21,8 +20,4 @@ export const ncRoutesTool: ToolDef = {
     formatParam(),
   ],
   examples: ["adt adt_in", "hub --replies --format tsv"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_routes.ts")>(import.meta.url, "./run/nc_routes.ts");
-    return run(input, ctx);
-  },
 };

@@ -1,5 +1,4 @@
 /** nc_show: one thread's configuration, whole or at a dotted path (`PROTOCOL.PORT`). */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
@@ -32,8 +31,4 @@ export const ncShowTool: ToolDef = {
     },
   ],
   examples: ["adt adt_in", "adt_in.adt PROTOCOL.PORT", "adt_in --format tcl"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_show.ts")>(import.meta.url, "./run/nc_show.ts");
-    return run(input, ctx);
-  },
 };

@@ -1,5 +1,4 @@
 /** nc_threads: a site's threads with protocol, connection, direction, SMAT and route counts. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
@@ -19,8 +18,4 @@ export const ncThreadsTool: ToolDef = {
     formatParam(),
   ],
   examples: ["adt", "adt --match '*_out' --format tsv"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/nc_threads.ts")>(import.meta.url, "./run/nc_threads.ts");
-    return run(input, ctx);
-  },
 };

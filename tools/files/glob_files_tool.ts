@@ -1,5 +1,4 @@
 /** glob_files: paths matching a glob pattern, never listing inside protected places. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const globFilesTool: ToolDef = {
@@ -33,8 +32,4 @@ export const globFilesTool: ToolDef = {
     },
   ],
   examples: ["'*/NetConfig' /hci/prod", "'**/*.tcl' --max-results 50"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/glob_files.ts")>(import.meta.url, "./run/glob_files.ts");
-    return run(input, ctx);
-  },
 };

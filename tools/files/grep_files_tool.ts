@@ -1,5 +1,4 @@
 /** grep_files: lines matching a regular expression, in files below a folder, never in protected places. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const grepFilesTool: ToolDef = {
@@ -33,8 +32,4 @@ export const grepFilesTool: ToolDef = {
     },
   ],
   examples: ["'ICLSERVERPORT' /hci/prod --glob NetConfig", "'proc ' tclprocs --glob '*.tcl' --ignore-case"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/grep_files.ts")>(import.meta.url, "./run/grep_files.ts");
-    return run(input, ctx);
-  },
 };

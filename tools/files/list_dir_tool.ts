@@ -1,5 +1,4 @@
 /** list_dir: one folder's entries with type, size and modification time. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const listDirTool: ToolDef = {
@@ -20,8 +19,4 @@ export const listDirTool: ToolDef = {
     },
   ],
   examples: ["/hci/prod", "$HCIROOT/siteA/exec/processes --max-entries 50"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/list_dir.ts")>(import.meta.url, "./run/list_dir.ts");
-    return run(input, ctx);
-  },
 };

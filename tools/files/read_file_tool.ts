@@ -1,5 +1,4 @@
 /** read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const readFileTool: ToolDef = {
@@ -21,8 +20,4 @@ export const readFileTool: ToolDef = {
     { name: "end_line", type: "integer", description: "last line to show (inclusive)", min: 1, metavar: "N" },
   ],
   examples: ["/hci/prod/siteA/NetConfig", "notes.txt --start-line 100 --end-line 160"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/read_file.ts")>(import.meta.url, "./run/read_file.ts");
-    return run(input, ctx);
-  },
 };

@@ -1,5 +1,4 @@
 /** hl7_diff: field-level differences between two messages or two files of messages. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const hl7DiffTool: ToolDef = {
@@ -40,8 +39,4 @@ export const hl7DiffTool: ToolDef = {
     "a.hl7 b.hl7 --ignore none",
     "before.hl7 after.hl7 --exit-code",
   ],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/hl7_diff.ts")>(import.meta.url, "./run/hl7_diff.ts");
-    return run(input, ctx);
-  },
 };

@@ -1,5 +1,4 @@
 /** hl7_field: chosen fields of every message (and its batch envelope) as TSV, one row per message. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const hl7FieldTool: ToolDef = {
@@ -43,8 +42,4 @@ export const hl7FieldTool: ToolDef = {
     "- MSH.9 < today.hl7",
     "MSH.9 PID.5 < today.hl7",
   ],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/hl7_field.ts")>(import.meta.url, "./run/hl7_field.ts");
-    return run(input, ctx);
-  },
 };

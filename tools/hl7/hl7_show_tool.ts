@@ -1,5 +1,4 @@
 /** hl7_show: messages laid out segment by segment with the schema's field names. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const hl7ShowTool: ToolDef = {
@@ -31,8 +30,4 @@ export const hl7ShowTool: ToolDef = {
     },
   ],
   examples: ["adt.hl7", "batch.hl7 --message 3 --all", "- < msg.hl7"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/hl7_show.ts")>(import.meta.url, "./run/hl7_show.ts");
-    return run(input, ctx);
-  },
 };

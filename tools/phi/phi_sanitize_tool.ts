@@ -4,7 +4,6 @@
  * runs, base64 pass) in mode `on` (or `strict` when configured), with tokens from the shared lookup
  * table, so the copy uses the same tokens as everything else and can be reversed locally.
  */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const phiSanitizeTool: ToolDef = {
@@ -26,11 +25,4 @@ export const phiSanitizeTool: ToolDef = {
     { name: "output", type: "string", description: "write the copy to this file instead of returning it" },
   ],
   examples: ["msgs/adt_a01.hl7", "msgs/adt_a01.hl7 --output /tmp/adt_a01.deid.hl7", "- < pasted.hl7"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/phi_sanitize.ts")>(
-      import.meta.url,
-      "./run/phi_sanitize.ts",
-    );
-    return run(input, ctx);
-  },
 };

@@ -2,7 +2,6 @@
  * phi_scan: what the PHI gate would tokenize in a file (or standard input), with tier and category,
  * without writing anything. Values are masked unless the operator asks for them by hand.
  */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const phiScanTool: ToolDef = {
@@ -35,8 +34,4 @@ export const phiScanTool: ToolDef = {
     },
   ],
   examples: ["msgs/adt_a01.hl7", "notes.txt --show-values", "- < pasted.txt"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/phi_scan.ts")>(import.meta.url, "./run/phi_scan.ts");
-    return run(input, ctx);
-  },
 };

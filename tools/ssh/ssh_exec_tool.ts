@@ -1,6 +1,5 @@
 /** ssh_exec: a command on an engine host, in its login shell, with a line cap, a timeout and an exit footer. */
 import { EXEC_PARAMS } from "../exec_params.ts";
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshExecTool: ToolDef = {
@@ -12,6 +11,8 @@ export const sshExecTool: ToolDef = {
     "NOLOGIN to run it without the login profile. An alias with a pinned engine root skips the profile and " +
     "exports that HCIROOT. The command is killed after timeout_seconds. If the result says to open the " +
     "master, ask the operator to run /ssh-setup <alias>; never ask for a password.",
+  // Shell or remote output: large or HL7-shaped results stop at the review gate.
+  review: true,
   params: [
     {
       name: "alias",
@@ -24,8 +25,4 @@ export const sshExecTool: ToolDef = {
     ...EXEC_PARAMS,
   ],
   examples: ["eng1 'hcisitectl'", "eng1 'ls $HCIROOT' --max-lines 50", "eng1 'NOLOGIN uptime'"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/ssh_exec.ts")>(import.meta.url, "./run/ssh_exec.ts");
-    return run(input, ctx);
-  },
 };

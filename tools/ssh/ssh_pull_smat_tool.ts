@@ -1,5 +1,4 @@
 /** ssh_pull_smat: a SMAT archive from an engine host, whole or as a sample of recent messages. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshPullSmatTool: ToolDef = {
@@ -12,6 +11,8 @@ export const sshPullSmatTool: ToolDef = {
     "SAVEMSGS name looked for under $HCIROOT/<site>/exec/processes/*/; without it the newest archive " +
     "is taken. The output names the archive on a SMATDB_PATH: line and the program that sampled it. If " +
     "the result says to open the master, ask the operator to run /ssh-setup <alias>.",
+  // Shell or remote output: large or HL7-shaped results stop at the review gate.
+  review: true,
   params: [
     { name: "alias", type: "string", description: "SSH alias", required: true, positional: true },
     {
@@ -35,11 +36,4 @@ export const sshPullSmatTool: ToolDef = {
     },
   ],
   examples: ["eng1 adt_in --days-back 7", "eng1 /hci/cis20.1/integrator/adt/exec/processes/p1/adt_in.smatdb"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/ssh_pull_smat.ts")>(
-      import.meta.url,
-      "./run/ssh_pull_smat.ts",
-    );
-    return run(input, ctx);
-  },
 };

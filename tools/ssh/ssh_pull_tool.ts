@@ -1,5 +1,4 @@
 /** ssh_pull: copies a file from an engine host; the byte count is verified. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshPullTool: ToolDef = {
@@ -11,6 +10,8 @@ export const sshPullTool: ToolDef = {
     "place. The byte count is verified; a partial transfer or a missing remote file is an error. " +
     "remote_path may start with ~/ or $HCIROOT/. If the result says to open the master, ask the operator " +
     "to run /ssh-setup <alias>.",
+  // Shell or remote output: large or HL7-shaped results stop at the review gate.
+  review: true,
   params: [
     { name: "alias", type: "string", description: "SSH alias", required: true, positional: true },
     {
@@ -31,8 +32,4 @@ export const sshPullTool: ToolDef = {
     "eng1 '$HCIROOT/server/server.ini'",
     "eng1 /hci/cis20.1/integrator/adt/NetConfig ./NetConfig.adt",
   ],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/ssh_pull.ts")>(import.meta.url, "./run/ssh_pull.ts");
-    return run(input, ctx);
-  },
 };

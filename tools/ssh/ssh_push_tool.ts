@@ -1,5 +1,4 @@
 /** ssh_push: copies a local file to an engine host; the byte count is verified. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshPushTool: ToolDef = {
@@ -28,8 +27,4 @@ export const sshPushTool: ToolDef = {
     },
   ],
   examples: ["eng1 ./test_msgs.nl /tmp/test_msgs.nl"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/ssh_push.ts")>(import.meta.url, "./run/ssh_push.ts");
-    return run(input, ctx);
-  },
 };

@@ -1,5 +1,4 @@
 /** ssh_status: the registered aliases, whether each master is open, and whether a password is stored. */
-import { lazy } from "../../core/lazy.ts";
 import type { ToolDef } from "../types.ts";
 
 export const sshStatusTool: ToolDef = {
@@ -12,8 +11,4 @@ export const sshStatusTool: ToolDef = {
     { name: "alias", type: "string", description: "only this alias", positional: true },
   ],
   examples: ["", "eng1"],
-  async run(input, ctx) {
-    const { run } = await lazy<typeof import("./run/ssh_status.ts")>(import.meta.url, "./run/ssh_status.ts");
-    return run(input, ctx);
-  },
 };

@@ -9,7 +9,8 @@ import { createPhiGate } from "../../../cli/agent/phi_adapter.ts";
 import { systemBlocks, toolDefinitions } from "../../../cli/agent/request.ts";
 import type { AuthProvider } from "../../../cli/model/client.ts";
 import { loadConfig } from "../../../core/config.ts";
-import type { ToolDef } from "../../../tools/types.ts";
+import type { ToolContext, ToolDef, ToolInput, ToolResult } from "../../../tools/types.ts";
+import { runTool } from "../../../tools/by_name.ts";
 import { TOOLS } from "../../../tools/registry.ts";
 import { FakeModelApi } from "../../support/fake_model_api.ts";
 import { tempDir } from "../../support/run_assist.ts";
@@ -52,7 +53,10 @@ function io(): AgentIO & { texts: string[]; calls: string[]; notices: string[] }
   };
 }
 
-async function setup(tools: readonly ToolDef[] = TOOLS) {
+/** A tool of a test's own: its definition and body in one object. */
+type TestTool = ToolDef & { run?: (input: ToolInput, ctx: ToolContext) => Promise<ToolResult> };
+
+async function setup(tools: readonly TestTool[] = TOOLS) {
   const tmp = await tempDir();
   const fake = new FakeModelApi();
   const config = loadConfig((n) => (n === "ASSIST_HOME" ? `${tmp.path}/.assist` : undefined), Deno.build.os);
@@ -66,6 +70,7 @@ async function setup(tools: readonly ToolDef[] = TOOLS) {
     client: { url: fake.url, auth, stream: true, sleep: () => Promise.resolve() },
     system: systemBlocks({ cwd: tmp.path, os: "linux", date: "2026-11-21" }),
     toolContext: { config, cwd: tmp.path, caller: "model" },
+    runTool: (def, input, ctx) => (def as TestTool).run?.(input, ctx) ?? runTool(def, input, ctx),
   });
   return {
     tmp,
@@ -188,7 +193,7 @@ Deno.test("review gate (real PHI engine): answer n sends the refusal JSON instea
 
 Deno.test("cancel during a tool leaves a valid history, and the next turn is accepted by the API", async () => {
   const ab = new AbortController();
-  const slow: ToolDef = {
+  const slow: TestTool = {
     name: "slow_tool",
     summary: "s",
     description: "s",

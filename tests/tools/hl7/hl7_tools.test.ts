@@ -8,6 +8,7 @@ import { hl7FieldTool } from "../../../tools/hl7/hl7_field_tool.ts";
 import { hl7DiffTool } from "../../../tools/hl7/hl7_diff_tool.ts";
 import { hl7ShowTool } from "../../../tools/hl7/hl7_show_tool.ts";
 import { parseManualArgs } from "../../../tools/args.ts";
+import { runTool } from "../../../tools/by_name.ts";
 import type { ToolContext, ToolDef } from "../../../tools/types.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { goldenUpdate } from "../../support/golden.ts";
@@ -33,7 +34,7 @@ async function fixtureContext(): Promise<{ ctx: ToolContext; home: string; done:
 /** Runs a tool by hand (manual argv, as `assist tools <name> ...`). */
 function manual(def: ToolDef, argv: string[], ctx: ToolContext, stdin?: string) {
   const input = parseManualArgs(def, argv);
-  return def.run(input, {
+  return runTool(def, input, {
     ...ctx,
     caller: "manual",
     readStdin: stdin === undefined ? undefined : () => Promise.resolve(stdin),

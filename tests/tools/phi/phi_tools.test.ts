@@ -5,6 +5,7 @@ import { hl7Corpus } from "../../support/phi_corpus.ts";
 import { LookupTable } from "../../../phi/lookup.ts";
 import { phiScanTool } from "../../../tools/phi/phi_scan_tool.ts";
 import { testConfig } from "../../phi/_support.ts";
+import { runTool } from "../../../tools/by_name.ts";
 
 const env = (home: string) => ({ HOME: home, ASSIST_HOME: `${home}/.assist`, ASSIST_PHI_PORT: "9" });
 
@@ -114,7 +115,7 @@ Deno.test("phi_scan: tier, category, token or new, masked values; nothing writte
   assert(!s3.stdout.includes("NOT covered"), "the copy on stdout stays clean");
   // For the model, unmasked values are refused.
   await using home = await tempDir();
-  const res = await phiScanTool.run({ path: "-", show_values: true, as_prompt: false }, {
+  const res = await runTool(phiScanTool, { path: "-", show_values: true, as_prompt: false }, {
     config: { ...testConfig(home.path), autoPhi: "on" } as never,
     cwd: home.path,
     caller: "model",
