@@ -70,9 +70,9 @@ export {
   diffMessages,
   type DiffOptions,
   formatDiff,
-  howDiffer,
   type Hl7Change,
   type Hl7DiffResult,
+  howDiffer,
   type MessagePair,
   type Unpaired,
 } from "./diff.ts";

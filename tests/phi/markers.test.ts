@@ -51,7 +51,9 @@ Deno.test("!nophi skips the automatic tiers for the turn, markers still apply", 
 
 Deno.test("!nophi: one notice line; values tokenized earlier in the session stay tokenized", async () => {
   await using h = await testEngine("on");
-  const first = await h.engine.tokenizeUserInput("MRN 12345678 for @@Horatio Vanderhoeven@@, call 217-555-0199");
+  const first = await h.engine.tokenizeUserInput(
+    "MRN 12345678 for @@Horatio Vanderhoeven@@, call 217-555-0199",
+  );
   assertEquals(first.warnings, []);
   const r = await h.engine.tokenizeUserInput(
     "!nophi so 12345678, Horatio Vanderhoeven and 2175550199? MRN 55554444",
@@ -60,6 +62,9 @@ Deno.test("!nophi: one notice line; values tokenized earlier in the session stay
   assert(!r.warnings.some((w) => /12345678|Vanderhoeven|55554444/.test(w)), "no value in the notice");
   for (const v of ["12345678", "Horatio Vanderhoeven", "2175550199"]) assert(!r.text.includes(v), r.text);
   assert(r.text.includes("MRN 55554444"), `a new value is the operator's to send: ${r.text}`);
-  const tool = await h.engine.sanitizeToolResult("Horatio Vanderhoeven, MRN 12345678, also 55554444", "bash_exec");
+  const tool = await h.engine.sanitizeToolResult(
+    "Horatio Vanderhoeven, MRN 12345678, also 55554444",
+    "bash_exec",
+  );
   assert(!tool.text.includes("Vanderhoeven") && !tool.text.includes("12345678"), tool.text);
 });

@@ -35,7 +35,7 @@ Deno.test("hl7_diff through the PHI gate: the model sees how tokenized values di
   const lines = seen.text.split("\n");
   const line = (path: string) => lines.find((l) => l.trimStart().startsWith(`${path} `)) ?? "";
   assert(
-    /\[\[MRN_\d+\]\] -> \[\[MRN_\d+\]\]  \(same number, leading zeros differ: 8 digits vs 6\)$/.test(
+    /\[\[MRN_\d+\]\] -> \[\[MRN_\d+\]\] {2}\(same number, leading zeros differ: 8 digits vs 6\)$/.test(
       line("PID.3.1"),
     ),
     seen.text,
