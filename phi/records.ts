@@ -17,6 +17,8 @@
  */
 import type { Hl7Scan } from "./hl7_sanitize.ts";
 import { type Span, SpanSet } from "./spans.ts";
+import { fhir } from "./fhir.ts";
+import { cda } from "./cda.ts";
 
 /** What a format's scan found (the HL7 scan's shape). */
 export type RecordScan = Hl7Scan;
@@ -35,7 +37,7 @@ export interface RecordFormat {
 }
 
 /** Every format the gate reads by structure, in the order they claim text (first claim wins). */
-export const RECORD_FORMATS: RecordFormat[] = [];
+export const RECORD_FORMATS: RecordFormat[] = [fhir, cda];
 
 /**
  * `primary` (the HL7 scan, if any) with the records of every format added. Parts of a format's scan

@@ -1,0 +1,60 @@
+/**
+ * The names of a record's persons where its own narrative mentions them (a FHIR `text.div`, a CDA
+ * section's text): each word of a NAME the record's structure gave, written capitalized in a free
+ * span of the same record, is that name's word. The tiers read the free spans too, but they know a
+ * family and a given name only as two one-word values, and a one-word known value is not looked for
+ * in prose. Private to phi/.
+ */
+import { candidate } from "./candidate.ts";
+import { canonicalize } from "./normalize.ts";
+import type { RecordScan } from "./records.ts";
+import { SpanSet } from "./spans.ts";
+
+const WORD = /\p{L}[\p{L}'\u2019-]*/gu;
+const isUpper = (ch: string) => ch !== ch.toLowerCase() && ch === ch.toUpperCase();
+
+/**
+ * Adds to `scan.structured` (kept in text order) each capitalized word of a free span that is a word
+ * of a NAME of the same segment. `label` names the format in the audit context (`FHIR`, `CDA`).
+ */
+export function addNarrativeNames(text: string, scan: RecordScan, label: string): void {
+  if (scan.free.length === 0) return;
+  const added = [];
+  let si = 0, fi = 0;
+  for (const seg of scan.segments) {
+    const words = new Set<string>();
+    while (si < scan.structured.length && scan.structured[si].start < seg.start) si++;
+    for (let k = si; k < scan.structured.length && scan.structured[k].end <= seg.end; k++) {
+      const c = scan.structured[k];
+      if (c.category !== "NAME") continue;
+      for (const w of c.canonical.split(" ")) if (w.length >= 3 && /^\p{L}/u.test(w)) words.add(w);
+    }
+    while (fi < scan.free.length && scan.free[fi].start < seg.start) fi++;
+    if (words.size === 0) continue;
+    for (let k = fi; k < scan.free.length && scan.free[k].end <= seg.end; k++) {
+      const f = scan.free[k];
+      const part = text.slice(f.start, f.end);
+      WORD.lastIndex = 0;
+      for (let m = WORD.exec(part); m; m = WORD.exec(part)) {
+        const w = m[0];
+        if (w.length < 3 || !isUpper(w[0]) || !words.has(w.toLowerCase())) continue;
+        const s = f.start + m.index;
+        added.push(
+          candidate(
+            s,
+            s + w.length,
+            w,
+            "NAME",
+            canonicalize("NAME", w),
+            "hl7_pipeline",
+            `${label} narrative`,
+          ),
+        );
+      }
+    }
+  }
+  if (added.length === 0) return;
+  const taken = SpanSet.of(scan.structured);
+  const keep = added.filter((c) => !taken.overlaps(c.start, c.end));
+  scan.structured = [...scan.structured, ...keep].sort((a, b) => a.start - b.start);
+}
