@@ -1,9 +1,9 @@
 /**
- * The names of a record's persons where its own narrative mentions them (a FHIR `text.div`, a CDA
- * section's text): each word of a NAME the record's structure gave, written capitalized in a free
- * span of the same record, is that name's word. The tiers read the free spans too, but they know a
- * family and a given name only as two one-word values, and a one-word known value is not looked for
- * in prose. Private to phi/.
+ * The names and places of a record's persons where its own narrative mentions them (a FHIR
+ * `text.div`, a CDA section's text): each word of a NAME the record's structure gave, and each
+ * one-word ADDRESS value (a city, a county), written capitalized in a free span of the same record,
+ * is that value. The tiers read the free spans too, but they know a family and a given name only as
+ * two one-word values, and a one-word known value is not looked for in prose. Private to phi/.
  */
 import { candidate } from "./candidate.ts";
 import { canonicalize } from "./normalize.ts";
@@ -22,12 +22,15 @@ export function addNarrativeNames(text: string, scan: RecordScan, label: string)
   const added = [];
   let si = 0, fi = 0;
   for (const seg of scan.segments) {
-    const words = new Set<string>();
+    const words = new Map<string, string>();
     while (si < scan.structured.length && scan.structured[si].start < seg.start) si++;
     for (let k = si; k < scan.structured.length && scan.structured[k].end <= seg.end; k++) {
       const c = scan.structured[k];
+      if (c.category === "ADDRESS" && /^\p{Lu}[\p{L}'\u2019-]{2,}$/u.test(c.value)) {
+        words.set(c.value.toLowerCase(), "ADDRESS");
+      }
       if (c.category !== "NAME") continue;
-      for (const w of c.canonical.split(" ")) if (w.length >= 3 && /^\p{L}/u.test(w)) words.add(w);
+      for (const w of c.canonical.split(" ")) if (w.length >= 3 && /^\p{L}/u.test(w)) words.set(w, "NAME");
     }
     while (fi < scan.free.length && scan.free[fi].start < seg.start) fi++;
     if (words.size === 0) continue;
@@ -57,4 +60,17 @@ export function addNarrativeNames(text: string, scan: RecordScan, label: string)
   const taken = SpanSet.of(scan.structured);
   const keep = added.filter((c) => !taken.overlaps(c.start, c.end));
   scan.structured = [...scan.structured, ...keep].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The canonical value of a structured record value: `canonicalize`, except that a date with a time
+ * (`2026-10-28T10:00:00+13:00`, `202610150815-0500`) keeps its whole text. Two times of one day are
+ * two values (an encounter's start and end): one shared token would give one of them back for both.
+ */
+export function canonOf(category: string, value: string): string {
+  if (category === "DATE" || category === "DOB") {
+    const t = value.trim();
+    if (t.length > 10 && /^\d{4}-?\d{2}-?\d{2}[T\d]/.test(t)) return t;
+  }
+  return canonicalize(category, value);
 }

@@ -30,12 +30,11 @@
  * ids, addresses and telecoms, and devices (`assignedAuthoringDevice`). A `nonXMLBody/text` in base64
  * is opened by the engine's base64 pass, not here.
  */
-import { canonicalize } from "./normalize.ts";
 import { candidate } from "./candidate.ts";
 import type { RecordFormat, RecordScan } from "./records.ts";
 import { decodeJsonString, openingQuoteBefore } from "./_json_pos.ts";
 import { MINTED_TOKEN_RE } from "./token.ts";
-import { addNarrativeNames } from "./_record_names.ts";
+import { addNarrativeNames, canonOf } from "./_record_names.ts";
 
 /** Person roles whose ids are a patient's or a relative's (MRN, SSN). */
 const PATIENT_ROLES = new Set([
@@ -125,7 +124,7 @@ function push(ctx: Ctx, s: number, e: number, category: string, path: string): v
   if (e <= s) return;
   const raw = t.slice(s, e);
   if (raw.includes("[[") && !/[\p{L}\p{N}]/u.test(raw.replace(MINTED_TOKEN_RE, ""))) return;
-  const canonical = canonicalize(category, unentity(raw));
+  const canonical = canonOf(category, unentity(raw));
   if (canonical === "") return;
   const ss = src(ctx, s), se = src(ctx, e);
   ctx.out.structured.push(

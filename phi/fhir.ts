@@ -41,7 +41,6 @@
  * Practitioners: a provider is a person; their name is NAME and their identifiers NPI (as the HL7
  * policy tokenizes XCN), their telecom and address as any person's.
  */
-import { canonicalize } from "./normalize.ts";
 import { candidate } from "./candidate.ts";
 import type { RecordFormat, RecordScan } from "./records.ts";
 import {
@@ -56,7 +55,7 @@ import {
   strValue,
 } from "./_json_pos.ts";
 import { MINTED_TOKEN_RE } from "./token.ts";
-import { addNarrativeNames } from "./_record_names.ts";
+import { addNarrativeNames, canonOf } from "./_record_names.ts";
 
 /** Resources that are a person: name, telecom, address and identifiers are theirs. */
 const PERSON = new Set(["Patient", "RelatedPerson", "Person", "Practitioner", "PractitionerRole"]);
@@ -158,7 +157,7 @@ function push(ctx: Ctx, n: JNode | undefined, category: string, path: string, a?
   if (e <= s) return;
   const value = t.indexOf("\\", s) === -1 || t.indexOf("\\", s) >= e ? t.slice(s, e) : jsonText(t, s, e);
   if (value.includes("[[") && !/[\p{L}\p{N}]/u.test(value.replace(MINTED_TOKEN_RE, ""))) return;
-  const canonical = canonicalize(category, value);
+  const canonical = canonOf(category, value);
   if (canonical === "") return;
   const ss = src(ctx, s), se = src(ctx, e);
   ctx.out.structured.push(
@@ -210,6 +209,7 @@ function humanName(ctx: Ctx, n: JNode, path: string): void {
     push(ctx, get(nm, "family"), "NAME", `${path}.family`);
     for (const g of each(get(nm, "given"))) push(ctx, g, "NAME", `${path}.given`);
     push(ctx, get(nm, "text"), "NAME", `${path}.text`);
+    period(ctx, get(nm, "period"), `${path}.period`);
   }
 }
 
@@ -225,6 +225,7 @@ function telecom(ctx: Ctx, n: JNode, path: string): void {
       ? "URL"
       : "PHONE";
     push(ctx, v, category, `${path}.value`);
+    period(ctx, get(cp, "period"), `${path}.period`);
   }
 }
 
@@ -238,6 +239,7 @@ function address(ctx: Ctx, n: JNode, path: string): void {
     for (const k of ["city", "district", "postalCode", "text"]) {
       push(ctx, get(a, k), "ADDRESS", `${path}.${k}`);
     }
+    period(ctx, get(a, "period"), `${path}.period`);
   }
 }
 
@@ -272,10 +274,12 @@ function identifierCategory(ctx: Ctx, id: JNode, rt: string): string | undefined
 }
 
 function identifiers(ctx: Ctx, n: JNode, rt: string, path: string, fallback?: string): void {
+  if (ORG.has(rt)) return;
   for (const id of each(n)) {
     if (id.kind !== OBJ) continue;
     const category = fallback ?? identifierCategory(ctx, id, rt);
     if (category !== undefined) push(ctx, get(id, "value"), category, `${path}.value`);
+    if (PERSON.has(rt)) period(ctx, get(id, "period"), `${path}.period`);
   }
 }
 
@@ -414,7 +418,13 @@ function visit(ctx: Ctx, n: JNode, rt: string, person: boolean, path: string, de
         for (const c of each(v)) visit(ctx, c, rt, true, p, depth + 1);
         continue;
       case "period":
-        if (PERIOD_DATE.has(rt)) period(ctx, v, p);
+        if (PERIOD_DATE.has(rt) || person) period(ctx, v, p);
+        continue;
+      case "_birthDate":
+        // The patient-birthTime extension: the birth date with its time.
+        for (const x of each(get(v, "extension"))) {
+          push(ctx, get(x, "valueDateTime"), "DOB", `${p}.extension`);
+        }
         continue;
       case "subscriberId":
         if (rt === "Coverage") push(ctx, v, "MEMBER", p);
