@@ -264,34 +264,45 @@ export interface Decoded {
  * ```
  */
 export function decodeJsonString(text: string, s: number, limit = text.length): Decoded {
-  const lim = Math.min(limit, text.length);
-  const chars: string[] = [];
-  const map: number[] = [];
+  // The closing quote first (a quote after an even run of backslashes): the map is sized to the string.
+  let lim = Math.min(limit, text.length);
+  for (let q = text.indexOf('"', s); q !== -1 && q < lim; q = text.indexOf('"', q + 1)) {
+    let b = 0;
+    while (q - b - 1 >= s && text.charCodeAt(q - b - 1) === 92) b++;
+    if ((b & 1) === 0) {
+      lim = q + 1;
+      break;
+    }
+  }
+  const map = new Int32Array(Math.max(0, lim - s) + 1);
+  const parts: string[] = [];
+  let n = 0;
+  let run = s; // start of the current run of plain characters
   let k = s;
   for (; k < lim; k++) {
     const c = text.charCodeAt(k);
     if (c === 34) break;
     if (c !== 92 || k + 1 >= lim) {
-      map.push(k);
-      chars.push(text[k]);
+      map[n++] = k;
       continue;
     }
-    const n = text[k + 1];
-    if (n === "u" && k + 5 < lim && /^[0-9a-fA-F]{4}$/.test(text.slice(k + 2, k + 6))) {
-      map.push(k);
-      chars.push(String.fromCharCode(parseInt(text.slice(k + 2, k + 6), 16)));
+    if (k > run) parts.push(text.slice(run, k));
+    const e = text[k + 1];
+    map[n++] = k;
+    if (e === "u" && k + 5 < lim && /^[0-9a-fA-F]{4}$/.test(text.slice(k + 2, k + 6))) {
+      parts.push(String.fromCharCode(parseInt(text.slice(k + 2, k + 6), 16)));
       k += 5;
-    } else if (ESC[n] !== undefined) {
-      map.push(k);
-      chars.push(ESC[n]);
+    } else if (ESC[e] !== undefined) {
+      parts.push(ESC[e]);
       k++;
     } else {
-      map.push(k);
-      chars.push("\\");
+      parts.push("\\");
     }
+    run = k + 1;
   }
-  map.push(k);
-  return { text: chars.join(""), map: Int32Array.from(map), end: k };
+  if (k > run) parts.push(text.slice(run, k));
+  map[n] = k;
+  return { text: parts.join(""), map: map.subarray(0, n + 1), end: k };
 }
 
 /** The source position of the opening quote of the JSON string that holds position `p`, or -1. */

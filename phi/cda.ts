@@ -83,8 +83,6 @@ interface El {
   content: number;
   /** A child element was opened inside it. */
   child: boolean;
-  /** Path for the audit context. */
-  path: string;
   /** Tokenize its text as this category when it closes with no child (a name or address part). */
   leaf: string | undefined;
   /** Its content is free text. */
@@ -208,6 +206,13 @@ function roleOf(stack: El[]): string | undefined {
   return nearest(stack, ROLE_STOP)?.name;
 }
 
+/** The element path of `name` under the first `depth` elements of `stack` (for the audit context). */
+function pathOf(stack: El[], depth: number, name: string): string {
+  let p = "";
+  for (let i = 0; i < depth; i++) p += `${stack[i].name}/`;
+  return p + name;
+}
+
 /** An open tag `<name attrs>` at `lt` ending at `gt` (the `>`): applies the rules. */
 function openTag(
   ctx: Ctx,
@@ -222,7 +227,7 @@ function openTag(
   const name = local(qname);
   const parent = stack.length > 0 ? stack[stack.length - 1] : undefined;
   if (parent) parent.child = true;
-  const path = parent ? `${parent.path}/${name}` : name;
+  const path = () => pathOf(stack, stack.length, name);
   const inFree = stack.length > 0 && stack[stack.length - 1].free;
   let leaf: string | undefined;
   let free = inFree;
@@ -237,11 +242,11 @@ function openTag(
           const root = attr(a, "root");
           const ssn = root !== undefined && t.slice(root.s, root.e).trim() === SSN_ROOT;
           if (PATIENT_ROLES.has(role) && pn === role) {
-            push(ctx, ext.s, ext.e, ssn ? "SSN" : "MRN", `${path}/@extension`);
+            push(ctx, ext.s, ext.e, ssn ? "SSN" : "MRN", `${path()}/@extension`);
           } else if (PROVIDER_ROLES.has(role) && pn === role) {
-            push(ctx, ext.s, ext.e, ssn ? "SSN" : "NPI", `${path}/@extension`);
+            push(ctx, ext.s, ext.e, ssn ? "SSN" : "NPI", `${path()}/@extension`);
           } else if (role === "encompassingEncounter" && pn === role) {
-            push(ctx, ext.s, ext.e, "VISIT", `${path}/@extension`);
+            push(ctx, ext.s, ext.e, "VISIT", `${path()}/@extension`);
           }
         }
         break;
@@ -253,18 +258,18 @@ function openTag(
           pn === "informationRecipient"
         ) {
           const v = attr(attrs(t, as, ae), "value");
-          if (v) telecomValue(ctx, v.s, v.e, `${path}/@value`);
+          if (v) telecomValue(ctx, v.s, v.e, `${path()}/@value`);
         }
         break;
       }
       case "birthTime": {
         const v = attr(attrs(t, as, ae), "value");
-        if (v) push(ctx, v.s, v.e, "DOB", `${path}/@value`);
+        if (v) push(ctx, v.s, v.e, "DOB", `${path()}/@value`);
         break;
       }
       case "deceasedTime": {
         const v = attr(attrs(t, as, ae), "value");
-        if (v) push(ctx, v.s, v.e, "DATE", `${path}/@value`);
+        if (v) push(ctx, v.s, v.e, "DATE", `${path()}/@value`);
         break;
       }
       case "effectiveTime":
@@ -274,7 +279,7 @@ function openTag(
           stack.length >= 2 && stack[stack.length - 2].name === "encompassingEncounter";
         if (enc) {
           const v = attr(attrs(t, as, ae), "value");
-          if (v) push(ctx, v.s, v.e, "DATE", `${path}/@value`);
+          if (v) push(ctx, v.s, v.e, "DATE", `${path()}/@value`);
         }
         break;
       }
@@ -307,7 +312,7 @@ function openTag(
     }
   }
   if (selfClose) return;
-  stack.push({ name, content: gt + 1, child: false, path, leaf, free: free && !inFree });
+  stack.push({ name, content: gt + 1, child: false, leaf, free: free && !inFree });
   if (inFree) stack[stack.length - 1].free = true;
 }
 
@@ -321,7 +326,7 @@ function closeTag(ctx: Ctx, stack: El[], qname: string, lt: number): void {
     if (el.free && !outerFree) freeSpan(ctx, el.content, lt);
     else if (!el.child && el.leaf !== undefined) {
       const category = el.leaf.endsWith("?") ? el.leaf.slice(0, -1) : el.leaf;
-      push(ctx, el.content, lt, category, el.path);
+      push(ctx, el.content, lt, category, pathOf(stack, i, name));
     }
     stack.length = i;
     return;
@@ -377,20 +382,13 @@ function readRecord(ctx: Ctx, start: number): number {
       i = lt + 1;
       continue;
     }
-    // The end of the tag: the first `>` outside a quoted attribute value.
-    let j = m.index + m[0].length;
-    let q = 0;
-    for (; j < n; j++) {
-      const d = t.charCodeAt(j);
-      if (q !== 0) {
-        if (d === q) q = 0;
-        else if (d === 60) break; // `<` inside a value: malformed; stop the tag here
-      } else if (d === 34 || d === 39) q = d;
-      else if (d === 62 || d === 60) break;
-    }
-    if (j >= n) return stack.length > 0 || !opened ? n : i; // truncated inside a tag
-    if (t.charCodeAt(j) === 60) {
-      i = j; // a tag without its `>`: skip it
+    // The end of the tag: its `>` (a `<` before it: a tag without its `>`, skipped).
+    const nameEnd = m.index + m[0].length;
+    const j = t.indexOf(">", nameEnd);
+    if (j === -1) return stack.length > 0 || !opened ? n : i; // truncated inside a tag
+    const lt2 = t.indexOf("<", nameEnd);
+    if (lt2 !== -1 && lt2 < j) {
+      i = lt2;
       continue;
     }
     if (close) {

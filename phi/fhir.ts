@@ -47,6 +47,7 @@ import {
   ARR,
   decodeJsonString,
   type JNode,
+  type JParse,
   LIT,
   OBJ,
   openingQuoteBefore,
@@ -519,10 +520,10 @@ const KEY = "resourceType";
 const BACK = 1 << 18;
 
 /**
- * Where the JSON value holding the key quote at `q` starts: the outermost unmatched `{` or `[`
- * before it that parses past it, else the nearest `{`; -1 when there is none.
+ * Where the JSON value holding the key quote at `q` starts, with its parse: the outermost unmatched
+ * `{` or `[` before it (back to `floor`) that parses past the key; undefined when there is none.
  */
-function recordStart(text: string, q: number, floor: number): number {
+function recordStart(text: string, q: number, floor: number): { start: number; parse: JParse } | undefined {
   const openers: number[] = [];
   let depth = 0;
   const lo = Math.max(floor, q - BACK);
@@ -536,9 +537,9 @@ function recordStart(text: string, q: number, floor: number): number {
   }
   for (let k = openers.length - 1; k >= 0; k--) {
     const r = parseJsonAt(text, openers[k]);
-    if (r.end > q + KEY.length + 1) return openers[k];
+    if (r.end > q + KEY.length + 1) return { start: openers[k], parse: r };
   }
-  return -1;
+  return undefined;
 }
 
 function scanLayer(ctx: Ctx, level: number): void {
@@ -564,12 +565,12 @@ function scanLayer(ctx: Ctx, level: number): void {
       from = p + KEY.length;
       continue;
     }
-    const start = recordStart(text, p - 1, from);
-    if (start === -1) {
+    const found = recordStart(text, p - 1, from);
+    if (found === undefined) {
       from = p + KEY.length;
       continue;
     }
-    const r = parseJsonAt(text, start);
+    const { start, parse: r } = found;
     if (!r.node || (r.node.kind !== OBJ && r.node.kind !== ARR)) {
       from = p + KEY.length;
       continue;
