@@ -468,11 +468,12 @@ function scanLayer(ctx: Ctx, level: number): void {
       continue;
     }
     const at = m!.index;
-    // A document inside a JSON string: its attribute quotes are written `\"`.
-    const gt = t.indexOf(">", at);
-    const tag = t.slice(at, gt === -1 ? Math.min(t.length, at + 400) : gt);
+    // A document inside a JSON string: its attribute quotes are written `\"` (the first attribute
+    // in the next 2,000 characters tells; the root may have none) or a line break `\n`.
+    const w = t.slice(at, at + 2000);
+    const esc = w.search(/=\\+"/), plain = w.search(/=["']/);
     if (
-      /=\\+"/.test(tag) ||
+      (esc !== -1 && (plain === -1 || esc < plain)) ||
       (t.charCodeAt(at + m![0].length) === 92 && /^\\[nrt]/.test(t.slice(at + m![0].length)))
     ) {
       const q = openingQuoteBefore(t, at, Math.max(0, from - 1));

@@ -291,6 +291,15 @@ Deno.test("cda carriers: log prefix, JSON string (one and two levels), entity-es
   const carriers: [string, string][] = [
     ["log prefix", `2026-11-04 10:31:02 [ob_cda_out] sending ${flat} to 10.2.4.7:7710`],
     ["json string", JSON.stringify({ thread: "ob_cda", document: CCD, bytes: CCD.length })],
+    [
+      "json string, bare root",
+      JSON.stringify({
+        document: flat.slice(flat.indexOf("<ClinicalDocument")).replace(
+          /<ClinicalDocument [^>]*>/,
+          "<ClinicalDocument>",
+        ),
+      }),
+    ],
     ["double escaped", JSON.stringify({ wrapper: JSON.stringify({ document: flat }) })],
     ["entity-escaped in xml", `<Envelope><Body><Submit><doc>${entity}</doc></Submit></Body></Envelope>`],
     ["entity-escaped in json", JSON.stringify({ payload: entity })],
