@@ -454,11 +454,18 @@ function decodeEntities(t: string, s: number, limit: number): { text: string; ma
 function scanLayer(ctx: Ctx, level: number): void {
   const t = ctx.text;
   let from = 0;
+  let entityAt = t.indexOf("&lt;") === -1 ? -1 : -2; // -1: none left; -2: not looked for yet
   for (;;) {
     START.lastIndex = from;
     const m = START.exec(t);
-    ENTITY_START.lastIndex = from;
-    const em = level < 3 && t.indexOf("&lt;", from) !== -1 ? ENTITY_START.exec(t) : null;
+    // The next entity-escaped start, looked for again only once `from` has passed the last one found
+    // (each search runs to the end of the text when there is none).
+    if (level < 3 && (entityAt === -2 || (entityAt !== -1 && entityAt < from))) {
+      ENTITY_START.lastIndex = from;
+      const x = ENTITY_START.exec(t);
+      entityAt = x ? x.index : -1;
+    }
+    const em = level < 3 && entityAt !== -1 ? { index: entityAt } : null;
     if (!m && !em) return;
     if (em && (!m || em.index < m.index)) {
       const d = decodeEntities(t, em.index, t.length);
