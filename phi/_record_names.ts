@@ -74,3 +74,29 @@ export function canonOf(category: string, value: string): string {
   }
   return canonicalize(category, value);
 }
+
+/**
+ * Cuts each segment of `scan` at the bounds of the free spans inside it, so a free span stands as a
+ * segment of its own: when an earlier reader claims part of a record (an HL7 message inside a FHIR
+ * `valueString` or a CDA narrative, found by the HL7 scan first), only the piece it overlaps is given
+ * up (phi/records.ts drops overlapping segments whole), not the record's other values.
+ */
+export function cutSegmentsAtFree(scan: RecordScan): void {
+  if (scan.free.length === 0) return;
+  const out: { start: number; end: number }[] = [];
+  let fi = 0;
+  for (const seg of scan.segments) {
+    while (fi < scan.free.length && scan.free[fi].end <= seg.start) fi++;
+    let at = seg.start;
+    for (let k = fi; k < scan.free.length && scan.free[k].start < seg.end; k++) {
+      const f = scan.free[k];
+      const s = Math.max(f.start, seg.start), e = Math.min(f.end, seg.end);
+      if (s < at) continue; // nested in a free span already cut
+      if (s > at) out.push({ start: at, end: s });
+      out.push({ start: s, end: e });
+      at = e;
+    }
+    if (at < seg.end) out.push({ start: at, end: seg.end });
+  }
+  scan.segments = out;
+}

@@ -34,7 +34,7 @@ import { candidate } from "./candidate.ts";
 import type { RecordFormat, RecordScan } from "./records.ts";
 import { decodeJsonString, openingQuoteBefore } from "./_json_pos.ts";
 import { MINTED_TOKEN_RE } from "./token.ts";
-import { addNarrativeNames, canonOf } from "./_record_names.ts";
+import { addNarrativeNames, canonOf, cutSegmentsAtFree } from "./_record_names.ts";
 
 /** Person roles whose ids are a patient's or a relative's (MRN, SSN). */
 const PATIENT_ROLES = new Set([
@@ -523,6 +523,7 @@ export function scanCda(text: string): RecordScan | undefined {
   out.free.sort(by);
   out.segments.sort(by);
   addNarrativeNames(text, out, "CDA");
+  cutSegmentsAtFree(out);
   return out;
 }
 

@@ -56,7 +56,7 @@ import {
   strValue,
 } from "./_json_pos.ts";
 import { MINTED_TOKEN_RE } from "./token.ts";
-import { addNarrativeNames, canonOf } from "./_record_names.ts";
+import { addNarrativeNames, canonOf, cutSegmentsAtFree } from "./_record_names.ts";
 
 /** Resources that are a person: name, telecom, address and identifiers are theirs. */
 const PERSON = new Set(["Patient", "RelatedPerson", "Person", "Practitioner", "PractitionerRole"]);
@@ -609,6 +609,7 @@ export function scanFhir(text: string): RecordScan | undefined {
   out.free.sort(by);
   out.segments.sort(by);
   addNarrativeNames(text, out, "FHIR");
+  cutSegmentsAtFree(out);
   return out;
 }
 

@@ -259,11 +259,12 @@ Deno.test("cda scan: every person of a CCD, by role; document facts are not repo
   // Section narrative and an ST value are free text; the record is one segment from its root.
   assert(s.free.some((f) => CCD.slice(f.start, f.end).startsWith("<table")));
   assert(s.free.some((f) => CCD.slice(f.start, f.end) === "Patient Wrenna reports home scale reads 72 kg"));
-  assertEquals(s.segments.length, 1);
-  assert(
-    CCD.slice(s.segments[0].start).startsWith("<ClinicalDocument") &&
-      CCD.slice(0, s.segments[0].end).endsWith("</ClinicalDocument>"),
-  );
+  // The document's extent, cut at its free spans (so a reader that claims one, e.g. HL7 in the
+  // narrative, takes only that piece): contiguous pieces from the root's start to its end.
+  const segs = s.segments;
+  for (let i = 1; i < segs.length; i++) assertEquals(segs[i].start, segs[i - 1].end);
+  assert(CCD.slice(segs[0].start).startsWith("<ClinicalDocument"));
+  assert(CCD.slice(0, segs[segs.length - 1].end).endsWith("</ClinicalDocument>"));
 });
 
 Deno.test("cda through the gate: the CCD as a tool result and a prompt, facts stay, exact round trip", async () => {
@@ -329,6 +330,32 @@ Deno.test("cda carriers: log prefix, JSON string (one and two levels), entity-es
       if (text.includes(keep)) assert(r.text.includes(keep), `${label}: ${keep} changed`);
     }
   }
+});
+
+Deno.test("cda: an HL7 message in the narrative is the HL7 scan's; the document's other values stay tokenized", async () => {
+  await using h = await testEngine("on");
+  const doc = CCD.replace(
+    "<list><item>Weight 71.4 kg</item></list>",
+    "<paragraph>Source message:\nMSH|^~\\&amp;|LAB|GH|EHR|GH|20261102080000||ORU^R01|MSG00417|P|2.5.1\n" +
+      "PID|1||77120094^^^GH^MR||QUENNELL^TAMSIN^R||19820311|F|||8 Birch Row^^Tillamook^OR^97141</paragraph>",
+  );
+  const r = await h.engine.sanitizeToolResult(doc, "read_file");
+  for (
+    const v of [
+      "77120094",
+      "QUENNELL",
+      "19820311",
+      "8 Birch Row",
+      "998991447",
+      "Holcombe",
+      "3107 Sorrel Bend",
+      "1588667638",
+    ]
+  ) {
+    assert(!leaks(r.text, v), `${v} leaked`);
+  }
+  assert(r.text.includes("MSG00417") && r.text.includes("ORU^R01") && r.text.includes('code="34133-9"'));
+  assertEquals(h.engine.detokenize(r.text).text, doc);
 });
 
 Deno.test("cda: a nonXMLBody in base64 is opened by the engine's base64 pass", async () => {

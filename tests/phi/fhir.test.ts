@@ -341,6 +341,46 @@ Deno.test("fhir carriers: log prefix, one line, several records, JSON string (on
   );
 });
 
+Deno.test("fhir: an HL7 message in a valueString is the HL7 scan's; the record's other values stay tokenized", async () => {
+  await using h = await testEngine("on");
+  const hl7 = "MSH|^~\\&|LAB|GH|EHR|GH|20261102080000||ORU^R01|MSG00417|P|2.5.1\r" +
+    "PID|1||77120094^^^GH^MR||QUENNELL^TAMSIN^R||19820311|F|||8 Birch Row^^Wodonga^VIC^3690";
+  const obs = {
+    resourceType: "Observation",
+    id: "obs-src",
+    status: "final",
+    code: { text: "source message" },
+    subject: { reference: "Patient/pat-20931", display: "Anselm Quarrington" },
+    valueString: hl7,
+  };
+  const text = JSON.stringify(
+    {
+      resourceType: "Bundle",
+      type: "collection",
+      entry: [{ resource: JSON.parse(PATIENT) }, { resource: obs }],
+    },
+    null,
+    1,
+  );
+  const r = await h.engine.sanitizeToolResult(text, "read_file");
+  for (
+    const v of [
+      "77120094",
+      "QUENNELL",
+      "19820311",
+      "8 Birch Row",
+      "7730418",
+      "512-73-0094",
+      "Quarrington",
+      "pat-20931",
+    ]
+  ) {
+    assert(!leaks(r.text, v), `${v} leaked`);
+  }
+  assert(r.text.includes("MSG00417") && r.text.includes("ORU^R01") && r.text.includes('"obs-src"'));
+  assertEquals(h.engine.detokenize(r.text).text, text);
+});
+
 Deno.test("fhir: keyed names and the structured scan give one token per name part (no overlap, no double)", async () => {
   await using h = await testEngine("on");
   const r = await h.engine.sanitizeToolResult(PATIENT, "read_file");
