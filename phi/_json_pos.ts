@@ -214,8 +214,10 @@ const ESC: Record<string, string> = {
  * kept as written).
  */
 export function jsonContent(text: string, s: number, e: number): string {
-  const i = text.indexOf("\\", s);
-  if (i === -1 || i >= e) return text.slice(s, e);
+  const raw = text.slice(s, e);
+  const r = raw.indexOf("\\");
+  if (r === -1) return raw;
+  const i = s + r;
   let out = text.slice(s, i);
   for (let k = i; k < e; k++) {
     const c = text[k];

@@ -241,7 +241,7 @@ function openTag(
         if (ext && role !== undefined) {
           const root = attr(a, "root");
           const ssn = root !== undefined && t.slice(root.s, root.e).trim() === SSN_ROOT;
-          if (PATIENT_ROLES.has(role) && pn === role) {
+          if (PATIENT_ROLES.has(role) && (pn === role || pn === "patient")) {
             push(ctx, ext.s, ext.e, ssn ? "SSN" : "MRN", `${path()}/@extension`);
           } else if (PROVIDER_ROLES.has(role) && pn === role) {
             push(ctx, ext.s, ext.e, ssn ? "SSN" : "NPI", `${path()}/@extension`);
@@ -425,8 +425,9 @@ function decodeEntities(t: string, s: number, limit: number): { text: string; ma
     if (c === 60) break;
     if (c === 34 && t.charCodeAt(k - 1) !== 92) break;
     if (c === 38) {
-      const semi = t.indexOf(";", k + 1);
-      if (semi !== -1 && semi - k <= 10) {
+      const near = t.slice(k + 1, k + 11).indexOf(";");
+      const semi = near === -1 ? -1 : k + 1 + near;
+      if (semi !== -1) {
         const ent = t.slice(k + 1, semi);
         const v = ENT[ent] ??
           (/^#\d{1,7}$/.test(ent)

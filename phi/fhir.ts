@@ -156,7 +156,16 @@ function push(ctx: Ctx, n: JNode | undefined, category: string, path: string, a?
   while (s < e && t.charCodeAt(s) <= 32) s++;
   while (e > s && t.charCodeAt(e - 1) <= 32) e--;
   if (e <= s) return;
-  const value = t.indexOf("\\", s) === -1 || t.indexOf("\\", s) >= e ? t.slice(s, e) : jsonText(t, s, e);
+  const raw = t.slice(s, e);
+  let value = raw.indexOf("\\") === -1 ? raw : jsonText(t, s, e);
+  // A search parameter's value is URL-encoded.
+  if (path.includes("?") && /%[0-9A-Fa-f]{2}|\+/.test(value)) {
+    try {
+      value = decodeURIComponent(value.replace(/\+/g, " "));
+    } catch {
+      // kept as written
+    }
+  }
   if (value.includes("[[") && !/[\p{L}\p{N}]/u.test(value.replace(MINTED_TOKEN_RE, ""))) return;
   const canonical = canonOf(category, value);
   if (canonical === "") return;
@@ -308,6 +317,55 @@ function referenceString(ctx: Ctx, n: JNode | undefined, path: string): void {
   if (!m || !/\d/.test(m[2]) || e - s !== v.length) return; // escaped forms are rare: left as they are
   const at = s + m.index + m[0].length - m[2].length;
   push(ctx, n, "MRN", path, at, at + m[2].length);
+}
+
+/** Search parameters (`Patient?family=...`) whose values are a person's data, by category. */
+const SEARCH: Record<string, string> = {
+  family: "NAME",
+  given: "NAME",
+  name: "NAME",
+  phonetic: "NAME",
+  birthdate: "DOB",
+  "death-date": "DATE",
+  identifier: "MRN",
+  phone: "PHONE",
+  email: "EMAIL",
+  telecom: "PHONE",
+  address: "ADDRESS",
+  "address-city": "ADDRESS",
+  "address-postalcode": "ADDRESS",
+};
+
+/**
+ * The person values in the query of a search URL (a searchset's `link.url`, a request's `url`):
+ * `family=`, `birthdate=ge1974-12-25` (the comparison prefix stays), `identifier=system|value` (the
+ * value), `phone=`, `address-city=`, ... A value is the raw text between `=` and `&`.
+ */
+function searchParams(ctx: Ctx, n: JNode | undefined, path: string): void {
+  if (!n || n.kind !== STR) return;
+  const [s, e] = inner(ctx, n);
+  const u = ctx.text.slice(s, e); // positions in `u` are offsets from `s`
+  const q = u.indexOf("?");
+  if (q === -1) return;
+  for (const m of u.slice(q + 1).matchAll(/([^&=]+)=([^&]*)/g)) {
+    const key = m[1].replace(/:.*$/, "").toLowerCase();
+    let category = Object.hasOwn(SEARCH, key) ? SEARCH[key] : undefined;
+    if (category === undefined) continue;
+    let vs = q + 1 + m.index! + m[1].length + 1;
+    const ve = vs + m[2].length;
+    const v = m[2];
+    if (category === "DOB" || category === "DATE") {
+      if (/^(?:eq|ne|gt|lt|ge|le|sa|eb|ap)\d/.test(v)) vs += 2;
+    } else if (category === "MRN") {
+      const bar = Math.max(v.lastIndexOf("|"), v.lastIndexOf("%7C") + 2, v.lastIndexOf("%7c") + 2);
+      if (bar >= 0 && bar < v.length) {
+        const system = v.slice(0, v.lastIndexOf("|") === bar ? bar : bar - 2);
+        if (SSN_SYSTEMS.has(system)) category = "SSN";
+        vs += bar + 1;
+      }
+    } else if (category === "PHONE" && (v.includes("@") || v.includes("%40"))) category = "EMAIL";
+    if (ve > vs) push(ctx, n, category, `${path}?${key}`, s + vs, s + ve);
+  }
 }
 
 /** A Reference (an object with `reference`, `display`, `identifier`, `type`). */
@@ -485,6 +543,13 @@ function resource(ctx: Ctx, n: JNode, depth: number): void {
   const rt = str(ctx, get(n, "resourceType")) ?? "";
   visit(ctx, n, rt, PERSON.has(rt), rt, 0);
   for (const c of each(get(n, "contained"))) resource(ctx, c, depth + 1);
+  // A searchset's links carry the search's parameters (`Patient?family=...&birthdate=...`): prose.
+  if (rt === "Bundle") {
+    for (const l of each(get(n, "link"))) {
+      free(ctx, get(l, "url"));
+      searchParams(ctx, get(l, "url"), "Bundle.link.url");
+    }
+  }
   for (const e of each(get(n, "entry"))) {
     const r = get(e, "resource");
     const full = get(e, "fullUrl");
@@ -497,7 +562,11 @@ function resource(ctx: Ctx, n: JNode, depth: number): void {
     }
     if (r) resource(ctx, r, depth + 1);
     const req = get(e, "request");
-    if (req) referenceString(ctx, get(req, "url"), "Bundle.entry.request.url");
+    if (req) {
+      referenceString(ctx, get(req, "url"), "Bundle.entry.request.url");
+      free(ctx, get(req, "url"));
+      searchParams(ctx, get(req, "url"), "Bundle.entry.request.url");
+    }
   }
 }
 

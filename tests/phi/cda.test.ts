@@ -358,6 +358,19 @@ Deno.test("cda: an HL7 message in the narrative is the HL7 scan's; the document'
   assertEquals(h.engine.detokenize(r.text).text, doc);
 });
 
+Deno.test("cda: the ids of a patient (also the deprecated patient/id) and of relatives; not of entries", () => {
+  const s = scanCda(
+    `<recordTarget><patientRole><id root="2.16.840.1.113883.19.5" extension="P-55102"/><patient><id extension="OLD-9931" root="1.2.3"/>` +
+      `<name>Tamsin Quennell</name></patient></patientRole></recordTarget>` +
+      `<entry><observation><id root="1.2.3.4" extension="OBS-1"/><value xsi:type="ST">seen by Tamsin Quennell</value></observation></entry>`,
+  )!;
+  assertEquals(s.structured.map((c) => [c.value, c.category]), [
+    ["P-55102", "MRN"],
+    ["OLD-9931", "MRN"],
+    ["Tamsin Quennell", "NAME"],
+  ]);
+});
+
 Deno.test("cda: a nonXMLBody in base64 is opened by the engine's base64 pass", async () => {
   await using h = await testEngine("on");
   const note =

@@ -381,6 +381,47 @@ Deno.test("fhir: an HL7 message in a valueString is the HL7 scan's; the record's
   assertEquals(h.engine.detokenize(r.text).text, text);
 });
 
+Deno.test("fhir: a searchset's links and a transaction's request URLs carry search parameters: read as prose", async () => {
+  await using h = await testEngine("on");
+  const text = JSON.stringify({
+    resourceType: "Bundle",
+    type: "searchset",
+    total: 1,
+    link: [
+      {
+        relation: "self",
+        url: "https://fhir.example.org/r4/Patient?family=Quarrington&birthdate=1974-12-25&_count=50",
+      },
+      {
+        relation: "next",
+        url:
+          "https://fhir.example.org/r4/Patient?identifier=urn:oid:1.2.36.146.595.217.0.1%7C7730418&birthdate=ge1974-12-25&given:exact=Anselm&_page=2",
+      },
+    ],
+    entry: [{
+      fullUrl: "https://fhir.example.org/r4/Patient/pat-20931",
+      resource: JSON.parse(PATIENT),
+      search: { mode: "match", score: 1 },
+    }],
+  });
+  const r = await h.engine.sanitizeToolResult(text, "read_file");
+  for (const v of ["Quarrington", "1974-12-25", "pat-20931", "7730418", "Anselm"]) {
+    assert(!leaks(r.text, v), `${v} leaked`);
+  }
+  for (
+    const keep of [
+      "https://fhir.example.org/r4/Patient?family=",
+      "&_count=50",
+      "identifier=urn:oid:1.2.36.146.595.217.0.1%7C",
+      "birthdate=ge",
+      "&given:exact=",
+      "&_page=2",
+    ]
+  ) assert(r.text.includes(keep), `${keep} changed: ${r.text.slice(0, 600)}`);
+  assert(r.text.includes('"total":1') && r.text.includes('"mode":"match"'));
+  assertEquals(h.engine.detokenize(r.text).text, text);
+});
+
 Deno.test("fhir: keyed names and the structured scan give one token per name part (no overlap, no double)", async () => {
   await using h = await testEngine("on");
   const r = await h.engine.sanitizeToolResult(PATIENT, "read_file");
