@@ -17,17 +17,27 @@
  * | `deceasedDateTime` | any resource | DATE |
  * | `identifier[].value` | person resources (any system), Encounter and EpisodeOfCare (VISIT), Account (ACCOUNT), Coverage (MEMBER), Device (DEVICE), any resource when its type or system says what it is; a Reference's `identifier` likewise | by type code: MR → MRN; SS or an SSN system (`http://hl7.org/fhir/sid/us-ssn`, `urn:oid:2.16.840.1.113883.4.1`) → SSN; MB, MC, SN → MEMBER; DL, PPN, MD, DEA → LICENSE; AN → ACCOUNT; VN → VISIT; NPI (or the NPI system) → NPI; untyped: the resource's default (MRN for a patient, NPI for a practitioner) |
  * | `qualification[].identifier[].value` | Practitioner | LICENSE |
- * | `period.start`, `period.end` | Encounter, EpisodeOfCare (any `period` in them) | DATE |
+ * | `period.start`, `period.end` | Encounter, EpisodeOfCare (any `period` in them); a person's identifier, name, address, telecom and contact periods | DATE |
+ * | `_birthDate` extension `valueDateTime` (patient-birthTime) | any | DOB |
  * | `performedDateTime`, `performedPeriod`, `billablePeriod`, `servicedDate`, `servicedPeriod` | any resource (a service date) | DATE |
  * | `subscriberId` | Coverage | MEMBER |
  * | `serialNumber`, `distinctIdentifier`, `udiCarrier[].deviceIdentifier`, `carrierHRF` | Device | DEVICE |
  * | `url` of an attachment (`photo`, `valueAttachment`, `presentedForm`, `attachment`) | any | URL |
  * | the logical id (`id`) of a Patient, RelatedPerson or Person when it holds a digit, and that id in a reference (`Patient/123`), a `fullUrl` or a `request.url` | any | MRN |
  * | `display` of a reference to a Patient, Practitioner, PractitionerRole, RelatedPerson or Person | any | NAME |
+ * | search parameters in a searchset's `link[].url` and an entry's `request.url`: `family`, `given`, `name`, `phonetic` (NAME), `birthdate` (DOB, a comparison prefix such as `ge` stays), `death-date` (DATE), `identifier` (the value after `system|`; SSN for an SSN system, else MRN), `phone`, `email`, `telecom`, `address`, `address-city`, `address-postalcode` | Bundle | by parameter |
+ * | a name or a one-word city of the record, written in the record's own narrative or notes | any | NAME, ADDRESS (context `FHIR narrative`) |
  *
  * Free text (the tiers read it as prose): the narrative `text.div`, `valueString`, `note[].text`,
  * `comment`, `description`, `text` of a CodeableConcept, `title` of an attachment, `authorString`,
- * a reference's `display` to another kind of resource (an Organization's or Location's stays).
+ * a reference's `display` to another kind of resource (an Organization's or Location's stays), a
+ * Bundle's link and request URLs. Each free span is a segment of its own, so an HL7 message inside
+ * one (claimed by the HL7 scan first) costs the record only that piece.
+ *
+ * Dates: a date alone is canonicalized as usual (`1974-12-25`); a date with a time keeps its whole
+ * text as its canonical value, so an encounter's start and end on one day are two tokens and both
+ * come back exactly. The rest of a record outside its free spans is read by tier 1 only (as an HL7
+ * segment is): a formatted phone or an e-mail in an element not named here is still tokenized.
  *
  * Engine facts that stay: `resourceType`, `meta` (lastUpdated, versionId, profile), ids of other
  * resources and of Practitioners (server keys the operator follows; an MRN in them is rare, and
