@@ -20,8 +20,15 @@
  * | `sdtc:deceasedTime/@value` | anywhere | DATE |
  * | `effectiveTime` (`@value`, `low/@value`, `high/@value`) | `encompassingEncounter` | DATE |
  *
+ * | a name or a one-word city of the document, written in its own narrative | any | NAME, ADDRESS (context `CDA narrative`) |
+ * | `id/@extension` | `patient` (deprecated in C-CDA, still sent) | SSN or MRN as under `patientRole` |
+ *
  * Free text (the tiers read it as prose): each section's `text` narrative, an entry's `text`, an
- * `ST` value's text, `originalText` written out.
+ * `ST` value's text, `originalText` written out. Each free span is a segment of its own, so an HL7
+ * message inside one (claimed by the HL7 scan first) costs the document only that piece. The rest of
+ * a document is read by tier 1 only (as an HL7 segment is): a formatted phone in an organization's
+ * `telecom` is tokenized by that tier. A date with a time keeps its whole text as its canonical
+ * value (two times of one day are two tokens, each given back exactly).
  *
  * Engine facts that stay: the document's `id` and `setId` (like MSH-10: the operator follows the
  * document by it), `code/@code` and code systems (OIDs), `templateId`, the document's and entries'
