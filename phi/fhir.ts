@@ -595,6 +595,7 @@ function collectPersonUrls(ctx: Ctx, n: JNode | undefined, depth: number): void 
 }
 
 const KEY = "resourceType";
+const FHIR_TYPE = /^[A-Z][A-Za-z]{2,63}$/;
 /** How far back a record's opening brace is looked for. */
 const BACK = 1 << 18;
 
@@ -654,9 +655,16 @@ function scanLayer(ctx: Ctx, level: number): void {
       from = p + KEY.length;
       continue;
     }
+    // Other JSON has a `resourceType` key too (cloud inventories: `"Microsoft.Web/sites"`): a FHIR
+    // resource's type is one capitalized word.
+    const items = each(r.node).filter((item) => FHIR_TYPE.test(str(ctx, get(item, "resourceType")) ?? ""));
+    if (items.length === 0) {
+      from = Math.max(r.end, p + KEY.length);
+      continue;
+    }
     const segStart = src(ctx, start), segEnd = src(ctx, r.end);
     if (segEnd > segStart) ctx.out.segments.push({ start: segStart, end: segEnd });
-    for (const item of each(r.node)) {
+    for (const item of items) {
       collectPersonUrls(ctx, item, 0);
       resource(ctx, item, 0);
     }

@@ -515,6 +515,11 @@ Deno.test("fhir: maybe() is cheap and false for other JSON; plain operator JSON 
   assertEquals(fhir.maybe('{"name":"adt_in","port":7001}'), false);
   assertEquals(scanFhir('{"name":"adt_in","port":7001}'), undefined);
   assertEquals(scanFhir("resourceType is a key of FHIR"), undefined);
+  // A cloud inventory's resourceType is not a FHIR resource type.
+  assertEquals(
+    scanFhir('{"resourceType":"Microsoft.Web/sites","name":"hie-gateway","id":"/subscriptions/1"}'),
+    undefined,
+  );
   await using h = await testEngine("on");
   const plain =
     '{"thread":"ib_fhir","resourceType":"Patient","count":412,"errors":0,"lastRun":"2026-11-03T10:00:00Z"}';
