@@ -405,6 +405,30 @@ Deno.test("cda: a nonXMLBody in base64 is opened by the engine's base64 pass", a
   assertEquals(h.engine.detokenize(r.text).text, doc);
 });
 
+Deno.test("cda: a document in base64 inside a FHIR DocumentReference is read by structure in the base64 pass", async () => {
+  await using h = await testEngine("on");
+  const g = cdaDocument(7, true);
+  const data = btoa(String.fromCharCode(...new TextEncoder().encode(g.text)));
+  const text = JSON.stringify(
+    {
+      resourceType: "DocumentReference",
+      id: "dr-1",
+      status: "current",
+      subject: { reference: "Patient/p-99812" },
+      content: [{ attachment: { contentType: "application/hl7-cda+xml", data } }],
+    },
+    null,
+    2,
+  );
+  const r = await h.engine.sanitizeToolResult(text, "read_file");
+  const out = JSON.parse(r.text).content[0].attachment.data as string;
+  const decoded = new TextDecoder().decode(Uint8Array.from(atob(out), (c) => c.charCodeAt(0)));
+  for (const p of g.phi) assert(!leaks(decoded, p.value), `${p.category} ${p.value} in the decoded document`);
+  for (const f of g.facts) assert(decoded.includes(f), `fact ${f} changed`);
+  assert(!leaks(r.text, "p-99812") && r.text.includes('"id": "dr-1"'));
+  assertEquals(h.engine.detokenize(r.text).text, text);
+});
+
 Deno.test("cda: truncated documents are read as far as they go, never throw", async () => {
   await using h = await testEngine("on");
   for (let cut = 50; cut < CCD.length; cut += 211) {
