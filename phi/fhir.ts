@@ -19,6 +19,7 @@
  * | `qualification[].identifier[].value` | Practitioner | LICENSE |
  * | `period.start`, `period.end` | Encounter, EpisodeOfCare (any `period` in them); a person's identifier, name, address, telecom and contact periods | DATE |
  * | `_birthDate` extension `valueDateTime` (patient-birthTime) | any | DOB |
+ * | extension `patient-mothersMaidenName` `valueString` | any | NAME |
  * | `performedDateTime`, `performedPeriod`, `billablePeriod`, `servicedDate`, `servicedPeriod` | any resource (a service date) | DATE |
  * | `subscriberId` | Coverage | MEMBER |
  * | `serialNumber`, `distinctIdentifier`, `udiCarrier[].deviceIdentifier`, `carrierHRF` | Device | DEVICE |
@@ -520,6 +521,18 @@ function visit(ctx: Ctx, n: JNode, rt: string, person: boolean, path: string, de
       case "contained":
       case "entry":
         continue; // a Bundle's or container's parts: read by `resource`
+      case "extension":
+        // Extensions that hold a person's data by their definition; the rest as any element.
+        for (const x of each(v)) {
+          const url = str(ctx, get(x, "url")) ?? "";
+          if (url.endsWith("/patient-mothersMaidenName")) {
+            push(ctx, get(x, "valueString"), "NAME", `${p}.valueString`);
+          } else if (url.endsWith("/patient-birthTime")) {
+            push(ctx, get(x, "valueDateTime"), "DOB", `${p}.valueDateTime`);
+          }
+          if (x.kind === OBJ) visit(ctx, x, rt, person, p, depth + 1);
+        }
+        continue;
     }
     if (ATTACHMENT_KEYS.has(key)) {
       attachment(ctx, v, p);

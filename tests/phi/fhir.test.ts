@@ -54,6 +54,10 @@ const PATIENT = `{
   "birthDate": "1974-12-25",
   "_birthDate": { "extension": [{ "url": "http://hl7.org/fhir/StructureDefinition/patient-birthTime", "valueDateTime": "1974-12-25T14:35:45-05:00" }] },
   "deceasedBoolean": false,
+  "extension": [
+    { "url": "http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName", "valueString": "Pettigrew" },
+    { "url": "http://hl7.org/fhir/us/core/StructureDefinition/us-core-birthsex", "valueCode": "M" }
+  ],
   "address": [
     {
       "use": "home",
@@ -89,6 +93,7 @@ const PATIENT_PHI: [string, string][] = [
   ["512-73-0094", "SSN"],
   ["S99-3391-0472", "LICENSE"],
   ["Quarrington", "NAME"],
+  ["Pettigrew", "NAME"],
   ["Anselm", "NAME"],
   ["Tobiah", "NAME"],
   ["Tobi", "NAME"],
@@ -131,6 +136,7 @@ const PATIENT_FACTS = [
   '"prefix": ["Mr"]',
   '"contentType": "image/jpeg"',
   "http://hl7.org/fhir/StructureDefinition/patient-birthTime",
+  '"valueCode": "M"',
 ];
 
 /** After bundle-transaction and encounter/coverage/device/practitioner examples. */
