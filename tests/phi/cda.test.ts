@@ -503,6 +503,33 @@ Deno.test("cda: fuzz (random tags, cuts, bytes) never throws", () => {
   scanCda("<patientRole>".repeat(20_000));
 });
 
+Deno.test("cda: values keep their exact source span under escaping and random cuts", () => {
+  const rand = mulberry32(5);
+  const src = cdaDocument(3, false).text;
+  const bases = [
+    src,
+    JSON.stringify({ m: src }),
+    JSON.stringify({ w: JSON.stringify({ m: src }) }),
+    `<x>${
+      src.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+    }</x>`,
+  ];
+  let n = 0;
+  for (let i = 0; i < 1200; i++) {
+    const b = bases[i % bases.length];
+    const a = Math.floor(rand() * b.length * 0.3), e = a + Math.floor(rand() * b.length);
+    const t = `pre ${b.slice(a, e)} post`;
+    let last = -1;
+    for (const x of scanCda(t)?.structured ?? []) {
+      n++;
+      assertEquals(t.slice(x.start, x.end), x.value);
+      assert(x.start >= last && x.end > x.start, "ordered, disjoint");
+      last = x.end;
+    }
+  }
+  assert(n > 300, String(n));
+});
+
 Deno.test("cda: maybe() is cheap; other XML is not a record and stays as it is", async () => {
   assertEquals(cda.maybe("<thread><name>ob_cda</name></thread>"), false);
   assertEquals(scanCda("the ClinicalDocument root element"), undefined);

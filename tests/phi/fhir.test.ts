@@ -517,6 +517,30 @@ Deno.test("fhir: fuzz (random pieces, random cuts, random bytes) never throws", 
   scanFhir('{"resourceType":"Bundle","entry":[' + '{"resource":'.repeat(50_000));
 });
 
+Deno.test("fhir: values keep their exact source span under escaping and random cuts", () => {
+  const rand = mulberry32(5);
+  const src = fhirBundle(3, 2, false).text;
+  const bases = [
+    src,
+    JSON.stringify({ m: src }),
+    JSON.stringify({ w: JSON.stringify({ m: src }) }),
+  ];
+  let n = 0;
+  for (let i = 0; i < 1200; i++) {
+    const b = bases[i % bases.length];
+    const a = Math.floor(rand() * b.length * 0.3), e = a + Math.floor(rand() * b.length);
+    const t = `pre ${b.slice(a, e)} post`;
+    let last = -1;
+    for (const x of scanFhir(t)?.structured ?? []) {
+      n++;
+      assertEquals(t.slice(x.start, x.end), x.value);
+      assert(x.start >= last && x.end > x.start, "ordered, disjoint");
+      last = x.end;
+    }
+  }
+  assert(n > 300, String(n));
+});
+
 Deno.test("fhir: maybe() is cheap and false for other JSON; plain operator JSON stays as it is", async () => {
   assertEquals(fhir.maybe('{"name":"adt_in","port":7001}'), false);
   assertEquals(scanFhir('{"name":"adt_in","port":7001}'), undefined);
