@@ -46,7 +46,8 @@
  * system URLs, `status`, `gender`, references' resource types, Bundle `type`, `timestamp` and
  * `identifier`, dates of the document or of an observation (`effective[x]`, `issued`, `date`), and
  * Organizations, Locations, Endpoints: their names, addresses, telecoms and identifiers (the
- * convention: organization names and payer ids stay). A purely alphabetic patient id
+ * convention: organization names and payer ids stay), and a definition's (StructureDefinition,
+ * ValueSet, CapabilityStatement, ...) `contact` and `publisher`. A purely alphabetic patient id
  * (`"id": "example"`) names no number and stays.
  *
  * Practitioners: a provider is a person; their name is NAME and their identifiers NPI (as the HL7
@@ -77,6 +78,29 @@ const PATIENT_ID = new Set(["Patient", "RelatedPerson", "Person"]);
 const PERSON_REF = /^(?:Patient|Practitioner|PractitionerRole|RelatedPerson|Person)$/;
 /** Organizations: names, addresses, telecoms and identifiers stay (contacts are persons). */
 const ORG = new Set(["Organization", "Location", "Endpoint", "HealthcareService", "InsurancePlan"]);
+/** Definitions (canonical resources): their `contact` is the publisher's, not a person's. */
+const CONFORMANCE = new Set([
+  "StructureDefinition",
+  "ValueSet",
+  "CodeSystem",
+  "ConceptMap",
+  "NamingSystem",
+  "CapabilityStatement",
+  "TerminologyCapabilities",
+  "SearchParameter",
+  "OperationDefinition",
+  "CompartmentDefinition",
+  "ImplementationGuide",
+  "StructureMap",
+  "GraphDefinition",
+  "MessageDefinition",
+  "Questionnaire",
+  "Library",
+  "Measure",
+  "PlanDefinition",
+  "ActivityDefinition",
+  "TestScript",
+]);
 /** Default identifier categories by resource type; others' untyped identifiers stay. */
 const ID_DEFAULT: Record<string, string> = {
   Patient: "MRN",
@@ -485,6 +509,8 @@ function visit(ctx: Ctx, n: JNode, rt: string, person: boolean, path: string, de
         }
         continue;
       case "contact":
+        // A definition's contact is its publisher's (ContactDetail): an engine fact.
+        if (CONFORMANCE.has(rt)) continue;
         for (const c of each(v)) visit(ctx, c, rt, true, p, depth + 1);
         continue;
       case "period":

@@ -545,6 +545,23 @@ Deno.test("fhir: maybe() is cheap and false for other JSON; plain operator JSON 
   assertEquals(fhir.maybe('{"name":"adt_in","port":7001}'), false);
   assertEquals(scanFhir('{"name":"adt_in","port":7001}'), undefined);
   assertEquals(scanFhir("resourceType is a key of FHIR"), undefined);
+  // A definition's contact is its publisher's.
+  const sd = JSON.stringify({
+    resourceType: "StructureDefinition",
+    id: "us-core-patient",
+    url: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient",
+    version: "6.1.0",
+    name: "USCorePatientProfile",
+    publisher: "HL7 International / Cross-Group Projects",
+    contact: [{
+      name: "HL7 International / Cross-Group Projects",
+      telecom: [{ system: "url", value: "http://www.hl7.org/Special/committees/cgp" }],
+    }],
+    description: "Defines constraints on the Patient resource.",
+    kind: "resource",
+    type: "Patient",
+  });
+  assertEquals(scanFhir(sd)?.structured, []);
   // A cloud inventory's resourceType is not a FHIR resource type.
   assertEquals(
     scanFhir('{"resourceType":"Microsoft.Web/sites","name":"hie-gateway","id":"/subscriptions/1"}'),
