@@ -30,7 +30,7 @@
  * | a name or a one-word city of the record, written in the record's own narrative or notes | any | NAME, ADDRESS (context `FHIR narrative`) |
  *
  * Free text (the tiers read it as prose): the narrative `text.div`, `valueString`, `note[].text`,
- * `comment`, `description`, `text` of a CodeableConcept, `title` of an attachment, `authorString`,
+ * `comment`, `description`, an OperationOutcome's `diagnostics`, a Communication's `contentString`, `text` of a CodeableConcept, `title` of an attachment, `authorString`,
  * a reference's `display` to another kind of resource (an Organization's or Location's stays), a
  * Bundle's link and request URLs. Each free span is a segment of its own, so an HL7 message inside
  * one (claimed by the HL7 scan first) costs the record only that piece.
@@ -159,6 +159,9 @@ const FREE_KEYS = new Set([
   "conclusion",
   "patientInstruction",
   "instruction",
+  "diagnostics",
+  "contentString",
+  "outcomeDesc",
 ]);
 const ATTACHMENT_KEYS = new Set(["photo", "valueAttachment", "presentedForm", "attachment"]);
 

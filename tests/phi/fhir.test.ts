@@ -304,6 +304,27 @@ Deno.test("fhir through the gate: narrative and notes are read as prose", async 
   assert(!leaks(p.text, "7730418"), "narrative MRN");
 });
 
+Deno.test("fhir: an OperationOutcome's diagnostics are prose; its codes stay", async () => {
+  await using h = await testEngine("on");
+  const text = JSON.stringify({
+    resourceType: "OperationOutcome",
+    issue: [{
+      severity: "error",
+      code: "not-found",
+      diagnostics: "No Patient with MRN 55102834 (DOB 03/04/1961) in the MPI; phone on file 419-555-0183",
+      expression: ["Patient.identifier[0].value"],
+    }],
+  });
+  const r = await h.engine.sanitizeToolResult(text, "read_file");
+  for (const v of ["55102834", "03/04/1961", "419-555-0183"]) {
+    assert(!leaks(r.text, v), `${v} leaked: ${r.text}`);
+  }
+  for (const keep of ['"severity":"error"', '"code":"not-found"', "Patient.identifier[0].value"]) {
+    assert(r.text.includes(keep), keep);
+  }
+  assertEquals(h.engine.detokenize(r.text).text, text);
+});
+
 Deno.test("fhir carriers: log prefix, one line, several records, JSON string (one and two levels), after prose", async () => {
   await using h = await testEngine("on");
   const one = JSON.stringify(JSON.parse(PATIENT));
