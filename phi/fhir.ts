@@ -32,7 +32,9 @@
  * Free text (the tiers read it as prose): the narrative `text.div`, `valueString`, `note[].text`,
  * `comment`, `description`, an OperationOutcome's `diagnostics`, a Communication's `contentString`, `text` of a CodeableConcept, `title` of an attachment, `authorString`,
  * a reference's `display` to another kind of resource (an Organization's or Location's stays), a
- * Bundle's link and request URLs. Each free span is a segment of its own, so an HL7 message inside
+ * Bundle's link and request URLs, and the string value of any element not named in this header
+ * (a vendor field, a custom extension's `valueString`) unless it reads as a code, a date, a URL or
+ * URN, or an id (one token of letters, digits and `._-`). Each free span is a segment of its own, so an HL7 message inside
  * one (claimed by the HL7 scan first) costs the record only that piece.
  *
  * Dates: a date alone is canonicalized as usual (`1974-12-25`); a date with a time keeps its whole
@@ -163,6 +165,58 @@ const FREE_KEYS = new Set([
   "contentString",
   "outcomeDesc",
 ]);
+/** Elements whose string values are codes, identifiers of things, dates or data: they stay. */
+const SAFE_KEYS = new Set([
+  "version",
+  "use",
+  "unit",
+  "type",
+  "mode",
+  "method",
+  "relation",
+  "severity",
+  "kind",
+  "intent",
+  "priority",
+  "display",
+  "expression",
+  "reference",
+  "data",
+  "hash",
+  "contentType",
+  "value",
+  "fullUrl",
+  "publisher",
+  "sequence",
+  "rank",
+  "linkId",
+  "definition",
+  "path",
+  "sliceName",
+  "mustSupport",
+  "base",
+  "fhirVersion",
+  "format",
+]);
+/** Key endings of dates, codes and references (`effectiveDateTime`, `valueCode`, `valueUri`, ...). */
+const SAFE_KEY_END =
+  /(?:Date|DateTime|Instant|Time|Code|Uri|Url|Canonical|Id|Oid|Uuid|Boolean|Integer|Decimal|Base64Binary)$/;
+/** Values that are codes, dates, URLs, URNs or ids, not prose. */
+const CODE_VALUE =
+  /^(?:[a-z][a-z0-9+.-]*:\S*|\d{4}(?:-\d{2}(?:-\d{2}(?:T\S*)?)?)?|[A-Za-z0-9._-]{1,64}(?<![A-Z][a-z]+))$/;
+
+/**
+ * An element this module does not know (a custom extension's value, a vendor field): a string that
+ * is not a code, date or URL is prose, read by the tiers (the principle: neither known-safe nor
+ * known-identifying goes through the free-text tiers).
+ */
+function unknownText(ctx: Ctx, key: string, n: JNode): boolean {
+  if (SAFE_KEYS.has(key) || SAFE_KEY_END.test(key) || key.startsWith("_")) return false;
+  const len = n.end - n.start - 2;
+  if (len <= 0 || len > 4096) return false;
+  return !CODE_VALUE.test(strValue(ctx.text, n));
+}
+
 const ATTACHMENT_KEYS = new Set(["photo", "valueAttachment", "presentedForm", "attachment"]);
 
 interface Ctx {
@@ -576,14 +630,14 @@ function visit(ctx: Ctx, n: JNode, rt: string, person: boolean, path: string, de
       continue;
     }
     if (v.kind === STR) {
-      if (FREE_KEYS.has(key)) free(ctx, v);
+      if (FREE_KEYS.has(key) || unknownText(ctx, key, v)) free(ctx, v);
       continue;
     }
     if (v.kind === LIT) continue;
     for (const item of each(v)) {
       if (item.kind === OBJ && isReference(item)) reference(ctx, item, rt, p);
       else if (item.kind === STR) {
-        if (FREE_KEYS.has(key)) free(ctx, item);
+        if (FREE_KEYS.has(key) || unknownText(ctx, key, item)) free(ctx, item);
       } else visit(ctx, item, rt, person, p, depth + 1);
     }
   }

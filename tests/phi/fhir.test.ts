@@ -304,6 +304,45 @@ Deno.test("fhir through the gate: narrative and notes are read as prose", async 
   assert(!leaks(p.text, "7730418"), "narrative MRN");
 });
 
+Deno.test("fhir: elements not known here are prose when they read as prose; codes, dates, URLs stay", async () => {
+  await using h = await testEngine("on");
+  const text = JSON.stringify({
+    resourceType: "Patient",
+    id: "p-4410",
+    name: [{ family: "Vandersloot", given: ["Imre"] }],
+    extension: [{
+      url: "http://vendor.example.org/fhir/ext/remarks",
+      valueString: "Imre Vandersloot prefers SMS at 614-555-0148",
+    }],
+    vendorStatus: "ACTIVE_PENDING",
+    vendorSince: "2019-04-01",
+    vendorLink: "https://vendor.example.org/x/1",
+    vendorRemarks: "Escort: Vandersloot family; call 614-555-0177",
+  });
+  const s = scanFhir(text)!;
+  const free = s.free.map((f) => text.slice(f.start, f.end));
+  assert(
+    free.includes("Escort: Vandersloot family; call 614-555-0177") && !free.includes("ACTIVE_PENDING"),
+    String(free),
+  );
+  assert(!free.includes("2019-04-01") && !free.includes("https://vendor.example.org/x/1"));
+  const r = await h.engine.sanitizeToolResult(text, "read_file");
+  for (const v of ["Vandersloot", "Imre", "614-555-0148", "614-555-0177"]) {
+    assert(!leaks(r.text, v), `${v} leaked: ${r.text}`);
+  }
+  for (
+    const keep of [
+      "ACTIVE_PENDING",
+      "2019-04-01",
+      "https://vendor.example.org/x/1",
+      "http://vendor.example.org/fhir/ext/remarks",
+    ]
+  ) {
+    assert(r.text.includes(keep), keep);
+  }
+  assertEquals(h.engine.detokenize(r.text).text, text);
+});
+
 Deno.test("fhir: an OperationOutcome's diagnostics are prose; its codes stay", async () => {
   await using h = await testEngine("on");
   const text = JSON.stringify({
