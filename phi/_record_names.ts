@@ -9,8 +9,21 @@ import { candidate } from "./candidate.ts";
 import { canonicalize } from "./normalize.ts";
 import type { RecordScan } from "./records.ts";
 import { SpanSet } from "./spans.ts";
+import { nameVocabulary } from "./name_words.ts";
 
 const WORD = /\p{L}[\p{L}'\u2019-]*/gu;
+
+/**
+ * Words that are names and ordinary words of a narrative alike (`Primary Care`, `Will`, `May`): a
+ * record's name word that is one of these, or of the HL7 and vendor vocabulary, is not looked for.
+ */
+const ORDINARY = new Set(
+  ("january february march april may june july august september october november december monday " +
+    "tuesday wednesday thursday friday saturday sunday will grant bill mark rose hope faith joy chase page " +
+    "bell ray dean art pat sue don patient doctor nurse test new old west east north south young long " +
+    "little brown green white black gray grey price case lane street hall wood field stone king summer " +
+    "winter spring primary care home work family daughter son mother father wife husband").split(" "),
+);
 const isUpper = (ch: string) => ch !== ch.toLowerCase() && ch === ch.toUpperCase();
 
 /**
@@ -20,6 +33,7 @@ const isUpper = (ch: string) => ch !== ch.toLowerCase() && ch === ch.toUpperCase
 export function addNarrativeNames(text: string, scan: RecordScan, label: string): void {
   if (scan.free.length === 0) return;
   const added = [];
+  let vocab: ReadonlySet<string> | undefined;
   let si = 0, fi = 0;
   for (const seg of scan.segments) {
     const words = new Map<string, string>();
@@ -30,7 +44,11 @@ export function addNarrativeNames(text: string, scan: RecordScan, label: string)
         words.set(c.value.toLowerCase(), "ADDRESS");
       }
       if (c.category !== "NAME") continue;
-      for (const w of c.canonical.split(" ")) if (w.length >= 3 && /^\p{L}/u.test(w)) words.set(w, "NAME");
+      for (const w of c.canonical.split(" ")) {
+        if (w.length >= 3 && /^\p{L}/u.test(w) && !ORDINARY.has(w) && !(vocab ??= nameVocabulary()).has(w)) {
+          words.set(w, "NAME");
+        }
+      }
     }
     while (fi < scan.free.length && scan.free[fi].start < seg.start) fi++;
     if (words.size === 0) continue;

@@ -14,6 +14,7 @@
  * | `id/@extension` | `assignedAuthor`, `assignedEntity` (legal authenticator, performers, responsible party), `intendedRecipient` | SSN when the SSN root, else NPI (a provider is a person: name NAME, id NPI, as the HL7 policy's XCN) |
  * | `id/@extension` | `encompassingEncounter` | VISIT |
  * | `name`: each `given`, `family` (and the text of an unstructured `name`); `prefix`, `suffix` stay | `patient`, `guardianPerson`, `associatedPerson`, `relatedPerson`, `assignedPerson`, `informationRecipient`, `subject`, `person` | NAME |
+ * | `name`: each `given`, `family` | any other element (a `playingEntity` that is a person); a name written as one text there (a drug, an organization) stays | NAME |
  * | `addr`: `streetAddressLine`, `houseNumber`, `streetName`, `unitID`, `additionalLocator`, `city`, `county`, `postalCode`, `censusTract` (an unstructured `addr`'s text); `state`, `country` stay | the person roles above, and the patient's `birthplace` | ADDRESS |
  * | `telecom/@value` after its scheme (`tel:`, `fax:`, `mailto:`, `http:`), the scheme stays | the person roles above | PHONE, EMAIL, URL |
  * | `birthTime/@value` | anywhere | DOB |
@@ -307,8 +308,12 @@ function openTag(
     }
     if (parent?.leaf === "NAME?") {
       leaf = name === "prefix" || name === "suffix" || name === "delimiter" ? undefined : "NAME";
-    } else if (parent?.leaf === "ADDRESS?" && ADDR_PARTS.has(name)) leaf = "ADDRESS";
+    } else if (parent?.leaf === "PARTS") leaf = name === "given" || name === "family" ? "NAME" : undefined;
+    else if (parent?.leaf === "ADDRESS?" && ADDR_PARTS.has(name)) leaf = "ADDRESS";
     else if (name === "name" && pn !== undefined && PERSON_NAME_PARENTS.has(pn)) leaf = "NAME?";
+    // Elsewhere (a `playingEntity` is a drug or a person), a name written in given and family parts
+    // is a person's; a name written as one text (`Penicillin`, an organization's) stays.
+    else if (name === "name") leaf = "PARTS";
     else if (name === "addr") {
       const role = roleOf(stack);
       if (
@@ -331,7 +336,7 @@ function closeTag(ctx: Ctx, stack: El[], qname: string, lt: number): void {
     const el = stack[i];
     const outerFree = i > 0 && stack[i - 1].free;
     if (el.free && !outerFree) freeSpan(ctx, el.content, lt);
-    else if (!el.child && el.leaf !== undefined) {
+    else if (!el.child && el.leaf !== undefined && el.leaf !== "PARTS") {
       const category = el.leaf.endsWith("?") ? el.leaf.slice(0, -1) : el.leaf;
       push(ctx, el.content, lt, category, pathOf(stack, i, name));
     }

@@ -369,6 +369,14 @@ Deno.test("cda: the ids of a patient (also the deprecated patient/id) and of rel
     ["OLD-9931", "MRN"],
     ["Tamsin Quennell", "NAME"],
   ]);
+  // A participantRole's playingEntity: a person when the name has parts, a drug when it is text.
+  const p = scanCda(
+    `<ClinicalDocument><recordTarget><patientRole><id extension="1" root="1.2"/></patientRole></recordTarget><participant typeCode="VRF"><participantRole><playingEntity>` +
+      `<name><prefix>Dr.</prefix><family>Pendergast</family><given>Orla</given></name></playingEntity></participantRole></participant>` +
+      `<participant typeCode="CSM"><participantRole classCode="MANU"><playingEntity classCode="MMAT"><name>Penicillin</name>` +
+      `</playingEntity></participantRole></participant></ClinicalDocument>`,
+  )!;
+  assertEquals(p.structured.map((c) => c.value), ["1", "Pendergast", "Orla"]);
 });
 
 Deno.test("cda: a nonXMLBody in base64 is opened by the engine's base64 pass", async () => {
