@@ -19,6 +19,8 @@ import type { Hl7Scan } from "./hl7_sanitize.ts";
 import { type Span, SpanSet } from "./spans.ts";
 import { x12 } from "./x12.ts";
 import { ncpdp } from "./ncpdp.ts";
+import { fhir } from "./fhir.ts";
+import { cda } from "./cda.ts";
 import { EXTRACT_FORMAT } from "./extracts.ts";
 import { ENGINE_OUTPUT_FORMAT } from "./engine_output.ts";
 
@@ -46,7 +48,14 @@ export interface RecordFormat {
 
 /** Every format the gate reads by structure, in the order they claim text (first claim wins). */
 /** Self-declaring formats first; the general ones (extracts, engine output) last. */
-export const RECORD_FORMATS: RecordFormat[] = [x12, ncpdp, EXTRACT_FORMAT, ENGINE_OUTPUT_FORMAT];
+export const RECORD_FORMATS: RecordFormat[] = [
+  x12,
+  ncpdp,
+  fhir,
+  cda,
+  EXTRACT_FORMAT,
+  ENGINE_OUTPUT_FORMAT,
+];
 
 /**
  * `primary` (the HL7 scan, if any) with the records of every format added. Parts of a format's scan
