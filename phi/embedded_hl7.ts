@@ -41,12 +41,37 @@ const ANCHOR = /[A-Z][A-Z0-9]{2}\|/g;
 /** Carrier escapes around segments (case-insensitive part). */
 const CARRIER_I =
   /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|<0x0[da]>|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da]|01[25])|\\X0[DA]\\|[%=]0[da][A-Z%=]|[\u240d\u240a]/i;
-/** Carrier openers right before a segment id (case-sensitive), and log-prefix pipes. */
-const CARRIER_S =
-  /[{'"`][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)|\|[^\r\n]*[ \t](?:PID|NK1|GT1|IN1|PV1|MRG)\|/;
 
 /** Segment ids that may start a segment after a character inside a line. */
 const STRONG = new Set<string>([...KNOWN_SEGMENTS, ...Object.keys(HL7_FIELD_POLICY)]);
+/**
+ * `^M` (the caret spelling of a carriage return, as `cat -v` and vi print it) ends a segment only
+ * where it cannot be an HL7 component: at the end of the line (white space after it allowed), or
+ * right before (white space allowed) a known segment id or a Z-segment id and its field separator
+ * (`...^MPID|1|`). A component that starts with M (`SMITH^MARY|`, `^MARK^J`, `^MIKE|`) is data: its
+ * rest (`ARY|`) is not a known segment id. The one ambiguity left, `SMITH^MPID|`, is read as a break:
+ * no given name is M followed by a segment id, but for `MAIS` (the lexicon's only such name part), so
+ * `^MAIS|` is a break only when a set ID (digits) follows (`^MAIS|1|`).
+ */
+function caretCrAt(text: string, after: number, le: number): boolean {
+  let j = after;
+  while (j < le && (text[j] === " " || text[j] === "\t")) j++;
+  if (j >= le) return true;
+  const id = segIdAt(text, j, le);
+  if (id === undefined || !strong(id)) return false;
+  return id !== "AIS" || /^\d/.test(text.slice(j + 4, j + 5));
+}
+
+/**
+ * Carrier openers right before a segment id (case-sensitive), log-prefix pipes, and `^M` where it is
+ * a carriage return (see caretCrAt): before a known segment id, or at the end of a line.
+ */
+const CARRIER_S = new RegExp(
+  String.raw`[{'"\x60][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||` +
+    String.raw`\^M[ \t]*(?:(?:${[...STRONG].join("|")}|Z[A-Z0-9]{2})\||\r?\n|$)|` +
+    String.raw`\|[^\r\n]*[ \t](?:PID|NK1|GT1|IN1|PV1|MRG)\|`,
+);
+
 /** Segment ids that may follow a log-prefix `|`: those with a field policy, and headers. */
 const PIPE_START = new Set<string>([...Object.keys(HL7_FIELD_POLICY), "MSH"]);
 
@@ -426,8 +451,7 @@ function decodeLine(
     } else if (c === "^" && text[i + 1] === "M") {
       const after = i + 2;
       if (
-        (after >= le || text[after] === " " || text[after] === "\t" ||
-          segIdAt(text, after, le) !== undefined) &&
+        caretCrAt(text, after, le) &&
         !(loose && /^[ \t]*\|/.test(text.slice(after, after + 8))) // `DOE^M | SEL` spaced: a component
       ) {
         brk(i, after);
