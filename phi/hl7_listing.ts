@@ -22,7 +22,7 @@
  */
 import { type Candidate, candidate } from "./candidate.ts";
 import { type FieldRule, policyFor } from "./hl7_policy.ts";
-import { fieldValueCandidates } from "./hl7_sanitize.ts";
+import { fieldValueCandidates, hl7Canonical } from "./hl7_sanitize.ts";
 import { canonicalize } from "./normalize.ts";
 import { unescape } from "./_hl7.ts";
 
@@ -133,7 +133,7 @@ function valueCandidates(
     const trimmed = rep.trim();
     if (trimmed === "" || trimmed === '""') continue;
     const s = repStart + rep.indexOf(trimmed);
-    const canonical = canonicalize(category, unescape(trimmed).split("&").join("^"));
+    const canonical = hl7Canonical(category, unescape(trimmed).split("&").join("^"));
     if (canonical === "") continue;
     out.push(candidate(s, s + trimmed.length, trimmed, category, canonical, "hl7", path, true));
   }

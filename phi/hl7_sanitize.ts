@@ -22,7 +22,7 @@ import {
   parseMessages,
   unescape,
 } from "./_hl7.ts";
-import { type FieldRule, OBX_TEXT_TYPES, policyFor } from "./hl7_policy.ts";
+import { type FieldRule, OBX_VALUE_RULES, policyFor } from "./hl7_policy.ts";
 import { canonicalize } from "./normalize.ts";
 import { type Candidate, candidate } from "./candidate.ts";
 import type { Span } from "./spans.ts";
@@ -61,8 +61,27 @@ function canonOf(category: string, value: string, d: Delimiters): string {
       plain = plain.split(d.subcomponent).join("^");
     }
     if (d.escape !== "" && plain.indexOf(d.escape) !== -1) plain = unescape(plain, d);
-    return plain.trim() === "" ? "" : canonicalize(category, plain);
+    return plain.trim() === "" ? "" : hl7Canonical(category, plain);
   }
+}
+
+const DTM_TIME = /^\s*(\d{8})(\d{2}[\d.+\-]*)\s*$/;
+
+/**
+ * The canonical value of an HL7 field value: the category's normalizer, except that a DATE keeps
+ * its time of day (`20240115103000` → `2024-01-15T103000`). A date/time of care and the bare date
+ * of the same day (a posting date, a log's day) are different values: the bare one is not swept as
+ * the known date/time, and each comes back in its own form.
+ */
+export function hl7Canonical(category: string, value: string): string {
+  if (category === "DATE") {
+    const m = DTM_TIME.exec(value);
+    if (m) {
+      const day = canonicalize("DATE", m[1]);
+      if (day !== m[1]) return `${day}T${m[2]}`;
+    }
+  }
+  return canonicalize(category, value);
 }
 
 function pathOf(f: FieldRef, rep: number, tail: number): string {
@@ -182,8 +201,16 @@ function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimit
         case "whole":
           push(ctx, rs, re, rule.category, d, field, r, T_WHOLE);
           break;
-        case "id":
-        case "date": {
+        case "date":
+          if (rule.components) {
+            const n = cuts(C1, text, rs, re, d.component);
+            for (const k of rule.components) {
+              pushPart(ctx, C1, n, k - 1, rule.category, d, field, r, TAILS.indexOf(`.${k}`));
+            }
+            break;
+          }
+        /* falls through */
+        case "id": {
           const cs = d.component === "" ? -1 : text.indexOf(d.component, rs);
           const category = rule.kind === "id" && cs !== -1 && cs < re && ssType(text, rs, re, d.component)
             ? "SSN"
@@ -231,15 +258,15 @@ function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimit
   }
 }
 
-/** OBX-2 (value type) is TX, FT or ST (its first component, case-insensitive, spaces around allowed). */
-function isTextType(text: string, fs: number, fe: number, component: string): boolean {
+/**
+ * The rule of OBX-5 by OBX-2 (value type: its first component, case-insensitive, spaces around
+ * allowed): free text for TX, FT, ST; an identifier, name, address, phone or date by its type.
+ */
+function obxValueRule(text: string, fs: number, fe: number, component: string): FieldRule | undefined {
   const cs = component === "" ? -1 : text.indexOf(component, fs);
   const end = cs === -1 || cs > fe ? fe : cs;
-  if (end - fs <= 4) {
-    const t = text.slice(fs, end).trim().toUpperCase();
-    return OBX_TEXT_TYPES.has(t);
-  }
-  return false;
+  if (end - fs <= 5) return OBX_VALUE_RULES.get(text.slice(fs, end).trim().toUpperCase());
+  return undefined;
 }
 
 /** A segment's rules with its field references, by segment id as a number (three char codes). */
@@ -286,15 +313,14 @@ function segment(ctx: Ctx, s: number, e: number, d: Delimiters): void {
   const obx = rules === OBX_RULES;
   let n = 1;
   let fs = idEnd + 1;
-  let obxText = false;
+  let obxValue: FieldRule | undefined;
   for (;;) {
     let fe = text.indexOf(sep, fs);
     if (fe === -1 || fe > e) fe = e;
-    if (n === 2 && obx) obxText = isTextType(text, fs, fe, d.component);
-    const rule = rules[n];
-    if (
-      rule && fe > fs && (rule.kind !== "free" || rule.when !== "obx_text" || obxText)
-    ) {
+    if (n === 2 && obx) obxValue = obxValueRule(text, fs, fe, d.component);
+    let rule = rules[n];
+    if (rule?.kind === "free" && rule.when === "obx_text") rule = obxValue;
+    if (rule && fe > fs) {
       applyRule(ctx, rule, fs, fe, d, policy.fields[n] ??= { name: `${policy.id}.${n}`, paths: [] });
     }
     if (fe >= e || n >= last) break;

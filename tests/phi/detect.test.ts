@@ -95,7 +95,7 @@ Deno.test("tier 3: PHI-shaped values on lines that mention PHI fields", () => {
   assertEquals(findHl7Lines("the 12345678 of PV1.19").length, 0);
   assertEquals(
     auto("PID.18: 12345678"),
-    [["hl7", "MRN", "12345678"]],
+    [["hl7", "ACCOUNT", "12345678"]], // PID-18 is an account number (issue #24 item 7)
     "the reference itself is never tokenized",
   );
 });
