@@ -461,7 +461,10 @@ export class PhiEngine {
       const caret = (scan?.free ?? []).flatMap((f) => findCaretNames(text, f.start, f.end));
       for (const c of [...findFieldListings(text), ...caret]) {
         if (c.value.includes("[[")) continue;
-        if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
+        if (
+          !c.exact && c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) &&
+          !hasDobContext(text, c.start)
+        ) {
           continue;
         }
         if (taken.add(c.start, c.end)) listed.push(c);

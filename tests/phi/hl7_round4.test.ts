@@ -623,3 +623,139 @@ Deno.test("Safe Harbor: the stay through the engine, round trip exact, facts in 
   // PID-33 (last update) equals MSH-7 here: the same string stays in clear in both places.
   assert(out.text.includes("^^^GHH^MR||||||||||||20261123083000\r"), out.text);
 });
+
+// ---------------------------------------------------------------------------------------------
+// e. The tier-3 line rule reads the value written after the field, and nothing else on the line.
+
+Deno.test("tier 3: the value after a field reference, by the field's rule; facts on the line stay", async () => {
+  const cases = [
+    {
+      label: "counts and a control id on a PID.18 line",
+      text: "PID.18 empty in 12 of 4,310 messages (MSH.10 ctl 20261123083000417)",
+      values: [],
+      facts: ["PID.18 empty in 12 of 4,310 messages (MSH.10 ctl 20261123083000417)"],
+    },
+    {
+      label: "counts on a PID.13.4 line after a log timestamp",
+      text: "2026-11-23 08:30:00.412 [qa] PID.13.4 missing in 55 of 1200 messages, 3 retries, port 6001",
+      values: [],
+      facts: ["2026-11-23 08:30:00.412 [qa] PID.13.4 missing in 55 of 1200 messages, 3 retries, port 6001"],
+    },
+    {
+      label: "XAD after `is`",
+      text: "PID.11 is 455 OAK AVE^^DENVER^CO^80202",
+      values: ["455 OAK AVE", "DENVER", "80202"],
+      facts: ["PID.11 is ", "^^", "^CO^"],
+    },
+    {
+      label: "street after `is`, prose after it",
+      text: "PID.11 is 12 ELM ST and the zip is missing (seen 14 times since 2026-11-20)",
+      values: ["12 ELM ST"],
+      facts: ["PID.11 is ", " and the zip is missing (seen 14 times since 2026-11-20)"],
+    },
+    {
+      label: "hcixlttest trace",
+      text: [
+        "xlate adt_in.xlt: 2026-11-23 08:30:01",
+        "  PID.3.1 <- 70011234",
+        "  PID.5.1 <- SMITH",
+        "  PID.5.2 <- MARY",
+        "  PID.7 <- 1964-10-28",
+        "  PID.18 <- AN7001",
+        "  PV1.19 <- VN442211",
+        "  PV1.44 <- 20261118101500",
+        "  MSH.7 <- 20261123083001",
+        "  MSH.10 <- 8830017",
+        "  EVN.2 <- 20261123083001",
+        "  PID.8 <- F",
+        "xlate done: 11 fields, 0 errors in 1.42 ms",
+      ].join("\n"),
+      values: ["70011234", "SMITH", "MARY", "1964-10-28", "AN7001", "VN442211", "20261118101500"],
+      facts: [
+        "2026-11-23 08:30:01",
+        "MSH.7 <- 20261123083001",
+        "MSH.10 <- 8830017",
+        "EVN.2 <- 20261123083001",
+        "PID.8 <- F",
+        "11 fields, 0 errors in 1.42 ms",
+      ],
+    },
+    {
+      label: "every connector",
+      text: "PID.3 = 70011235; PID.19: 123-45-6789, PID.5 -> JONES^ANN, PID.13.1 == (555)555-0142 " +
+        "and IN1.36 (policy number) is POL998877; PID.20 was NC55512^NC",
+      values: ["70011235", "123-45-6789", "JONES^ANN", "(555)555-0142", "POL998877", "NC55512"],
+      facts: ["PID.3 = ", "PID.19: ", "PID.5 -> ", "IN1.36 (policy number) is ", "^NC"],
+    },
+    {
+      label: "a value before the reference is not its value",
+      text: "saw 20261123083000417 in PV1.19 and 4310 in PID.18 today",
+      values: [],
+      facts: ["saw 20261123083000417 in PV1.19 and 4310 in PID.18 today"],
+    },
+  ];
+  await sanitizeAll(cases);
+  // The same text as typed by the operator.
+  await sanitizeAll(cases, "user");
+  // Categories: the field's own.
+  const { findHl7Lines } = await import("../../phi/tier3_hl7.ts");
+  const cat = (t: string) => findHl7Lines(t).map((c) => `${c.category} ${c.value}`);
+  assertEquals(cat("PID.11 is 455 OAK AVE^^DENVER^CO^80202"), [
+    "ADDRESS 455 OAK AVE",
+    "ADDRESS DENVER",
+    "ADDRESS 80202",
+  ]);
+  assertEquals(cat("PID.18 <- AN7001"), ["ACCOUNT AN7001"]);
+  assertEquals(cat("PV1.19 = VN442211"), ["VISIT VN442211"]);
+  assertEquals(cat("IN1.49: MBR1^^^BCBS^MB"), ["MEMBER MBR1"]);
+  assertEquals(cat("PID.20 is NC55512^NC"), ["LICENSE NC55512"]);
+  assertEquals(cat("PV1.45 -> 20261123080000"), ["DATE 20261123080000"]);
+  assertEquals(cat("PID.7 <- 1964-10-28"), ["DOB 1964-10-28"]);
+  assertEquals(cat("PID.5.1: 1 time(s); PID.18 4310 messages; PID.3 12 of 40"), []);
+});
+
+Deno.test("tier 3: a log timestamp is never a DOB, so it is never swept into later text", async () => {
+  await using h = await testEngine();
+  const first = "2026-11-23 08:30:00 PID.7 <- 1964-10-28 (DOB rewritten)\n";
+  const out1 = await h.engine.sanitizeToolResult(first, "read_file");
+  assert(out1.text.startsWith("2026-11-23 08:30:00 PID.7 <- [[DOB_1]]"), out1.text);
+  const later = "run of 2026-11-23: 4,310 messages, first at 2026-11-23 08:30:00";
+  const out2 = await h.engine.sanitizeToolResult(later, "read_file");
+  assertEquals(out2.text, later);
+});
+
+Deno.test("field listings and messages agree: one value, one token, one category", async () => {
+  await using h = await testEngine();
+  const msg = await h.engine.sanitizeToolResult(STAY, "read_file");
+  const listing = [
+    "  PID.7     Date/Time of Birth        19610615",
+    "  PID.18    Patient Account Number    AN5521001^^^GHH^AN",
+    "  PID.20.1  License Number            NC987654",
+    "  PV1.19    Visit Number              VN8812^^^GHH^VN",
+    "  PV1.44    Admit Date/Time           20261118101500",
+    "  IN1.36    Policy Number             POL556677",
+    "  MSH.7     Date/Time of Message      20261123083000",
+    "  EVN.2     Recorded Date/Time        20261123083000",
+  ].join("\n");
+  const out = await h.engine.sanitizeToolResult(listing, "read_file");
+  const tokenOf = (text: string, after: string) =>
+    new RegExp(`${after}[^\\n]*?(\\[\\[[A-Z]+_\\d+\\]\\])`).exec(text)?.[1];
+  for (
+    const [row, inMsg] of [
+      ["PID.7 ", "\\|M\\|\\|\\|\\[\\[ADDRESS|\\|"],
+      ["PID.18 ", "\\|S\\|\\|"],
+      ["PV1.19 ", "\\|A0\\|\\|\\|\\|\\|"],
+      ["IN1.36 ", "\\|\\|\\|\\|\\|\\|\\|\\|\\|\\|\\|\\|\\|\\|\\|\\|\\|"],
+    ]
+  ) {
+    const t = tokenOf(out.text, row);
+    assert(t, `${row}: ${out.text}`);
+    assert(msg.text.includes(t!), `${row} token ${t} is not the message's (${inMsg})`);
+  }
+  for (const cat of ["DOB", "ACCOUNT", "LICENSE", "VISIT", "DATE", "MEMBER"]) {
+    assert(new RegExp(`\\[\\[${cat}_\\d+\\]\\]`).test(out.text), `${cat}: ${out.text}`);
+  }
+  assert(out.text.includes("Date/Time of Message      20261123083000"), out.text);
+  assert(out.text.includes("Recorded Date/Time        20261123083000"), out.text);
+  assertEquals(h.engine.detokenize(out.text).text, listing);
+});
