@@ -301,18 +301,21 @@ function segPolicy(text: string, s: number): SegPolicy | null {
 /** Applies the field policy to one segment `[s, e)` of the text. */
 function segment(ctx: Ctx, s: number, e: number, d: Delimiters): void {
   const text = ctx.text;
-  const sep = d.field;
-  const idEnd = text.indexOf(sep, s);
+  const idEnd = text.indexOf(d.field, s);
   if (idEnd === -1 || idEnd > e) return;
   ctx.out.segments.push({ start: s, end: e });
   if (idEnd - s !== 3) return;
   const policy = segPolicy(text, s);
-  if (!policy) return;
+  if (policy) fields(ctx, policy, idEnd + 1, e, d, 1);
+}
+
+/** Applies a segment's rules to its fields from `fs` (field number `n`) to `e`. */
+function fields(ctx: Ctx, policy: SegPolicy, fs: number, e: number, d: Delimiters, n: number): void {
+  const text = ctx.text;
+  const sep = d.field;
   const rules = policy.rules;
   const last = rules.length - 1;
   const obx = rules === OBX_RULES;
-  let n = 1;
-  let fs = idEnd + 1;
   let obxValue: FieldRule | undefined;
   for (;;) {
     let fe = text.indexOf(sep, fs);
@@ -327,6 +330,66 @@ function segment(ctx: Ctx, s: number, e: number, d: Delimiters): void {
     fs = fe + 1;
     n++;
   }
+}
+
+/** The shape of a field for alignment: empty, or its number of components and repetitions. */
+function shapeOf(text: string, s: number, e: number, d: Delimiters): string {
+  if (e <= s) return "";
+  let c = 1, r = 1;
+  for (let i = s; i < e; i++) {
+    const ch = text[i];
+    if (ch === d.component) c++;
+    else if (ch === d.repetition) r++;
+  }
+  return `${c}.${r}`;
+}
+
+/** Start offsets of the fields of `[s, e)` (split on the field separator), and `e + 1` last. */
+function fieldStarts(text: string, s: number, e: number, sep: string): number[] {
+  const at = [s];
+  for (let p = text.indexOf(sep, s); p !== -1 && p < e; p = text.indexOf(sep, p + 1)) at.push(p + 1);
+  at.push(e + 1);
+  return at;
+}
+
+/**
+ * A capture that begins in the middle of a message (an MLLP trace started mid-frame: the tail of a
+ * segment, then full frames) keeps the field policy for that tail when the segment can be told: it
+ * is aligned from the right with each full segment of the same text (same delimiters) that has a
+ * policy, field by field (empty or not, number of components and repetitions); the first segment
+ * whose last fields all have the tail's shapes, with at least three non-empty ones, gives the
+ * segment id and the field numbers. The cut first field is read as the end of its field. With no
+ * such segment the tail is left to the free-text tiers. Returns whether the tail was read.
+ */
+function partialHead(ctx: Ctx, s: number, e: number, doc: Hl7Document): boolean {
+  const text = ctx.text;
+  for (const part of doc.parts) {
+    if (part.kind !== "message") continue;
+    const d = part.message.delimiters;
+    const tail = fieldStarts(text, s, e, d.field);
+    const k = tail.length - 1; // fields in the tail (the first one cut)
+    if (k < 4) return false;
+    for (const seg of part.message.segments) {
+      const policy = seg.raw.length > 4 && seg.raw[3] === d.field ? segPolicy(text, seg.offset) : null;
+      if (!policy || policy.id[0] === "Z") continue;
+      const full = fieldStarts(text, seg.offset + 4, seg.offset + seg.raw.length, d.field);
+      const m = full.length - 1; // fields 1..m
+      if (m < k) continue;
+      let filled = 0;
+      let ok = true;
+      for (let i = 1; i < k && ok; i++) {
+        const a = shapeOf(text, tail[i], tail[i + 1] - 1, d);
+        const j = m - k + i; // 0-based field index in `full`
+        ok = a === shapeOf(text, full[j], full[j + 1] - 1, d);
+        if (a !== "") filled++;
+      }
+      if (!ok || filled < 3) continue;
+      ctx.out.segments.push({ start: s, end: e });
+      fields(ctx, policy, s, e, d, m - k + 1);
+      return true;
+    }
+  }
+  return false;
 }
 
 const OBX_RULES = policyFor("OBX");
@@ -348,6 +411,7 @@ export function fieldValueCandidates(
 }
 
 const SEG_AT = /[A-Z][A-Z0-9]{2}\|/y;
+const SEG_AT_START = /^\s*[A-Z][A-Z0-9]{2}[^A-Za-z0-9\s]/;
 /** A segment id after a character that may stand before a segment embedded in a line. */
 const EMBEDDED_START = /(?:^|[:\s"'>=+,\[-])([A-Z][A-Z0-9]{2})([^A-Za-z0-9\s])/g;
 /** The next segment of the same run: after a written-out `\r`/`\n` or an opening quote. */
@@ -494,7 +558,20 @@ export function scanHl7(text: string): Hl7Scan {
   if (!doc) {
     looseRegion(ctx, 0, text.length);
   } else {
+    let first = true;
     for (const p of doc.parts) {
+      if (first && p.kind === "text" && doc.messages.length > 0) {
+        // The tail of a message before the first full one (a capture begun mid-frame).
+        first = false;
+        let le = p.offset;
+        const pe = p.offset + p.text.length;
+        while (le < pe && text.charCodeAt(le) !== 13 && text.charCodeAt(le) !== 10) le++;
+        if (!SEG_AT_START.test(p.text) && partialHead(ctx, p.offset, le, doc)) {
+          looseRegion(ctx, le, pe);
+          continue;
+        }
+      }
+      first = false;
       if (p.kind === "message") {
         for (const seg of p.message.segments) {
           segment(ctx, seg.offset, seg.offset + seg.raw.length, seg.delimiters);

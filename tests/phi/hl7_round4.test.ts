@@ -16,6 +16,7 @@ import { embeddedScan } from "../../phi/embedded_hl7.ts";
 import { leaks, testEngine } from "./_support.ts";
 import { CARRIERS } from "./_carriers.ts";
 import { mulberry32, pick } from "../support/prng.ts";
+import { hl7Corpus } from "../support/phi_corpus.ts";
 
 const MSH = (type = "ADT^A01^ADT_A01", ctl = "MSG00001") =>
   `MSH|^~\\&|ADT1|GOOD HEALTH HOSPITAL|GHH LAB|GOOD HEALTH HOSPITAL|20261123083000||${type}|${ctl}|P|2.5.1`;
@@ -318,6 +319,127 @@ Deno.test("free text: the ACK of the issue tokenizes name, MRN and DOB; the ACK'
       ],
     },
   ]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// c. Quoted-printable soft line breaks and MLLP captures begun mid-frame.
+
+/** Quoted-printable (RFC 2045 6.7): `=`, CR and LF escaped, lines wrapped at 76 with `=\r\n`. */
+function quotedPrintable(s: string, width = 76): string {
+  const enc = s.replace(/=/g, "=3D").replace(/\r/g, "=0D").replace(/\n/g, "=0A");
+  const out: string[] = [];
+  let i = 0;
+  while (i < enc.length) {
+    let j = Math.min(enc.length, i + width - 1);
+    // Never split an escape (`=0D`).
+    const eq = enc.lastIndexOf("=", j);
+    if (j < enc.length && eq > j - 3 && eq >= i) j = eq;
+    out.push(enc.slice(i, j));
+    i = j;
+  }
+  return out.join("=\r\n");
+}
+
+Deno.test("quoted-printable: an e-mail alert's message, wrapped by soft line breaks, keeps its policy", async () => {
+  const corpus = hl7Corpus(30, 4711);
+  await using h = await testEngine();
+  for (const [k, m] of corpus.entries()) {
+    const width = 60 + (k % 17);
+    const body = quotedPrintable(m.text, width);
+    const mail = `From: cloverleaf@ghh.example\r\nSubject: [ALERT] adt_out error queue\r\n` +
+      `Content-Type: text/plain; charset=us-ascii\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n` +
+      `Thread adt_out put 1 message in the error database:\r\n\r\n${body}\r\n`;
+    const out = await h.engine.sanitizeToolResult(mail, "read_file");
+    // Structured values (each field of the policy), wherever the encoder wrapped them.
+    // (Free-text values are read by the tiers in the source text: one cut by a soft break is not.)
+    for (const p of m.phi.filter((p) => /^[A-Z][A-Z0-9]{2}[.-]\d[^ ]*$/.test(p.where))) {
+      const flat = out.text.replace(/=\r\n/g, "");
+      assert(!leaks(flat, p.value), `message ${k} (width ${width}): ${p.where} ${p.value} leaked`);
+    }
+    // Facts: the control id and the message type stay (read across the soft breaks).
+    const flat = out.text.replace(/=\r\n/g, "");
+    const ctl = /\|(MSG\d+)\|/.exec(m.text)![1];
+    assert(flat.includes(ctl), `${ctl} lost`);
+    assert(flat.includes("Thread adt_out put 1 message in the error database:"), "prose lost");
+    // Round trip: exact but for soft breaks inside tokenized values (a carrier's value comes back
+    // decoded, as for XML character references); every other byte, soft breaks included, stays.
+    const back = h.engine.detokenize(out.text).text;
+    assertEquals(back.replace(/=\r\n/g, ""), mail.replace(/=\r\n/g, ""), `message ${k}: round trip`);
+  }
+});
+
+Deno.test("quoted-printable: the issue's alert, with `=\\n` soft breaks too", () => {
+  for (const nl of ["\r\n", "\n"]) {
+    const mail = `Content-Transfer-Encoding: quoted-printable${nl}${nl}` +
+      `MSH|^~\\&|EPIC|HOSP|CLV|LAB|20261123083000||ADT^A01|CTL0001|P|2.5.1=0D=0APID|1||05510980^^^HOSP^MR||SMITH^JO=${nl}HN||19610304|F|||12 ELM ST^^DENV=${nl}` +
+      `ER^CO^80202||(303)555-0187|||||ACC778899|123-=${nl}45-6789=0D=0APV1|1|I|W^1^A||||||||||||||||VN1=${nl}2345=0D=0A${nl}`;
+    const got = scanAll(mail).map((g) => g.replace(/=\r?\n/g, ""));
+    for (
+      const want of [
+        "PID.3 MRN 05510980",
+        "PID.5 NAME SMITH^JOHN",
+        "PID.7 DOB 19610304",
+        "PID.11.3 ADDRESS DENVER",
+        "PID.11.5 ADDRESS 80202",
+        "PID.13.1 PHONE (303)555-0187",
+        "PID.18 ACCOUNT ACC778899",
+        "PID.19 SSN 123-45-6789",
+        "PV1.19 VISIT VN12345",
+      ]
+    ) assert(got.includes(want), `${JSON.stringify(nl)}: ${want} missing: ${got.join(" | ")}`);
+  }
+});
+
+Deno.test("MLLP: a capture begun mid-frame keeps the field policy for the cut message's tail", async () => {
+  const corpus = hl7Corpus(40, 99);
+  const rand = mulberry32(8080);
+  await using h = await testEngine();
+  let aligned = 0;
+  for (let k = 0; k + 2 < corpus.length; k++) {
+    const m = corpus[k];
+    // Cut inside the PID segment, after PID-3 (the trace began mid-frame).
+    const pid = m.text.indexOf("\rPID|") + 1;
+    const pidEnd = m.text.indexOf("\r", pid);
+    const from = m.text.indexOf("|", m.text.indexOf("^^^", pid)) - 1 - Math.floor(rand() * 3);
+    const tail = m.text.slice(from);
+    const frames = [corpus[k + 1], corpus[k + 2]].map((x) => `\x0b${x.text}\x1c\r`).join("");
+    const capture = `${tail}\x1c\r${frames}`;
+    const out = await h.engine.sanitizeToolResult(capture, "read_file");
+    // Values of the cut PID that lie wholly in the tail (the cut id's rest aside).
+    const pidText = m.text.slice(from, pidEnd);
+    const inTail = m.phi.filter((p) =>
+      p.where.startsWith("PID.") && p.where !== "PID.3" && pidText.includes(p.value)
+    );
+    for (const p of inTail) assert(!leaks(out.text, p.value), `capture ${k}: ${p.where} ${p.value} leaked`);
+    if (scanHl7(capture).structured.some((c) => c.start < pidEnd - from && c.context?.startsWith("PID."))) {
+      aligned++;
+    }
+    // Values of the full frames, and the facts.
+    for (const x of [corpus[k + 1], corpus[k + 2]]) {
+      for (const p of x.phi.filter((p) => /^(PID|NK1|GT1|IN1)\./.test(p.where))) {
+        assert(!leaks(out.text, p.value), `capture ${k}: frame ${p.where} ${p.value} leaked`);
+      }
+      assert(out.text.includes(/\|(MSG\d+)\|/.exec(x.text)![1]), "control id lost");
+    }
+    assertEquals(h.engine.detokenize(out.text).text, capture, `capture ${k}: round trip`);
+  }
+  assertEquals(aligned, corpus.length - 2, "every tail aligned with a PID of the frames after it");
+});
+
+Deno.test("MLLP: a tail that matches no segment is left to the tiers, and nothing throws", () => {
+  const frames = `\x0b${MSH()}\rPID|1||7777777^^^GHH^MR||DOE^JANE||19700101\r\x1c\r`;
+  // Too few fields, or shapes that match no segment: no field numbers are guessed.
+  for (const tail of ["^MR||SMITH^JOHN\r", "a|b^c|d|e^f^g^h|i\r", "|||\r", "", "\x1c\r"]) {
+    const s = scanHl7(tail + frames);
+    assert(s.structured.every((c) => c.start >= tail.length), JSON.stringify(tail));
+  }
+  // Random cuts of a message before frames: never throws, positions stay inside the text.
+  const rand = mulberry32(5);
+  const msg = hl7Corpus(1, 3)[0].text;
+  for (let i = 0; i < 300; i++) {
+    const text = msg.slice(Math.floor(rand() * msg.length)) + frames;
+    for (const c of scanHl7(text).structured) assert(c.start >= 0 && c.end <= text.length && c.start < c.end);
+  }
 });
 
 // ---------------------------------------------------------------------------------------------
