@@ -13,6 +13,14 @@
  * | `PATH: value`, `PATH = value`, `PATH<TAB>value` | `PID.7: 19800315` | one word, or up to four alphabetic words (a written name), or for an address up to a comma, semicolon, tab or double space |
  * | TSV with a header row of paths (hl7_field) | `PID.5\tPID.3.1` then rows | each cell (each `\|`-joined occurrence), by its column's path |
  *
+ * And a path anywhere in a line followed by its value (`findFieldMentions`): `PID.11 is 12 ELM ST`,
+ * `PID.3 = ...`, `PID.19: ...`, `PID.5 -> ...`, hcixlttest traces `PID.7 <- 1964-10-28`, `value`,
+ * `was`, `set to`, an optional `(label)` before the connector, a quoted value, or a caret or number
+ * value right after the path (`PID.3 12345678^^^H^MR`). An address runs to a comma, semicolon, tab,
+ * double space or lower-case prose (`and`, `but`, ...); a name is up to four capitalized words;
+ * other values one word. A count or size right after the path (`PID.18 4310 messages`, `PID.5.1:
+ * 1 time(s)`, a number of one to three digits) is no value. Nothing else on the line is read.
+ *
  * A field-level path (`PID.5`, `PID.3[2]`) applies the field's rule to the value as a field; a
  * component or subcomponent path (`PID.5.1`, `OBR.32.1.2`) tokenizes the whole value when the rule
  * tokenizes that component. Free-text fields (OBX.5, NTE.3, Z-segment fields) are left to the

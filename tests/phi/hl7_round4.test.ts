@@ -13,6 +13,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { allLocales } from "@faker-js/faker";
 import { scanHl7 } from "../../phi/hl7_sanitize.ts";
 import { embeddedScan } from "../../phi/embedded_hl7.ts";
+import { findHl7Lines } from "../../phi/tier3_hl7.ts";
 import { leaks, testEngine } from "./_support.ts";
 import { CARRIERS } from "./_carriers.ts";
 import { mulberry32, pick } from "../support/prng.ts";
@@ -820,7 +821,6 @@ Deno.test("tier 3: the value after a field reference, by the field's rule; facts
   // The same text as typed by the operator.
   await sanitizeAll(cases, "user");
   // Categories: the field's own.
-  const { findHl7Lines } = await import("../../phi/tier3_hl7.ts");
   const cat = (t: string) => findHl7Lines(t).map((c) => `${c.category} ${c.value}`);
   assertEquals(cat("PID.11 is 455 OAK AVE^^DENVER^CO^80202"), [
     "ADDRESS 455 OAK AVE",
@@ -880,4 +880,54 @@ Deno.test("field listings and messages agree: one value, one token, one category
   assert(out.text.includes("Date/Time of Message      20261123083000"), out.text);
   assert(out.text.includes("Recorded Date/Time        20261123083000"), out.text);
   assertEquals(h.engine.detokenize(out.text).text, listing);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Never throws: random and truncated inputs of the new forms.
+
+Deno.test("fuzz: ^M, QP soft breaks, mid-frame captures and field mentions never throw", () => {
+  const pieces = [
+    "PID|1||55110099^^^GHH^MR||SMITH^MARY||19610304|F",
+    "^M",
+    "^MPID|",
+    "^MAIS|1|",
+    "=\r\n",
+    "=\n",
+    "=0D=0A",
+    "=0D",
+    "\x0b",
+    "\x1c\r",
+    "MSA|AE|4812733|Patient THOMAS, BARBARA",
+    "ERR||PID^1^3|204|E||x|y|z",
+    "PID.11 is ",
+    "PID.7 <- ",
+    "PID.5.1: ",
+    " -> ",
+    "455 OAK AVE^^DENVER^CO^80202",
+    "\r",
+    "\n",
+    "|",
+    "^",
+    '"',
+    "SCH|A|A|||||||||^^30^20261201140000^20261201143000",
+    "FT1|1|||20261119^20261120",
+    "OBX|1|XAD|X||9 PINE RD^^DURHAM",
+    `${MSH()}`,
+  ];
+  const rand = mulberry32(424242);
+  for (let i = 0; i < 1500; i++) {
+    const n = 1 + Math.floor(rand() * 14);
+    let text = "";
+    for (let j = 0; j < n; j++) text += pick(rand, pieces);
+    if (rand() < 0.3) text = text.slice(Math.floor(rand() * text.length));
+    const primary = scanHl7(text);
+    const s = embeddedScan(text, primary) ?? primary;
+    for (const c of [...s.structured, ...findHl7Lines(text)]) {
+      assert(c.start >= 0 && c.end <= text.length && c.start < c.end, JSON.stringify(text));
+      assertEquals(
+        text.slice(c.start, c.end),
+        c.value.length && c.tier === "hl7" ? c.value : text.slice(c.start, c.end),
+      );
+    }
+  }
 });
