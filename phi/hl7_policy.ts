@@ -27,9 +27,9 @@
  * | NK1 | 2, 30 name · 4, 32 addr · 5, 6, 31 phone · 8, 9 date · 16 date (DOB) · 33 id · 37 whole SSN |
  * | GT1 | 2 id ACCOUNT (guarantor number) · 19 id · 3, 4, 16 name · 5, 17 addr · 6, 7, 18 phone · 8 date (DOB) · 12 whole SSN · 44 name |
  * | IN1 | 12, 13 date (plan effective, expiration) · 16 name · 18 date (DOB) · 19 addr · 36 whole MEMBER (policy number) · 49 id MEMBER |
- * | IN2 | 1 id (employee id) · 2 whole SSN · 6, 8 whole MEMBER (Medicare, Medicaid numbers) · 7 name · 61 id MEMBER · 63, 64 phone |
+ * | IN2 | 1 id (employee id) · 2 whole SSN · 6, 8 whole MEMBER (Medicare, Medicaid numbers) · 7, 9, 40, 49, 52 name · 10 whole MRN (military id) · 26, 61 id MEMBER (payor subscriber id, patient member number) · 53, 63, 64 phone |
  * | PV1 | 5 id VISIT (preadmit number) · 19, 50 id VISIT · 7, 8, 9, 17, 52 xcn · 44, 45 date (admit, discharge) |
- * | PV2 | 8, 9 date (expected admit, discharge) · 12 free (visit description) · 13 xcn · 26, 33 date (previous treatment, expected surgery) |
+ * | PV2 | 8, 9 date (expected admit, discharge) · 12 free (visit description) · 13 xcn · 14, 26, 29, 33, 46, 47, 48 date (previous service, previous treatment, first similar illness, expected surgery, status effective, expected LOA return, pre-admission testing) |
  * | EVN | 5 xcn (operator) |
  * | MSA | 3 free (text message) |
  * | ERR | 6 free (application error parameter: often the value that failed) · 7, 8 free (diagnostic information, user message) |
@@ -43,8 +43,8 @@
  * | ROL | 4 xcn · 11 addr · 12 phone |
  * | SCH | 11 date (TQ start and end) · 12, 16, 20 xcn · 13, 17, 21 phone |
  * | AIS, AIG, AIL, AIP | AIS-4, AIG-8, AIL-6, AIP-6 date (start) · AIP-3 xcn |
- * | TQ1 | 7, 8 date (start, end) |
- * | SPM | 17 date (DR: collection start and end) · 18 date (received) |
+ * | TQ1 | 7, 8 date (start, end) · 10, 11 free (condition text, text instruction) |
+ * | SPM | 14 free (specimen description) · 17 date (DR: collection start and end) · 18 date (received) |
  * | RXA | 3, 4 date (administration start, end) · 10 xcn |
  * | FT1 | 4 date (DR: transaction date of service) · 20, 21 xcn |
  * | TXA | 4, 6, 7, 8 date (activity, origination, transcription, edit) · 5, 9, 10, 11, 22, 23 xcn |
@@ -54,8 +54,12 @@
  * death, admission, discharge, service, observation, specimen, procedure, diagnosis, appointment,
  * document, coverage → DATE) is one token. Dates of the message and the engine stay in clear: MSH-7
  * (message time), EVN-2 (recorded), EVN-3 (planned event), EVN-6 (event occurred), PID-33 (last
- * update of the record: a system time), OBR-22 (report status change), FT1-5 (posting date): the
- * operator follows traffic by them, and they date the transaction, not the person's care.
+ * update of the record: a system time), OBR-22 (report status change), FT1-5 (posting date), and
+ * the record-keeping dates PV2-17 (purge status), PV2-28 (signature on file), RXA-16 (a lot's
+ * expiration), RXA-22 (system entry): the operator follows traffic by them, and they date the
+ * transaction or the record, not the person's care. The time of day of a DATE is part of its
+ * value (phi/hl7_sanitize.ts `hl7Canonical`), so the bare day of the same date elsewhere (a posting
+ * date, a log line) is not swept as the known date/time.
  *
  * Identifier categories (issue #24, item 7): patient record numbers MRN; account numbers (PID-18,
  * MRG-3, GT1-2) ACCOUNT; visit and preadmit numbers (PV1-5/19/50, MRG-5/6) VISIT; health-plan policy,
@@ -63,7 +67,8 @@
  * LICENSE; a provider's id in an XCN or NDL NPI. Order numbers (ORC-2/3, OBR-2/3), plan, group and
  * payer ids stay in clear.
  *
- * Free text (MSA-3, ERR-6/7/8, AL1-5, DG1-4, PR1-4, PV2-12, NTE-3, OBR-13, OBX-5 TX/FT/ST, Z fields)
+ * Free text (MSA-3, ERR-6/7/8, AL1-5, DG1-4, PR1-4, PV2-12, SPM-14, TQ1-10/11, NTE-3, OBR-13, OBX-5
+ * TX/FT/ST, Z fields)
  * is read by the pattern tiers as prose. Coded fields (ERR-3, ERR-5, DG1-3, AL1-3, PV2-3: CE/CWE
  * from tables) stay: their text component is a code's description.
  */
@@ -157,12 +162,31 @@ export const HL7_FIELD_POLICY: Readonly<Record<string, Readonly<Record<number, F
     6: whole("MEMBER"),
     7: name,
     8: whole("MEMBER"),
+    9: name,
+    10: whole("MRN"),
+    26: member,
+    40: name,
+    49: name,
+    52: name,
+    53: phone,
     61: member,
     63: phone,
     64: phone,
   },
   PV1: { 5: visit, 7: xcn, 8: xcn, 9: xcn, 17: xcn, 19: visit, 44: date, 45: date, 50: visit, 52: xcn },
-  PV2: { 8: date, 9: date, 12: free, 13: xcn, 26: date, 33: date },
+  PV2: {
+    8: date,
+    9: date,
+    12: free,
+    13: xcn,
+    14: date,
+    26: date,
+    29: date,
+    33: date,
+    46: date,
+    47: date,
+    48: date,
+  },
   EVN: { 5: xcn },
   MSA: { 3: free },
   ERR: { 6: free, 7: free, 8: free },
@@ -193,8 +217,8 @@ export const HL7_FIELD_POLICY: Readonly<Record<string, Readonly<Record<number, F
   AIG: { 8: date },
   AIL: { 6: date },
   AIP: { 3: xcn, 6: date },
-  TQ1: { 7: date, 8: date },
-  SPM: { 17: range, 18: date },
+  TQ1: { 7: date, 8: date, 10: free, 11: free },
+  SPM: { 14: free, 17: range, 18: date },
   RXA: { 3: date, 4: date, 10: xcn },
   FT1: { 4: range, 20: xcn, 21: xcn },
   TXA: { 4: date, 5: xcn, 6: date, 7: date, 8: date, 9: xcn, 10: xcn, 11: xcn, 22: xcn, 23: xcn },
