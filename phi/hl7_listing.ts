@@ -65,8 +65,9 @@ export function componentCategory(rule: FieldRule, c: number, s?: number): strin
   switch (rule.kind) {
     case "whole":
       return rule.category;
-    case "id":
     case "date":
+      return (rule.components ?? [1]).includes(c) ? rule.category : undefined;
+    case "id":
       return c === 1 ? rule.category : undefined;
     case "name":
       return within(c, 1, 4) ? "NAME" : undefined;

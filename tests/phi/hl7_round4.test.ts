@@ -860,6 +860,8 @@ Deno.test("tier 3: the value after a field reference, by the field's rule; facts
   assertEquals(cat("PID.20 is NC55512^NC"), ["LICENSE NC55512"]);
   assertEquals(cat("PV1.45 -> 20261123080000"), ["DATE 20261123080000"]);
   assertEquals(cat("PID.7 <- 1964-10-28"), ["DOB 1964-10-28"]);
+  assertEquals(cat("SCH.11.4 = 20261201140000, SCH.11.3 = 30"), ["DATE 20261201140000"]);
+  assertEquals(cat("  SPM.17.2  Range End  20261120100500"), ["DATE 20261120100500"]);
   assertEquals(cat("PID.5.1: 1 time(s); PID.18 4310 messages; PID.3 12 of 40"), []);
 });
 
