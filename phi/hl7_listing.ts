@@ -88,6 +88,27 @@ export function componentCategory(rule: FieldRule, c: number, s?: number): strin
 /** Caret names found in free fields of a listing, by field path (`ZPI.2` → its name parts). */
 type FreeNames = Map<string, Set<string>>;
 
+/**
+ * Whether a value written inline after a path (not a tool's column) has its category's shape: a
+ * date or number has digits, a name letters, an e-mail an `@`, an identifier a digit. A label
+ * after the path (`PID.7: Date/Time of Birth`, `PV1.19 is Visit Number`) is no value.
+ */
+function fits(category: string, value: string): boolean {
+  switch (category) {
+    case "NAME":
+      return /\p{L}/u.test(value);
+    case "ADDRESS":
+      return /[\p{L}\p{N}]/u.test(value);
+    case "EMAIL":
+      return value.includes("@");
+    case "DOB":
+    case "DATE":
+      return (value.match(/\d/g)?.length ?? 0) >= 4;
+    default: // phones, SSN, MRN, ACCOUNT, VISIT, MEMBER, LICENSE, NPI: numbers, or ids with digits
+      return /\d/.test(value);
+  }
+}
+
 function valueCandidates(
   text: string,
   start: number,
@@ -95,6 +116,7 @@ function valueCandidates(
   path: string,
   out: Candidate[],
   names?: FreeNames,
+  inline = false,
 ): void {
   // Trim the value and skip placeholders.
   while (start < end && /\s/.test(text[start])) start++;
@@ -129,12 +151,14 @@ function valueCandidates(
   if (p.component === undefined) {
     for (const c of fieldValueCandidates(text, start, end, rule, path)) {
       if (c.category === "NAME" && !/\p{L}/u.test(c.value)) continue; // a number is no name
+      if (inline && !fits(c.category, c.value)) continue;
       out.push(candidate(c.start, c.end, c.value, c.category, c.canonical, "hl7", path, true));
     }
     return;
   }
   const category = componentCategory(rule, p.component, p.sub);
   if (!category || (category === "NAME" && !/\p{L}/u.test(value))) return;
+  if (inline && !fits(category, value)) return;
   // Repetitions of a component are listed joined with "~" (hl7_field): one value each, so a
   // repetition is never left raw when another tier claims its neighbour.
   let at = start;
@@ -263,7 +287,7 @@ export function findFieldMentions(text: string): Candidate[] {
       const v = value.slice(0, len);
       if (/^\d{1,3}$/.test(v) || isCount(v, text.slice(e, e + 16))) continue;
     }
-    valueCandidates(text, from, from + len, path, out);
+    valueCandidates(text, from, from + len, path, out, undefined, true);
   }
   return out;
 }
@@ -378,12 +402,12 @@ export function findFieldListings(text: string): Candidate[] {
       if (q === '"' || q === "'" || q === "`") {
         // A quoted value: what is inside the quotes.
         const close = line.indexOf(q, from + 1);
-        if (close !== -1) valueCandidates(text, base + from + 1, base + close, path, out, names);
+        if (close !== -1) valueCandidates(text, base + from + 1, base + close, path, out, names, true);
         return true;
       }
       const len = inlineValueLength(line.slice(from), path);
       if (!isCount(line.slice(from, from + len), line.slice(from + len, from + len + 16))) {
-        valueCandidates(text, base + from, base + from + len, path, out, names);
+        valueCandidates(text, base + from, base + from + len, path, out, names, true);
       }
       return true;
     }

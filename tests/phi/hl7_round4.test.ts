@@ -863,6 +863,16 @@ Deno.test("tier 3: the value after a field reference, by the field's rule; facts
   assertEquals(cat("SCH.11.4 = 20261201140000, SCH.11.3 = 30"), ["DATE 20261201140000"]);
   assertEquals(cat("  SPM.17.2  Range End  20261120100500"), ["DATE 20261120100500"]);
   assertEquals(cat("PID.5.1: 1 time(s); PID.18 4310 messages; PID.3 12 of 40"), []);
+  // A field's label written after its path (schema notes, tickets) is no value.
+  for (
+    const label of [
+      "PID.7: Date/Time of Birth (TS)",
+      "PID.7 is Date of Birth",
+      "PID.3 = Patient Identifier List",
+      "PV1.19 is Visit Number",
+      "PID.13.4 = Email Address",
+    ]
+  ) assertEquals(cat(label), [], label);
 });
 
 Deno.test("tier 3: a log timestamp is never a DOB, so it is never swept into later text", async () => {
