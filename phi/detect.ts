@@ -85,7 +85,11 @@ export function detectAuto(text: string, options: DetectOptions): Candidate[] {
         continue;
       }
       // ISO dates are only PHI with DOB context; dates elsewhere are left to the protection rules.
-      if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
+      // A field-policy decision (`PID.7 <- 1964-10-28`, exact) is a DOB by its field.
+      if (
+        !c.exact && c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) &&
+        !hasDobContext(text, c.start)
+      ) {
         continue;
       }
       if (off !== 0) c.start += off, c.end += off;

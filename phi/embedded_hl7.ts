@@ -41,12 +41,37 @@ const ANCHOR = /[A-Z][A-Z0-9]{2}\|/g;
 /** Carrier escapes around segments (case-insensitive part). */
 const CARRIER_I =
   /&(?:amp;)*#(?:x0*[da]|0*1[03]);|<(?:br|cr|lf)\b|<0x0[da]>|\[CR\]|CDATA|\\+(?:[rn]|u000[da]|x0[da]|01[25])|\\X0[DA]\\|[%=]0[da][A-Z%=]|[\u240d\u240a]/i;
-/** Carrier openers right before a segment id (case-sensitive), and log-prefix pipes. */
-const CARRIER_S =
-  /[{'"`][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||\^M(?:[A-Z][A-Z0-9]{2}\||\s|$)|\|[^\r\n]*[ \t](?:PID|NK1|GT1|IN1|PV1|MRG)\|/;
 
 /** Segment ids that may start a segment after a character inside a line. */
 const STRONG = new Set<string>([...KNOWN_SEGMENTS, ...Object.keys(HL7_FIELD_POLICY)]);
+/**
+ * `^M` (the caret spelling of a carriage return, as `cat -v` and vi print it) ends a segment only
+ * where it cannot be an HL7 component: at the end of the line (white space after it allowed), or
+ * right before (white space allowed) a known segment id or a Z-segment id and its field separator
+ * (`...^MPID|1|`). A component that starts with M (`SMITH^MARY|`, `^MARK^J`, `^MIKE|`) is data: its
+ * rest (`ARY|`) is not a known segment id. The one ambiguity left, `SMITH^MPID|`, is read as a break:
+ * no given name is M followed by a segment id, but for `MAIS` (the lexicon's only such name part), so
+ * `^MAIS|` is a break only when a set ID (digits) follows (`^MAIS|1|`).
+ */
+function caretCrAt(text: string, after: number, le: number): boolean {
+  let j = after;
+  while (j < le && (text[j] === " " || text[j] === "\t")) j++;
+  if (j >= le) return true;
+  const id = segIdAt(text, j, le);
+  if (id === undefined || !strong(id)) return false;
+  return id !== "AIS" || /^\d/.test(text.slice(j + 4, j + 5));
+}
+
+/**
+ * Carrier openers right before a segment id (case-sensitive), log-prefix pipes, and `^M` where it is
+ * a carriage return (see caretCrAt): before a known segment id, or at the end of a line.
+ */
+const CARRIER_S = new RegExp(
+  String.raw`[{'"\x60][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||` +
+    String.raw`\^M[ \t]*(?:(?:${[...STRONG].join("|")}|Z[A-Z0-9]{2})\||\r?\n|$)|` +
+    String.raw`\|[^\r\n]*[ \t](?:PID|NK1|GT1|IN1|PV1|MRG)\|`,
+);
+
 /** Segment ids that may follow a log-prefix `|`: those with a field policy, and headers. */
 const PIPE_START = new Set<string>([...Object.keys(HL7_FIELD_POLICY), "MSH"]);
 
@@ -167,12 +192,15 @@ class View {
   /** The entry holding view character `k`. */
   #find(k: number): number {
     const at = this.at;
+    // The last entry that starts at or before k (`at` never decreases), not an empty one (a
+    // quoted-printable soft break holds no view character).
     let lo = 0, hi = at.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (at[mid] <= k && (at[mid] < k || this.parts[mid].length > 0)) lo = mid;
+      if (at[mid] <= k) lo = mid;
       else hi = mid - 1;
     }
+    while (lo > 0 && this.parts[lo].length === 0) lo--;
     return lo;
   }
 
@@ -419,12 +447,21 @@ function decodeLine(
       i++;
       i = startAt(i, true);
       continue;
+    } else if (c === "=" && (text[i + 1] === "\n" || (text[i + 1] === "\r" && text[i + 2] === "\n"))) {
+      // A quoted-printable soft line break (`=\r\n`, `=\n`: e-mail alerts carry HL7 as QP): not
+      // part of the data, the segment goes on after it (the line was joined with the next one).
+      const e = i + (text[i + 1] === "\n" ? 2 : 3);
+      v.put("", i, e);
+      changed = true;
+      i = e;
+      continue;
     } else if ((c === "%" || c === "=") && /^[%=]0[dDaA]/.test(text.slice(i, i + 3))) {
       // URL-encoded (`%0D`) and quoted-printable (`=0D=0A`) line ends, before a segment or at the end.
       const after = i + 3;
       if (
         after >= le || text[after] === c || segIdAt(text, after, le) !== undefined ||
-        !/[\w]/.test(text[after])
+        !/[\w]/.test(text[after]) ||
+        (c === "=" && /^[A-Z][A-Z0-9]{0,2}=\r?\n/.test(text.slice(after, after + 6))) // `=0DAI=\r\nP|`
       ) {
         brk(i, after);
         changed = true;
@@ -435,8 +472,7 @@ function decodeLine(
     } else if (c === "^" && text[i + 1] === "M") {
       const after = i + 2;
       if (
-        (after >= le || text[after] === " " || text[after] === "\t" ||
-          segIdAt(text, after, le) !== undefined) &&
+        caretCrAt(text, after, le) &&
         !(loose && /^[ \t]*\|/.test(text.slice(after, after + 8))) // `DOE^M | SEL` spaced: a component
       ) {
         brk(i, after);
@@ -539,6 +575,31 @@ function looseOk(view: string, g: Span): boolean {
   return /^\d{0,2}$/.test(seg.slice(4, e));
 }
 
+/** A quoted-printable soft line break after data (`...DENV=\r\nER^CO`). */
+const SOFT_BREAK = /[^\s=]=\r?\n/;
+
+/**
+ * Lines joined across quoted-printable soft line breaks: a line that ends with `=` (before its
+ * `\r\n` or `\n`) goes on with the next one, so a segment wrapped by the encoder is read whole.
+ */
+function joinSoftBreaks(text: string, lines: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const l of lines) {
+    const prev = out[out.length - 1];
+    if (prev && l.start < prev.end) continue; // already joined into the previous line
+    let end = l.end;
+    for (;;) {
+      const eq = text.charCodeAt(end - 1) === 13 ? end - 2 : end - 1;
+      if (eq < l.start || text.charCodeAt(eq) !== 61 || end >= text.length) break;
+      let next = text.indexOf("\n", end + 1);
+      if (next === -1) next = text.length;
+      end = next;
+    }
+    out.push({ start: l.start, end });
+  }
+  return out;
+}
+
 /**
  * The source lines (`\n`-separated) worth decoding: those holding a segment-id candidate; unless
  * `all`, only candidates outside the primary scan's segments count (searched gap by gap).
@@ -624,7 +685,10 @@ export function embeddedScan(
   // a "segment" of the parser's, with no policy).
   const proper = primary?.segments.filter((g) => segIdAt(text, g.start, g.end + 1) !== undefined) ?? [];
   const covered = proper.length ? SpanSet.of(proper) : undefined;
-  const lines = candidateLines(text, covered, carriers);
+  const soft = SOFT_BREAK.test(text);
+  const lines = soft
+    ? joinSoftBreaks(text, candidateLines(text, covered, true))
+    : candidateLines(text, covered, carriers);
   if (lines.length === 0) return undefined;
   const v = new View();
   const taken: Span[] = [];

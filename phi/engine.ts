@@ -601,7 +601,10 @@ export class PhiEngine {
     const caret = (s.scan?.free ?? []).flatMap((f) => findCaretNames(text, f.start, f.end));
     for (const c of [...findFieldListings(text), ...caret]) {
       if (c.value.includes("[[")) continue;
-      if (c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)) {
+      // An ISO date is a birth date only with a DOB cue nearby, unless a field path decided (exact).
+      if (
+        !c.exact && c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)
+      ) {
         continue;
       }
       if (s.taken.add(c.start, c.end)) listed.push(c);

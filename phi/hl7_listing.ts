@@ -13,6 +13,14 @@
  * | `PATH: value`, `PATH = value`, `PATH<TAB>value` | `PID.7: 19800315` | one word, or up to four alphabetic words (a written name), or for an address up to a comma, semicolon, tab or double space |
  * | TSV with a header row of paths (hl7_field) | `PID.5\tPID.3.1` then rows | each cell (each `\|`-joined occurrence), by its column's path |
  *
+ * And a path anywhere in a line followed by its value (`findFieldMentions`): `PID.11 is 12 ELM ST`,
+ * `PID.3 = ...`, `PID.19: ...`, `PID.5 -> ...`, hcixlttest traces `PID.7 <- 1964-10-28`, `value`,
+ * `was`, `set to`, an optional `(label)` before the connector, a quoted value, or a caret or number
+ * value right after the path (`PID.3 12345678^^^H^MR`). An address runs to a comma, semicolon, tab,
+ * double space or lower-case prose (`and`, `but`, ...); a name is up to four capitalized words;
+ * other values one word. A count or size right after the path (`PID.18 4310 messages`, `PID.5.1:
+ * 1 time(s)`, a number of one to three digits) is no value. Nothing else on the line is read.
+ *
  * A field-level path (`PID.5`, `PID.3[2]`) applies the field's rule to the value as a field; a
  * component or subcomponent path (`PID.5.1`, `OBR.32.1.2`) tokenizes the whole value when the rule
  * tokenizes that component. Free-text fields (OBX.5, NTE.3, Z-segment fields) are left to the
@@ -22,9 +30,10 @@
  */
 import { type Candidate, candidate } from "./candidate.ts";
 import { type FieldRule, policyFor } from "./hl7_policy.ts";
-import { fieldValueCandidates } from "./hl7_sanitize.ts";
+import { fieldValueCandidates, hl7Canonical } from "./hl7_sanitize.ts";
 import { canonicalize } from "./normalize.ts";
 import { unescape } from "./_hl7.ts";
+import { UNIT_RE } from "./tier2_contextual.ts";
 
 const PATH = String.raw`[A-Z][A-Z0-9]{2}(?:\[\d{1,4}\])?[.-]\d{1,3}(?:\[\d{1,4}\])?(?:[.-]\d{1,3}){0,2}`;
 const PATH_RE = new RegExp(`^(${PATH})$`);
@@ -58,8 +67,9 @@ export function componentCategory(rule: FieldRule, c: number, s?: number): strin
   switch (rule.kind) {
     case "whole":
       return rule.category;
-    case "id":
     case "date":
+      return (rule.components ?? [1]).includes(c) ? rule.category : undefined;
+    case "id":
       return c === 1 ? rule.category : undefined;
     case "name":
       return within(c, 1, 4) ? "NAME" : undefined;
@@ -80,6 +90,27 @@ export function componentCategory(rule: FieldRule, c: number, s?: number): strin
 /** Caret names found in free fields of a listing, by field path (`ZPI.2` → its name parts). */
 type FreeNames = Map<string, Set<string>>;
 
+/**
+ * Whether a value written inline after a path (not a tool's column) has its category's shape: a
+ * date or number has digits, a name letters, an e-mail an `@`, an identifier a digit. A label
+ * after the path (`PID.7: Date/Time of Birth`, `PV1.19 is Visit Number`) is no value.
+ */
+function fits(category: string, value: string): boolean {
+  switch (category) {
+    case "NAME":
+      return /\p{L}/u.test(value);
+    case "ADDRESS":
+      return /[\p{L}\p{N}]/u.test(value);
+    case "EMAIL":
+      return value.includes("@");
+    case "DOB":
+    case "DATE":
+      return (value.match(/\d/g)?.length ?? 0) >= 4;
+    default: // phones, SSN, MRN, ACCOUNT, VISIT, MEMBER, LICENSE, NPI: numbers, or ids with digits
+      return /\d/.test(value);
+  }
+}
+
 function valueCandidates(
   text: string,
   start: number,
@@ -87,6 +118,7 @@ function valueCandidates(
   path: string,
   out: Candidate[],
   names?: FreeNames,
+  inline = false,
 ): void {
   // Trim the value and skip placeholders.
   while (start < end && /\s/.test(text[start])) start++;
@@ -120,12 +152,15 @@ function valueCandidates(
   }
   if (p.component === undefined) {
     for (const c of fieldValueCandidates(text, start, end, rule, path)) {
+      if (c.category === "NAME" && !/\p{L}/u.test(c.value)) continue; // a number is no name
+      if (inline && !fits(c.category, c.value)) continue;
       out.push(candidate(c.start, c.end, c.value, c.category, c.canonical, "hl7", path, true));
     }
     return;
   }
   const category = componentCategory(rule, p.component, p.sub);
-  if (!category) return;
+  if (!category || (category === "NAME" && !/\p{L}/u.test(value))) return;
+  if (inline && !fits(category, value)) return;
   // Repetitions of a component are listed joined with "~" (hl7_field): one value each, so a
   // repetition is never left raw when another tier claims its neighbour.
   let at = start;
@@ -135,7 +170,7 @@ function valueCandidates(
     const trimmed = rep.trim();
     if (trimmed === "" || trimmed === '""') continue;
     const s = repStart + rep.indexOf(trimmed);
-    const canonical = canonicalize(category, unescape(trimmed).split("&").join("^"));
+    const canonical = hl7Canonical(category, unescape(trimmed).split("&").join("^"));
     if (canonical === "") continue;
     out.push(candidate(s, s + trimmed.length, trimmed, category, canonical, "hl7", path, true));
   }
@@ -197,6 +232,92 @@ function inlineValueLength(rest: string, path: string): number {
   return words ? words[0].replace(/[.,;:)]+$/, "").length : 0;
 }
 
+/** A field path anywhere in text, not inside a longer word or path. */
+const MENTION_RE = new RegExp(`(?<![A-Za-z0-9_.\\-\\[])(${PATH})(?![A-Za-z0-9_\\[])`, "g");
+/**
+ * What joins a field path to its value in a line of prose, a log or a trace: an optional `(label)`,
+ * then `=`, `==`, `:`, `:=`, `->`, `<-`, `=>`, or a word (`is`, `was`, `value`, `now`, `becomes`,
+ * `equals`, `set to`, `changed to`).
+ */
+const CONNECTOR =
+  /^(?:[ \t]*\([^()\r\n]{0,40}\))?(?:[ \t]*(?:==|=>|->|<-|:=|=|:)[ \t]*|[ \t]+(?:is|was|value|now|becomes|equals|(?:set|changed) to)[ \t]+)/i;
+/** No connector: a value written right after the path (`PID.3 12345678^^^H^MR`, `PID.7 19800315`). */
+const BARE = /^[ \t]+(?=[^\s^]*\^|\d{4}|\d[\d-]{6,})/;
+/** Prose that ends an address value written after a path (`PID.11 is 12 ELM ST and the zip ...`). */
+const PROSE_END =
+  /\s+(?:and|but|or|which|with|for|in|on|was|is|not|should|instead|from|to|because|see|per)\b|\s+[-–(]|[.!?](?:\s|$)/;
+
+/**
+ * Values written right after a field path anywhere in a line (the tier-3 line rule): `PID.11 is 12
+ * ELM ST`, `PID.11 = ...`, `PID.5.1 <- SMITH` (hcixlttest traces), `PID.7: 19800315`, a quoted
+ * value, or a caret or number value right after the path. The value is read by the field's rule
+ * (an XAD `455 OAK AVE^^DENVER^CO^80202` gives each address component its ADDRESS value, the same
+ * tokens as in the message) or, for a component path, as one value of the component's category.
+ * Nothing else on the line is read: counts, sizes, control ids and timestamps stay.
+ */
+export function findFieldMentions(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  MENTION_RE.lastIndex = 0;
+  for (let m = MENTION_RE.exec(text); m; m = MENTION_RE.exec(text)) {
+    const path = m[1];
+    const p = parsePath(path);
+    const rule = p ? policyFor(p.segment)?.[p.field] : undefined;
+    if (!p || !rule || rule.kind === "free") continue;
+    if (p.component !== undefined && componentCategory(rule, p.component, p.sub) === undefined) continue;
+    const at = m.index + m[0].length;
+    let le = at;
+    while (le < text.length && text.charCodeAt(le) !== 10 && text.charCodeAt(le) !== 13) le++;
+    const rest = text.slice(at, le);
+    const conn = CONNECTOR.exec(rest) ?? BARE.exec(rest);
+    if (!conn) continue;
+    let from = at + conn[0].length;
+    let value = text.slice(from, le);
+    const q = value[0];
+    let len: number;
+    if (q === '"' || q === "'" || q === "`") {
+      const close = value.indexOf(q, 1);
+      if (close === -1) continue;
+      from++;
+      len = close - 1;
+      value = value.slice(1, close);
+    } else {
+      len = mentionValueLength(value, rule, p.component);
+      if (len === 0) continue;
+      // A count or size right after the path (`PID.18 4310 messages`, `PID.5.1: 1 time(s)`) is
+      // not a value; nor is a number of one to three digits.
+      const e = from + len;
+      const v = value.slice(0, len);
+      if (/^\d{1,3}$/.test(v) || isCount(v, text.slice(e, e + 16))) continue;
+    }
+    valueCandidates(text, from, from + len, path, out, undefined, true);
+  }
+  return out;
+}
+
+/** A number followed by a unit (`4310 messages`, `1 time(s)`, `12 KB`): a count or size, not a value. */
+function isCount(value: string, after: string): boolean {
+  return /^[\d,.]+$/.test(value) && (UNIT_RE.test(after) || /^[ \t]*[A-Za-z]+\(s\)/.test(after));
+}
+
+/** How much of `rest` (after the connector) is the value of a mentioned field (see findFieldMentions). */
+function mentionValueLength(rest: string, rule: FieldRule, component: number | undefined): number {
+  const category = component === undefined ? undefined : componentCategory(rule, component);
+  const isAddress = category === "ADDRESS" || (component === undefined &&
+    (rule.kind === "addr" || (rule.kind === "whole" && rule.category === "ADDRESS")));
+  if (isAddress) {
+    const m = /^[^,;\t]*?(?=\s{2,}|[,;\t]|\s*$)/.exec(rest);
+    let v = m ? m[0] : rest;
+    const end = PROSE_END.exec(v);
+    if (end) v = v.slice(0, end.index);
+    return v.replace(/[.,;:)]+$/, "").length;
+  }
+  const word = /^\S+/.exec(rest)?.[0] ?? "";
+  if (/[\^\d@]/.test(word)) return word.replace(/[.,;:)]+$/, "").length;
+  // A name written out: capitalized words (prose after it is lower case).
+  const words = /^\p{Lu}[\p{L}'.-]*(?: \p{Lu}[\p{L}'.-]*){0,3}/u.exec(rest);
+  return words ? words[0].replace(/[.,;:)]+$/, "").length : 0;
+}
+
 /**
  * Policy values in field listings (see the module notes), in text order.
  *
@@ -207,7 +328,9 @@ function inlineValueLength(rest: string, path: string): number {
  */
 export function findFieldListings(text: string): Candidate[] {
   const out: Candidate[] = [];
-  if (!/(?:^|[\r\n\t])[ \t]*[A-Z][A-Z0-9]{2}(?:\[\d+\])?[.-]\d/.test(text)) return out;
+  if (!/[A-Z][A-Z0-9]{2}(?:\[\d+\])?[.-]\d/.test(text)) return out;
+  const mentions = findFieldMentions(text);
+  if (!/(?:^|[\r\n\t])[ \t]*[A-Z][A-Z0-9]{2}(?:\[\d+\])?[.-]\d/.test(text)) return mentions;
   const names: FreeNames = new Map();
   let header: string[] | undefined;
   let base = 0;
@@ -223,7 +346,11 @@ export function findFieldListings(text: string): Candidate[] {
     }
     processLine(text, line, lineStart);
   }
-  return out;
+  if (mentions.length === 0) return out;
+  // A mention the layouts above already read is theirs (same value, same category).
+  const all = [...out];
+  for (const c of mentions) if (!out.some((x) => x.start < c.end && c.start < x.end)) all.push(c);
+  return all.sort((a, b) => a.start - b.start);
 
   /** Handles one line; false when it was a TSV header or row. */
   function processLine(text: string, line: string, base: number): boolean {
@@ -258,8 +385,13 @@ export function findFieldListings(text: string): Candidate[] {
     const path = m[2];
     const restAt = m[0].length;
     const rest = line.slice(restAt);
+    // The diff layout: the path, two spaces, the old value, ` -> `, the new value (not a `PATH = v`
+    // line with an arrow further on, as in `PID.3 = 1; PID.5 -> X`).
     const arrow = rest.indexOf(" -> ");
-    if (arrow !== -1) {
+    if (
+      arrow !== -1 && /^(?:[ \t]{2,}|[ \t]*->)/.test(rest) &&
+      !/[A-Z][A-Z0-9]{2}[.-]\d/.test(rest.slice(0, arrow))
+    ) {
       const left = rest.search(/\S/);
       valueCandidates(text, base + restAt + left, base + restAt + arrow, path, out, names);
       // hl7_diff's note on how the sides differ (`  (same apart from case)`) is not a value.
@@ -271,14 +403,17 @@ export function findFieldListings(text: string): Candidate[] {
     const sep = /^[ \t]*[:=\t][ \t]*/.exec(rest);
     if (sep) {
       const from = restAt + sep[0].length;
-      valueCandidates(
-        text,
-        base + from,
-        base + from + inlineValueLength(line.slice(from), path),
-        path,
-        out,
-        names,
-      );
+      const q = line[from];
+      if (q === '"' || q === "'" || q === "`") {
+        // A quoted value: what is inside the quotes.
+        const close = line.indexOf(q, from + 1);
+        if (close !== -1) valueCandidates(text, base + from + 1, base + close, path, out, names, true);
+        return true;
+      }
+      const len = inlineValueLength(line.slice(from), path);
+      if (!isCount(line.slice(from, from + len), line.slice(from + len, from + len + 16))) {
+        valueCandidates(text, base + from, base + from + len, path, out, names, true);
+      }
       return true;
     }
     // Columns: path, label, value, separated by two or more spaces; the last column is the value

@@ -22,7 +22,7 @@ import {
   parseMessages,
   unescape,
 } from "./_hl7.ts";
-import { type FieldRule, OBX_TEXT_TYPES, policyFor } from "./hl7_policy.ts";
+import { type FieldRule, OBX_VALUE_RULES, policyFor } from "./hl7_policy.ts";
 import { canonicalize } from "./normalize.ts";
 import { type Candidate, candidate } from "./candidate.ts";
 import type { Span } from "./spans.ts";
@@ -61,8 +61,27 @@ function canonOf(category: string, value: string, d: Delimiters): string {
       plain = plain.split(d.subcomponent).join("^");
     }
     if (d.escape !== "" && plain.indexOf(d.escape) !== -1) plain = unescape(plain, d);
-    return plain.trim() === "" ? "" : canonicalize(category, plain);
+    return plain.trim() === "" ? "" : hl7Canonical(category, plain);
   }
+}
+
+const DTM_TIME = /^\s*(\d{8})(\d{2}[\d.+\-]*)\s*$/;
+
+/**
+ * The canonical value of an HL7 field value: the category's normalizer, except that a DATE keeps
+ * its time of day (`20240115103000` → `2024-01-15T103000`). A date/time of care and the bare date
+ * of the same day (a posting date, a log's day) are different values: the bare one is not swept as
+ * the known date/time, and each comes back in its own form.
+ */
+export function hl7Canonical(category: string, value: string): string {
+  if (category === "DATE") {
+    const m = DTM_TIME.exec(value);
+    if (m) {
+      const day = canonicalize("DATE", m[1]);
+      if (day !== m[1]) return `${day}T${m[2]}`;
+    }
+  }
+  return canonicalize(category, value);
 }
 
 function pathOf(f: FieldRef, rep: number, tail: number): string {
@@ -182,8 +201,16 @@ function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimit
         case "whole":
           push(ctx, rs, re, rule.category, d, field, r, T_WHOLE);
           break;
-        case "id":
-        case "date": {
+        case "date":
+          if (rule.components) {
+            const n = cuts(C1, text, rs, re, d.component);
+            for (const k of rule.components) {
+              pushPart(ctx, C1, n, k - 1, rule.category, d, field, r, TAILS.indexOf(`.${k}`));
+            }
+            break;
+          }
+        /* falls through */
+        case "id": {
           const cs = d.component === "" ? -1 : text.indexOf(d.component, rs);
           const category = rule.kind === "id" && cs !== -1 && cs < re && ssType(text, rs, re, d.component)
             ? "SSN"
@@ -231,15 +258,15 @@ function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimit
   }
 }
 
-/** OBX-2 (value type) is TX, FT or ST (its first component, case-insensitive, spaces around allowed). */
-function isTextType(text: string, fs: number, fe: number, component: string): boolean {
+/**
+ * The rule of OBX-5 by OBX-2 (value type: its first component, case-insensitive, spaces around
+ * allowed): free text for TX, FT, ST; an identifier, name, address, phone or date by its type.
+ */
+function obxValueRule(text: string, fs: number, fe: number, component: string): FieldRule | undefined {
   const cs = component === "" ? -1 : text.indexOf(component, fs);
   const end = cs === -1 || cs > fe ? fe : cs;
-  if (end - fs <= 4) {
-    const t = text.slice(fs, end).trim().toUpperCase();
-    return OBX_TEXT_TYPES.has(t);
-  }
-  return false;
+  if (end - fs <= 5) return OBX_VALUE_RULES.get(text.slice(fs, end).trim().toUpperCase());
+  return undefined;
 }
 
 /** A segment's rules with its field references, by segment id as a number (three char codes). */
@@ -274,33 +301,95 @@ function segPolicy(text: string, s: number): SegPolicy | null {
 /** Applies the field policy to one segment `[s, e)` of the text. */
 function segment(ctx: Ctx, s: number, e: number, d: Delimiters): void {
   const text = ctx.text;
-  const sep = d.field;
-  const idEnd = text.indexOf(sep, s);
+  const idEnd = text.indexOf(d.field, s);
   if (idEnd === -1 || idEnd > e) return;
   ctx.out.segments.push({ start: s, end: e });
   if (idEnd - s !== 3) return;
   const policy = segPolicy(text, s);
-  if (!policy) return;
+  if (policy) fields(ctx, policy, idEnd + 1, e, d, 1);
+}
+
+/** Applies a segment's rules to its fields from `fs` (field number `n`) to `e`. */
+function fields(ctx: Ctx, policy: SegPolicy, fs: number, e: number, d: Delimiters, n: number): void {
+  const text = ctx.text;
+  const sep = d.field;
   const rules = policy.rules;
   const last = rules.length - 1;
   const obx = rules === OBX_RULES;
-  let n = 1;
-  let fs = idEnd + 1;
-  let obxText = false;
+  let obxValue: FieldRule | undefined;
   for (;;) {
     let fe = text.indexOf(sep, fs);
     if (fe === -1 || fe > e) fe = e;
-    if (n === 2 && obx) obxText = isTextType(text, fs, fe, d.component);
-    const rule = rules[n];
-    if (
-      rule && fe > fs && (rule.kind !== "free" || rule.when !== "obx_text" || obxText)
-    ) {
+    if (n === 2 && obx) obxValue = obxValueRule(text, fs, fe, d.component);
+    let rule = rules[n];
+    if (rule?.kind === "free" && rule.when === "obx_text") rule = obxValue;
+    if (rule && fe > fs) {
       applyRule(ctx, rule, fs, fe, d, policy.fields[n] ??= { name: `${policy.id}.${n}`, paths: [] });
     }
     if (fe >= e || n >= last) break;
     fs = fe + 1;
     n++;
   }
+}
+
+/** The shape of a field for alignment: empty, or its number of components and repetitions. */
+function shapeOf(text: string, s: number, e: number, d: Delimiters): string {
+  if (e <= s) return "";
+  let c = 1, r = 1;
+  for (let i = s; i < e; i++) {
+    const ch = text[i];
+    if (ch === d.component) c++;
+    else if (ch === d.repetition) r++;
+  }
+  return `${c}.${r}`;
+}
+
+/** Start offsets of the fields of `[s, e)` (split on the field separator), and `e + 1` last. */
+function fieldStarts(text: string, s: number, e: number, sep: string): number[] {
+  const at = [s];
+  for (let p = text.indexOf(sep, s); p !== -1 && p < e; p = text.indexOf(sep, p + 1)) at.push(p + 1);
+  at.push(e + 1);
+  return at;
+}
+
+/**
+ * A capture that begins in the middle of a message (an MLLP trace started mid-frame: the tail of a
+ * segment, then full frames) keeps the field policy for that tail when the segment can be told: it
+ * is aligned from the right with each full segment of the same text (same delimiters) that has a
+ * policy, field by field (empty or not, number of components and repetitions); the first segment
+ * whose last fields all have the tail's shapes, with at least three non-empty ones, gives the
+ * segment id and the field numbers. The cut first field is read as the end of its field. With no
+ * such segment the tail is left to the free-text tiers. Returns whether the tail was read.
+ */
+function partialHead(ctx: Ctx, s: number, e: number, doc: Hl7Document): boolean {
+  const text = ctx.text;
+  for (const part of doc.parts) {
+    if (part.kind !== "message") continue;
+    const d = part.message.delimiters;
+    const tail = fieldStarts(text, s, e, d.field);
+    const k = tail.length - 1; // fields in the tail (the first one cut)
+    if (k < 4) return false;
+    for (const seg of part.message.segments) {
+      const policy = seg.raw.length > 4 && seg.raw[3] === d.field ? segPolicy(text, seg.offset) : null;
+      if (!policy || policy.id[0] === "Z") continue;
+      const full = fieldStarts(text, seg.offset + 4, seg.offset + seg.raw.length, d.field);
+      const m = full.length - 1; // fields 1..m
+      if (m < k) continue;
+      let filled = 0;
+      let ok = true;
+      for (let i = 1; i < k && ok; i++) {
+        const a = shapeOf(text, tail[i], tail[i + 1] - 1, d);
+        const j = m - k + i; // 0-based field index in `full`
+        ok = a === shapeOf(text, full[j], full[j + 1] - 1, d);
+        if (a !== "") filled++;
+      }
+      if (!ok || filled < 3) continue;
+      ctx.out.segments.push({ start: s, end: e });
+      fields(ctx, policy, s, e, d, m - k + 1);
+      return true;
+    }
+  }
+  return false;
 }
 
 const OBX_RULES = policyFor("OBX");
@@ -322,6 +411,7 @@ export function fieldValueCandidates(
 }
 
 const SEG_AT = /[A-Z][A-Z0-9]{2}\|/y;
+const SEG_AT_START = /^\s*[A-Z][A-Z0-9]{2}[^A-Za-z0-9\s]/;
 /** A segment id after a character that may stand before a segment embedded in a line. */
 const EMBEDDED_START = /(?:^|[:\s"'>=+,\[-])([A-Z][A-Z0-9]{2})([^A-Za-z0-9\s])/g;
 /** The next segment of the same run: after a written-out `\r`/`\n` or an opening quote. */
@@ -468,7 +558,20 @@ export function scanHl7(text: string): Hl7Scan {
   if (!doc) {
     looseRegion(ctx, 0, text.length);
   } else {
+    let first = true;
     for (const p of doc.parts) {
+      if (first && p.kind === "text" && doc.messages.length > 0) {
+        // The tail of a message before the first full one (a capture begun mid-frame).
+        first = false;
+        let le = p.offset;
+        const pe = p.offset + p.text.length;
+        while (le < pe && text.charCodeAt(le) !== 13 && text.charCodeAt(le) !== 10) le++;
+        if (!SEG_AT_START.test(p.text) && partialHead(ctx, p.offset, le, doc)) {
+          looseRegion(ctx, le, pe);
+          continue;
+        }
+      }
+      first = false;
       if (p.kind === "message") {
         for (const seg of p.message.segments) {
           segment(ctx, seg.offset, seg.offset + seg.raw.length, seg.delimiters);

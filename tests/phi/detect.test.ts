@@ -89,13 +89,15 @@ Deno.test("tier 3: PHI-shaped values on lines that mention PHI fields", () => {
     ["NPI", "1234"],
     ["NAME", "WHO^DOC"],
   ]);
-  assertEquals(findHl7Lines("IN1.17 = SEL 12345").length, 1, "IN1.16-20 only... 17 included");
-  assertEquals(findHl7Lines("IN1.21 = 12345678").length, 0, "IN1.21 is not in the tier-3 list");
+  // The value after a field is read by the field's rule: IN1.17 (relationship) and IN1.21 are codes.
+  assertEquals(findHl7Lines("IN1.17 = SEL 12345").length, 0, "IN1.17 holds a code: nothing to tokenize");
+  assertEquals(findHl7Lines("IN1.21 = 12345678").length, 0, "IN1.21 has no PHI rule");
+  assertEquals(findHl7Lines("IN1.16 = SMITH^JOHN").map((c) => c.category), ["NAME"]);
   assertEquals(findHl7Lines("PID.30 = 12345678").length, 0);
   assertEquals(findHl7Lines("the 12345678 of PV1.19").length, 0);
   assertEquals(
     auto("PID.18: 12345678"),
-    [["hl7", "MRN", "12345678"]],
+    [["hl7", "ACCOUNT", "12345678"]], // PID-18 is an account number (issue #24 item 7)
     "the reference itself is never tokenized",
   );
 });

@@ -33,9 +33,9 @@ Deno.test("HL7 policy: ids, names, dates, addresses, phones, SSN per rule kind",
   assertEquals(by("PID.13.7"), ["PHONE:1234567"]);
   assertEquals(by("PID.13.12"), ["PHONE:5551234567"]);
   assertEquals(by("PID.14.1"), ["PHONE:555-987-6543"]);
-  assertEquals(by("PID.18"), ["MRN:ACCT1"]);
+  assertEquals(by("PID.18"), ["ACCOUNT:ACCT1"]); // issue #24 item 7: own category
   assertEquals(by("PID.19"), ["SSN:123-45-6789"]);
-  assertEquals(by("PID.20"), ["MRN:DL1"]);
+  assertEquals(by("PID.20"), ["LICENSE:DL1"]);
   assertEquals(by("PID.21"), ["MRN:MOM1"]);
   assertEquals(by("PID.23"), ["ADDRESS:SPRINGFIELD"]);
   assertEquals(by("PID.29"), ["DATE:20200101"]);
@@ -51,7 +51,8 @@ Deno.test("HL7 policy: XCN and NDL people, visit numbers; codes and empty or nul
     ["PV1.7.1", "NPI", "1234567893"],
     ["PV1.7.2", "NAME", "SMITH^ROB"],
     ["PV1.8.2", "NAME", "ONLY^GIVEN"],
-    ["PV1.19", "MRN", "V1234"],
+    ["PV1.19", "VISIT", "V1234"],
+    ["OBR.7", "DATE", "20240101"], // observation date: a date of the patient's care (Safe Harbor)
     ["OBR.16.1", "NPI", "ORD1"],
     ["OBR.16.2", "NAME", "WHO^PAT"],
     ["OBR.32.1.1", "NPI", "DOC1"],
@@ -110,7 +111,7 @@ Deno.test("HL7 through the engine: policy values tokenized, message otherwise by
   assertEquals(
     r.text,
     `${MSH}\rPID|1||[[MRN_1]]^^^H^MR||[[NAME_1]]||[[DOB_1]]|F\rOBX|1|TX|N||seen, callback [[PHONE_1]]|\r` +
-      `PV1|1|I|||||||||||||||||[[MRN_2]]|[[EMAIL_1]]\r`,
+      `PV1|1|I|||||||||||||||||[[VISIT_1]]|[[EMAIL_1]]\r`,
   );
   assertEquals(r.tokenized.map((t) => t.tier), [
     "hl7_pipeline",
@@ -121,7 +122,10 @@ Deno.test("HL7 through the engine: policy values tokenized, message otherwise by
     "definite",
   ]);
   assertEquals(h.engine.detokenize(r.text).text, text);
-  assertEquals(r.notice, "phi> auto-tokenized 6 value(s) [tool_result]: MRN×2 DOB×1 EMAIL×1 NAME×1 PHONE×1");
+  assertEquals(
+    r.notice,
+    "phi> auto-tokenized 6 value(s) [tool_result]: DOB×1 EMAIL×1 MRN×1 NAME×1 PHONE×1 VISIT×1",
+  );
   // Off mode: the field policy still applies; the tiers do not.
   h.engine.mode = "off";
   const off = await h.engine.sanitizeToolResult(text, "read_file");
