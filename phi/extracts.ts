@@ -736,6 +736,7 @@ function emitRow(
 
 // ---- fixed-width tables -------------------------------------------------------------------------
 
+const FIELD_PATH_CELL = /^[A-Z][A-Z0-9]{2}(?:\[\d{1,4}\])?[.-]\d/;
 const DASH_RULE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*$/;
 
 /** The column starts of a fixed-width header line `[pos, le)`: word runs after 2+ spaces. */
@@ -767,6 +768,8 @@ function fixedAt(text: string, pos: number, o: Out): number {
   const line = text.slice(pos, le);
   const cols = fixedColumns(line);
   if (!cols) return -1;
+  // A line that starts with an HL7 field path is a field listing (hl7_show), read by its path.
+  if (FIELD_PATH_CELL.test(cols.names[0])) return -1;
   const kinds: (ColumnKind | undefined)[] = [];
   let strong = 0, weak = 0;
   for (const n of cols.names) {
