@@ -4,11 +4,11 @@ import { AssistError } from "../../core/errors.ts";
 import type { HintFn } from "../../core/hint.ts";
 import type { CommandContext, ReplHost } from "./types.ts";
 
-/** The caller's hint function (loaded at call time: the table imports the group files). */
-export async function hinter(ctx: CommandContext): Promise<HintFn> {
-  const { hint } = await lazy<typeof import("./table.ts")>(import.meta.url, "./table.ts");
-  const front = ctx.io.front;
-  return (name, args) => hint(front, name, args ? [...args] : undefined);
+/** The caller's hint function: the table puts it in the command's IO when it runs the command. */
+export function hinter(ctx: CommandContext): Promise<HintFn> {
+  const hint = ctx.io.hint;
+  if (!hint) throw new AssistError("a command ran without the command table's hint", { level: "internal" });
+  return Promise.resolve(hint);
 }
 
 /** The REPL host, or a one-line refusal when a REPL-only command runs elsewhere. */

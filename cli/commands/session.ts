@@ -16,9 +16,10 @@ function simple(name: string, summary: string, group: Command["group"], body: Co
 }
 
 export const SESSION_COMMANDS: readonly Command[] = [
-  simple("help", "this help: commands by group, then keys", "session", async (_a, ctx) => {
-    const { helpText } = await lazy<typeof import("./table.ts")>(import.meta.url, "./table.ts");
-    ctx.io.out(helpText());
+  simple("help", "this help: commands by group, then keys", "session", (_a, ctx) => {
+    if (!ctx.helpText) throw new AssistError("/help ran without the command table", { level: "internal" });
+    ctx.io.out(ctx.helpText());
+    return Promise.resolve();
   }),
   simple("quit", "leave (Ctrl-D on an empty line does the same)", "session", (_a, ctx) => {
     needRepl(ctx, "quit").quit();

@@ -176,10 +176,20 @@ export async function runSlash(line: string, ctx: CommandContext): Promise<void>
     return;
   }
   try {
-    await cmd.run(args, ctx);
+    await cmd.run(args, withTable(ctx));
   } catch (err) {
     ctx.io.warn(describeError(err, ctx.config.debug));
   }
+}
+
+/** The context a command runs with: the front's hint and the help text, from the table itself. */
+function withTable(ctx: CommandContext): CommandContext {
+  const front = ctx.io.front;
+  return {
+    ...ctx,
+    io: { ...ctx.io, hint: (name, args) => hint(front, name, args ? [...args] : undefined) },
+    helpText,
+  };
 }
 
 /** The text of /help: commands by group, then the keys. */
@@ -310,7 +320,7 @@ export async function runCli(argv: string[], io: CommandIO): Promise<number> {
       "../../core/config.ts",
     );
     const config = loadConfig();
-    return (await cmd.run(args, { config, io })) ?? EXIT.ok;
+    return (await cmd.run(args, withTable({ config, io }))) ?? EXIT.ok;
   } catch (err) {
     if (!(err instanceof AssistError)) throw err;
     io.warn(err.message);

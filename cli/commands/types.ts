@@ -7,6 +7,7 @@
  */
 import type { AutoPhiMode, Config } from "../../core/config.ts";
 import type { Secret } from "../../core/secret.ts";
+import type { HintFn } from "../../core/hint.ts";
 
 /** Which front runs a command: the command line (`assist ssh setup eng1`) or the REPL (`/ssh-setup eng1`). */
 export type Front = "cli" | "repl";
@@ -22,6 +23,12 @@ export interface CommandIO {
   readSecret(prompt: string): Promise<Secret>;
   /** A one-key answer (menus): one of `allowed`, or `fallback` on Enter. */
   readKey?(prompt: string, allowed: string[], fallback: string): Promise<string>;
+  /**
+   * How to tell the operator to run a command, in this front's language (`/ssh-setup eng1` or
+   * `assist ssh setup eng1`). The table sets it when it runs a command, as ToolContext carries its
+   * own: a group file never imports the table.
+   */
+  hint?: HintFn;
 }
 
 /** The REPL's side, present only there. */
@@ -60,6 +67,8 @@ export interface CommandContext {
   config: Config;
   io: CommandIO;
   repl?: ReplHost;
+  /** The body of `/help` (set by the table when it runs a command). */
+  helpText?: () => string;
 }
 
 export type CommandGroup = "session" | "model" | "auth" | "phi" | "ssh" | "engine" | "hl7";

@@ -76,3 +76,29 @@ Deno.test("a cycle around three sibling folders is found, not just a pair", () =
     "cli/auth/api_key.ts -> cli/agent/gate.ts, cli/model/client.ts -> cli/auth/api_key.ts)",
   ]);
 });
+
+Deno.test("a module cycle fails whether lazy() hides it or not; type-only imports make none", () => {
+  // A group file loading the command table that imports it (the cycle issue #27 removed).
+  const planted = checkLayers([
+    { from: "cli/commands/table.ts", to: "cli/commands/session.ts", kind: "code" },
+    { from: "cli/commands/session.ts", to: "cli/commands/table.ts", kind: "lazy" },
+  ]);
+  assertEquals(planted, [
+    'module cycle: cli/commands/session.ts <-> cli/commands/table.ts (lazy() hides no cycle: ARCHITECTURE.md, "Rules")',
+  ]);
+  // A tool definition that loads its body, which re-exports the definition.
+  assertEquals(
+    checkLayers([
+      { from: "tools/hl7/hl7_diff_tool.ts", to: "tools/hl7/run/hl7_diff.ts", kind: "lazy" },
+      { from: "tools/hl7/run/hl7_diff.ts", to: "tools/hl7/hl7_diff_tool.ts", kind: "code" },
+    ]).length,
+    1,
+  );
+  assertEquals(
+    checkLayers([
+      { from: "cli/commands/table.ts", to: "cli/commands/types.ts", kind: "code" },
+      { from: "cli/commands/types.ts", to: "cli/commands/table.ts", kind: "type" },
+    ]),
+    [],
+  );
+});

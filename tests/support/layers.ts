@@ -12,6 +12,9 @@
  * - No cycle between folders: at every level, sibling folders (tools/engine and tools/ssh, or phi and
  *   ssh) must not depend on each other both ways, directly or around a loop. A folder using its
  *   parent's files (tools/engine → tools/types.ts) is not a sibling edge.
+ * - No cycle between modules, in one folder or across: code imports and core/lazy.ts loads count
+ *   (`lazy()` is for start-up cost only; a cycle behind it is still a cycle), type-only imports do
+ *   not (they are erased).
  *
  * Tests and benchmarks may import anything; only edges from the source folders are checked.
  *
@@ -120,9 +123,14 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
 export function checkLayers(edges: readonly Edge[]): string[] {
   const found = new Set<string>();
   const folders = new Map<string, Set<string>>();
+  const modules = new Map<string, Set<string>>();
   const witness = new Map<string, Edge>();
   for (const e of edges) {
     if (!isSource(e.from) || e.from === e.to) continue;
+    if (e.kind !== "type" && isSource(e.to)) {
+      if (!modules.has(e.from)) modules.set(e.from, new Set());
+      modules.get(e.from)!.add(e.to);
+    }
     const [ta, tb] = [top(e.from), top(e.to)];
     if (!isSource(e.to)) {
       found.add(`layer: ${e.from} -> ${e.to} (source modules import only the source folders)`);
@@ -154,6 +162,9 @@ export function checkLayers(edges: readonly Edge[]): string[] {
       .map(([, e]) => `${e.from} -> ${e.to}`)
       .sort();
     found.add(`cycle: ${comp.join(" <-> ")} (via ${via.join(", ")})`);
+  }
+  for (const comp of cycles(modules)) {
+    found.add(`module cycle: ${comp.join(" <-> ")} (lazy() hides no cycle: ARCHITECTURE.md, "Rules")`);
   }
   return [...found].sort();
 }

@@ -290,3 +290,44 @@ Deno.test("strict mode: a gate abort stops the turn; nothing unsanitized is sent
     .filter((b) => b.type === "tool_result");
   assertEquals(results.map((b) => b.content), [CANCELLED_RESULT]);
 });
+
+Deno.test("review: a tool whose definition says review stops at the gate; the same tool without does not", async () => {
+  for (const review of [true, false]) {
+    await using tmp = await tempDir();
+    await using fake = new FakeModelApi();
+    const config = loadConfig(
+      (n) => (n === "ASSIST_HOME" ? `${tmp.path}/.assist` : undefined),
+      Deno.build.os,
+    );
+    const asked: string[] = [];
+    const gate = await createPhiGate(config, {
+      prompter: {
+        confirmValue: () => Promise.resolve(true),
+        reviewToolResult: (r) => (asked.push(r.toolName), Promise.resolve("n" as const)),
+      },
+    });
+    // A remote-output tool added later: its definition alone decides (no list elsewhere).
+    const remote: TestTool = {
+      name: "remote_dump",
+      summary: "s",
+      description: "s",
+      params: [],
+      review,
+      run: () => Promise.resolve({ text: "x".repeat(20_000) }),
+    };
+    const agent = new Agent({
+      model: "claude-sonnet-4-6",
+      tools: [remote],
+      gate,
+      io: io(),
+      client: { url: fake.url, auth, stream: true, sleep: () => Promise.resolve() },
+      system: systemBlocks({ cwd: tmp.path, os: "linux", date: "2026-11-21" }),
+      toolContext: { config, cwd: tmp.path, caller: "model" },
+      runTool: (def, input, ctx) => (def as TestTool).run!(input, ctx),
+    });
+    fake.replies.push({ toolCalls: [{ name: "remote_dump", input: {} }] });
+    fake.replies.push({ text: "done" });
+    await agent.turn("dump it");
+    assertEquals(asked, review ? ["remote_dump"] : [], `review: ${review}`);
+  }
+});
