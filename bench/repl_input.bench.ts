@@ -4,7 +4,7 @@
  * Each keystroke goes through the whole byte path: decoder, editor, redraw string.
  */
 import { History } from "../cli/repl/history.ts";
-import { LineSession } from "../cli/repl/session.ts";
+import { LineSession } from "../cli/repl/line_session.ts";
 
 const enc = new TextEncoder();
 const history = await History.load(undefined, () => false);

@@ -90,3 +90,4 @@ export {
   type ShowDocumentOptions,
   type ShowOptions,
 } from "./show.ts";
+export { crToNewlines, hl7ForTerminal, startsLikeHl7 } from "./screen.ts";

@@ -603,7 +603,8 @@ export class PhiEngine {
       if (c.value.includes("[[")) continue;
       // An ISO date is a birth date only with a DOB cue nearby, unless a field path decided (exact).
       if (
-        !c.exact && c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) && !hasDobContext(text, c.start)
+        !c.exact && c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) &&
+        !hasDobContext(text, c.start)
       ) {
         continue;
       }

@@ -82,3 +82,4 @@ export {
   readOptions,
 } from "./registry.ts";
 export { hasCredential } from "./creds.ts";
+export { runMaster } from "./master.ts";

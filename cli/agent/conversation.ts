@@ -160,7 +160,7 @@ export class Conversation implements ConversationState {
     return this.#agentPending ??= (async () => {
       try {
         const [{ createAgent }, gate] = await Promise.all([
-          lazy<typeof import("../session.ts")>(import.meta.url, "../session.ts"),
+          lazy<typeof import("../build_agent.ts")>(import.meta.url, "../build_agent.ts"),
           this.gate(),
         ]);
         this.#agent = await createAgent({

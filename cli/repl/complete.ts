@@ -20,10 +20,10 @@ import { posix, win32 } from "../../core/path.ts";
 import { completeHl7 } from "../../hl7/complete.ts";
 import { PathGuard } from "../../tools/files/protect.ts";
 import { expandTilde } from "../file_refs.ts";
-import type { CompletionCandidate, CompletionResult } from "./session.ts";
+import type { CompletionCandidate, CompletionResult } from "./line_session.ts";
 
-// The editor (session.ts) defines what a completion is; this module only finds candidates.
-export type { CompletionCandidate, CompletionResult } from "./session.ts";
+// The editor (line_session.ts) defines what a completion is; this module only finds candidates.
+export type { CompletionCandidate, CompletionResult } from "./line_session.ts";
 
 export interface CompleterOptions {
   commands: () => readonly { name: string; summary: string }[];

@@ -2,7 +2,7 @@
  * The REPL's terminal I/O shell: raw mode, bracketed paste, mouse reporting, ONE long-lived reader
  * on `Deno.stdin.read()` (never cancelled, never recreated: cancelling a stdin read leaves an orphan
  * that eats the next input, denoland/deno#35601), window-size tracking, Ctrl-Z. Every editing rule
- * lives in `LineSession` (session.ts); `PipeInput` is the non-terminal counterpart for scripts.
+ * lives in `LineSession` (line_session.ts); `PipeInput` is the non-terminal counterpart for scripts.
  *
  * A pending `Deno.stdin.read()` keeps the process alive: the REPL ends with `Deno.exit()` after
  * `close()`.
@@ -11,10 +11,10 @@ import { AssistError } from "../../core/errors.ts";
 import { Secret } from "../../core/secret.ts";
 import { History, type SecretEntry } from "./history.ts";
 import { feedLine, type MultilineState, START } from "./multiline.ts";
-import { type Completer, LineSession, type ReadResult } from "./session.ts";
+import { type Completer, LineSession, type ReadResult } from "./line_session.ts";
 
 /** The completion and result types, defined with the session core. */
-export type { Completer, CompletionCandidate, CompletionResult, ReadResult } from "./session.ts";
+export type { Completer, CompletionCandidate, CompletionResult, ReadResult } from "./line_session.ts";
 
 /** Options of `Terminal.open`. */
 export interface TerminalOptions {

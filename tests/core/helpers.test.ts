@@ -5,7 +5,7 @@ import { AssistError, describeError, EXIT } from "../../core/errors.ts";
 import { colorAllowed, styler } from "../../core/term.ts";
 import { VERSION } from "../../core/version.ts";
 import { expandTilde, posixEmulation, windowsDrivePath } from "../../core/tilde.ts";
-import { streamingWanted } from "../../cli/session.ts";
+import { streamingWanted } from "../../cli/build_agent.ts";
 import { REPO_ROOT, tempDir } from "../support/run_assist.ts";
 
 Deno.test("stripCr / coerceInt", () => {

@@ -102,3 +102,22 @@ Deno.test("a module cycle fails whether lazy() hides it or not; type-only import
     [],
   );
 });
+
+Deno.test("a folder with a mod.ts is reached through the files its mod.ts names", () => {
+  const faces = { hl7: ["hl7/parse.ts", "hl7/screen.ts"] };
+  assertEquals(
+    checkLayers([
+      { from: "tools/hl7/run/hl7_show.ts", to: "hl7/parse.ts", kind: "code" },
+      { from: "tools/hl7/run/hl7_show.ts", to: "hl7/mod.ts", kind: "code" },
+      { from: "hl7/diff.ts", to: "hl7/escape.ts", kind: "code" },
+    ], faces),
+    [],
+  );
+  // A planted reach past the face: hl7/escape.ts is not among what hl7/mod.ts re-exports.
+  assertEquals(
+    checkLayers([{ from: "phi/_hl7.ts", to: "hl7/escape.ts", kind: "code" }], faces),
+    [
+      "face: phi/_hl7.ts -> hl7/escape.ts (hl7/mod.ts does not re-export it: reach the folder through what its mod.ts names)",
+    ],
+  );
+});

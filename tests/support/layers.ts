@@ -12,6 +12,9 @@
  * - No cycle between folders: at every level, sibling folders (tools/engine and tools/ssh, or phi and
  *   ssh) must not depend on each other both ways, directly or around a loop. A folder using its
  *   parent's files (tools/engine → tools/types.ts) is not a sibling edge.
+ * - Public faces: a folder with a `mod.ts` is reached from outside through the files its `mod.ts`
+ *   re-exports from (or `mod.ts` itself); its other files are its own. (`faces` below: folder → the
+ *   files its `mod.ts` re-exports from.)
  * - No cycle between modules, in one folder or across: code imports and core/lazy.ts loads count
  *   (`lazy()` is for start-up cost only; a cycle behind it is still a cycle), type-only imports do
  *   not (they are erased).
@@ -120,7 +123,10 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
  * // ["layer: phi/engine.ts -> ssh/open.ts (phi must not import ssh: main → cli → ...)"]
  * ```
  */
-export function checkLayers(edges: readonly Edge[]): string[] {
+export function checkLayers(
+  edges: readonly Edge[],
+  faces: Readonly<Record<string, readonly string[]>> = {},
+): string[] {
   const found = new Set<string>();
   const folders = new Map<string, Set<string>>();
   const modules = new Map<string, Set<string>>();
@@ -140,6 +146,13 @@ export function checkLayers(edges: readonly Edge[]): string[] {
       found.add(`layer: ${e.from} -> ${e.to} (${ta} must not import ${tb}: ${CHAIN})`);
     }
     const base = e.to.slice(e.to.lastIndexOf("/") + 1);
+    const face = faces[dirOf(e.to)];
+    if (face && !within(dirOf(e.from), dirOf(e.to)) && base !== "mod.ts" && !face.includes(e.to)) {
+      found.add(
+        `face: ${e.from} -> ${e.to} (${dirOf(e.to)}/mod.ts does not re-export it: ` +
+          "reach the folder through what its mod.ts names)",
+      );
+    }
     if (base.startsWith("_") && !within(dirOf(e.from), dirOf(e.to))) {
       found.add(`private: ${e.from} -> ${e.to} (a _ file is private to ${dirOf(e.to) || "the top folder"})`);
     }

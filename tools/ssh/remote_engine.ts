@@ -89,12 +89,6 @@ function remember(key: string, entry: Cached): void {
   }
 }
 
-/** Forgets the in-memory cache (tests and benchmarks measure cold reads with it). */
-export function clearRemoteCache(): void {
-  cache.clear();
-  cachedBytes = 0;
-}
-
 /**
  * The alias's remote, opened on first use; a direct connection is closed after a short idle time
  * and reopened when needed again (a master client costs nothing to keep).

@@ -12,7 +12,7 @@ import {
   OAUTH_HEADER_LOG_CAP,
   STATUS_429_HEADER_LOG_LIMIT,
 } from "../../../cli/model/headers_log.ts";
-import { streamingWanted } from "../../../cli/session.ts";
+import { streamingWanted } from "../../../cli/build_agent.ts";
 import { fromApiError } from "../../../cli/model/errors.ts";
 import { normalizeUsage } from "../../../cli/model/types.ts";
 import { placeholders, renderTemplate } from "../../../cli/agent/templates.ts";

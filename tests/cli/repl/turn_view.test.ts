@@ -8,7 +8,6 @@ import {
   formatToolCall,
   formatToolResult,
 } from "../../../cli/repl/turn_view.ts";
-import { formatToolCall as fromSession } from "../../../cli/session.ts";
 import { reviewRefusal, strictRefusal } from "../../../phi/review.ts";
 
 Deno.test("tool line: k=v pairs, values over 120 characters cut with the /show-last-tool hint", () => {
@@ -27,8 +26,6 @@ Deno.test("tool line: k=v pairs, values over 120 characters cut with the /show-l
     formatToolCall("bash_exec", { command: "y".repeat(120) }),
     `tool> bash_exec command=${"y".repeat(120)}`,
   );
-  // One implementation: the session module re-exports this one.
-  assertEquals(fromSession, formatToolCall);
 });
 
 Deno.test("tool line: control characters are shown escaped, never sent to the terminal raw", () => {

@@ -28,3 +28,4 @@ export {
 export { type Direction, routeTargets, type ThreadInfo, threadInfo } from "./thread_info.ts";
 export { COSMETIC_KEYS } from "./schema.ts";
 export { joinList, quoteElement, splitList, TclListError } from "./tcl_list.ts";
+export { renderTree, toTcl } from "./render.ts";

@@ -106,6 +106,3 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
     state: o.state,
   });
 }
-
-/** The `tool>` line lives with the rest of the turn display; re-exported for existing callers. */
-export { formatToolCall } from "./repl/turn_view.ts";

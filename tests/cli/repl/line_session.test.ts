@@ -7,7 +7,7 @@ import {
   formatCandidates,
   LineSession,
   type ReadResult,
-} from "../../../cli/repl/session.ts";
+} from "../../../cli/repl/line_session.ts";
 import { PipeInput } from "../../../cli/repl/terminal.ts";
 import { VtScreen } from "../../support/vt.ts";
 
