@@ -7,7 +7,7 @@
  * to scripts). The run is a session of its own: its turn is committed to `sessions/<id>.log.md` and
  * `.messages.json` (cli/sessions/artifacts.ts); the upload at exit belongs to the REPL.
  */
-import { AssistError, EXIT } from "../core/errors.ts";
+import { AssistError, EXIT, exitCodeOf } from "../core/errors.ts";
 import { writeText } from "../core/term.ts";
 import { loadConfig } from "../core/config.ts";
 import { ensureHome } from "../core/home.ts";
@@ -127,7 +127,7 @@ export async function runHeadless(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof ModelError) {
       err(`assist: ${e.message}\n`);
-      return EXIT.failure;
+      return exitCodeOf(e);
     }
     throw e;
   } finally {

@@ -6,7 +6,7 @@
  * interrupted. With --exit-code (as git diff) every failure exits 2 or higher, so 1 means only
  * "the sides differ".
  */
-import { AssistError, describeError, EXIT } from "../core/errors.ts";
+import { AssistError, describeError, EXIT, exitCodeOf } from "../core/errors.ts";
 import { stripCr } from "../core/clean.ts";
 import { closestNames } from "../core/suggest.ts";
 import { stylerFor, writeText } from "../core/term.ts";
@@ -40,7 +40,7 @@ export async function toolsListText(): Promise<string> {
 export function reportFailure(err: unknown): number {
   const debug = stripCr(readEnv("ASSIST_DEBUG") ?? "").trim() === "1";
   writeErr(`${errPrefix()} ${describeError(err, debug)}\n`);
-  return err instanceof AssistError ? err.exitCode : EXIT.failure;
+  return exitCodeOf(err);
 }
 
 export function usageFailure(message: string): number {

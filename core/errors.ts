@@ -91,6 +91,20 @@ function permissionVerb(what: string): string {
 }
 
 /**
+ * The exit code of any thrown value: an `AssistError`'s own (by its level), else 1. The one mapper
+ * every front calls (main.ts, the command table, `assist tools`, `-p`).
+ *
+ * @example
+ * ```ts
+ * exitCodeOf(new AssistError("bad flag", { level: "usage" })); // 2
+ * exitCodeOf(new Error("boom")); // 1
+ * ```
+ */
+export function exitCodeOf(err: unknown): number {
+  return err instanceof AssistError ? err.exitCode : EXIT.failure;
+}
+
+/**
  * The text an operator sees for any thrown value: our own message as is, anything else as
  * "unexpected error: <message>"; the stack only when `debug` (ASSIST_DEBUG=1) is set.
  */

@@ -17,6 +17,7 @@
  */
 
 /** One stretch of the text and the character set its bytes were read in. */
+import { AssistError } from "../core/errors.ts";
 export interface CharsetRegion {
   /** Character offset in the decoded text where the stretch starts. */
   readonly start: number;
@@ -38,9 +39,9 @@ export interface DecodedText {
 }
 
 /** A text that cannot be written in the character set asked for. */
-export class CharsetError extends Error {
+export class CharsetError extends AssistError {
   constructor(message: string) {
-    super(message);
+    super(message, { level: "input" });
     this.name = "CharsetError";
   }
 }

@@ -21,14 +21,15 @@
  * }
  * ```
  */
-export class Hl7ParseError extends Error {
+import { AssistError } from "../core/errors.ts";
+export class Hl7ParseError extends AssistError {
   readonly offset: number;
   readonly line: number;
   readonly column: number;
   /** The message without the "line N, column C: " prefix. */
   readonly reason: string;
   constructor(reason: string, offset: number, line: number, column: number) {
-    super(`line ${line}, column ${column}: ${reason}`);
+    super(`line ${line}, column ${column}: ${reason}`, { level: "input" });
     this.name = "Hl7ParseError";
     this.reason = reason;
     this.offset = offset;
@@ -51,10 +52,10 @@ export class Hl7ParseError extends Error {
  * }
  * ```
  */
-export class Hl7PathError extends Error {
+export class Hl7PathError extends AssistError {
   readonly path: string;
   constructor(path: string, message: string) {
-    super(message);
+    super(message, { level: "input" });
     this.name = "Hl7PathError";
     this.path = path;
   }

@@ -249,7 +249,12 @@ export class Agent {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       result = {
-        text: JSON.stringify({ error: err instanceof AssistError ? "bad_input" : "tool_failed", message }),
+        text: JSON.stringify({
+          error: err instanceof AssistError && (err.level === "usage" || err.level === "input")
+            ? "bad_input"
+            : "tool_failed",
+          message,
+        }),
         isError: true,
       };
     }

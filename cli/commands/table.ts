@@ -19,7 +19,7 @@
  * @module
  */
 import { lazy } from "../../core/lazy.ts";
-import { AssistError, describeError, EXIT } from "../../core/errors.ts";
+import { AssistError, describeError, EXIT, exitCodeOf } from "../../core/errors.ts";
 import { closestNames } from "../../core/suggest.ts";
 import type { Command, CommandContext, CommandGroup, CommandIO, Front } from "./types.ts";
 import { SESSION_COMMANDS } from "./session.ts";
@@ -324,6 +324,6 @@ export async function runCli(argv: string[], io: CommandIO): Promise<number> {
   } catch (err) {
     if (!(err instanceof AssistError)) throw err;
     io.warn(err.message);
-    return err.exitCode;
+    return exitCodeOf(err);
   }
 }

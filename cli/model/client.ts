@@ -187,7 +187,8 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
         attempt--;
         continue;
       }
-      if (err instanceof AssistError) throw err; // e.g. no OAuth token: already one clear line
+      // e.g. no OAuth token: already one clear line (a ModelError is handled below)
+      if (err instanceof AssistError && !(err instanceof ModelError)) throw err;
       if (!(err instanceof ModelError)) {
         throw new ModelError("api", `The model API response could not be read: ${(err as Error).message}`);
       }

@@ -2,7 +2,7 @@
  * Model API failures, each with a kind the agent loop acts on and the operator-facing sentence of
  * the spec's "Model API errors" table. Messages are CR-stripped before matching and printing.
  */
-import { oneLine } from "../../core/errors.ts";
+import { AssistError, EXIT, oneLine } from "../../core/errors.ts";
 import { stripCr } from "../../core/clean.ts";
 
 export type ModelErrorKind =
@@ -20,7 +20,7 @@ export type ModelErrorKind =
   | "invalid_request"
   | "cancelled";
 
-export class ModelError extends Error {
+export class ModelError extends AssistError {
   readonly kind: ModelErrorKind;
   readonly status?: number;
   /** The vendor's error.type, when there was one. */
@@ -42,7 +42,8 @@ export class ModelError extends Error {
       errorBody?: boolean;
     } = {},
   ) {
-    super(oneLine(message)); // CRs stripped (a lone one inside becomes a space)
+    // One line, CRs stripped (a lone one inside becomes a space); the command line exits 1.
+    super(message, { level: "network", exitCode: EXIT.failure });
     this.name = "ModelError";
     this.kind = kind;
     this.status = extra.status;

@@ -568,7 +568,7 @@ export class Repl {
         // Ctrl-C at a question of the turn (a review or confirm prompt): the turn is cancelled,
         // said as Ctrl-C during the answer says it.
         this.#out("(cancelled; the conversation is kept)\n");
-      } else if (err instanceof AssistError || (err instanceof Error && err.name === "ModelError")) {
+      } else if (err instanceof AssistError) { // the model API's errors (ModelError) among them
         this.#out(`assist: ${err.message}\n`);
       } else throw err;
     } finally {

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { AssistError } from "../../core/errors.ts";
 import { posix, win32 } from "../../core/path.ts";
 import type { ToolContext } from "../types.ts";
 import { checkPath, guardFor } from "../files/guard.ts";
@@ -39,12 +40,12 @@ export type EngineFsErrorKind =
   | "io_error";
 
 /** A failed file access, with a kind callers act on (the tools turn it into a structured error). */
-export class EngineFsError extends Error {
+export class EngineFsError extends AssistError {
   readonly kind: EngineFsErrorKind;
   readonly path: string;
   readonly extra: Record<string, unknown>;
   constructor(kind: EngineFsErrorKind, message: string, path: string, extra: Record<string, unknown> = {}) {
-    super(message);
+    super(message, { level: "input" });
     this.name = "EngineFsError";
     this.kind = kind;
     this.path = path;

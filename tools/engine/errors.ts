@@ -14,11 +14,12 @@
  * err.kind; // "unknown_site"
  * ```
  */
-export class EngineInputError extends Error {
+import { AssistError } from "../../core/errors.ts";
+export class EngineInputError extends AssistError {
   readonly kind: string;
   readonly extra: Record<string, unknown>;
   constructor(kind: string, message: string, extra: Record<string, unknown> = {}) {
-    super(message);
+    super(message, { level: "input" });
     this.name = "EngineInputError";
     this.kind = kind;
     this.extra = extra;

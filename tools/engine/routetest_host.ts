@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { AssistError } from "../../core/errors.ts";
 import { posix } from "node:path";
 import type { ToolContext } from "../types.ts";
 import { openRemote, pullToFile, type Remote, shQuote, SshError, wrapCommand } from "../../ssh/mod.ts";
@@ -54,9 +55,9 @@ export interface RouteTestHost {
 const SCRATCH_PREFIX = "assist-rt.";
 
 /** A host step that could not be done (no scratch folder, the bundle did not unpack, no shell). */
-export class HostError extends Error {
+export class HostError extends AssistError {
   constructor(message: string) {
-    super(message);
+    super(message, { level: "input" });
     this.name = "HostError";
   }
 }
@@ -258,11 +259,11 @@ export class LocalRouteTestHost implements RouteTestHost {
 
 /**
  * The one-line reason for a failed host step (the SSH layer's words, a HostError, a local file
- * error); anything else is a bug and is thrown again.
+ * error, any AssistError such as the results' own); anything else is a bug and is thrown again.
  */
 export function hostFailure(err: unknown): string {
   if (err instanceof SshError || err instanceof HostError) return err.message;
   if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied) return err.message;
-  if (err instanceof Error && err.name === "ResultsError") return err.message;
+  if (err instanceof AssistError) return err.message; // ResultsError and our other one-line errors
   throw err;
 }

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { AssistError } from "../../core/errors.ts";
 import type { Chain, EndKind, PathNode } from "./paths.ts";
 import { chainText } from "./paths.ts";
 
@@ -55,9 +56,9 @@ export interface RouteTestPlan {
 /** Thread, site and destination names that can be folder names and shell words without quoting. */
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
-export class PlanError extends Error {
+export class PlanError extends AssistError {
   constructor(message: string) {
-    super(message);
+    super(message, { level: "input" });
     this.name = "PlanError";
   }
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { AssistError } from "../../core/errors.ts";
 import { join } from "node:path";
 import type { ChainPlan } from "./routetest_plan.ts";
 
@@ -14,9 +15,9 @@ export interface ResultFile {
   bytes: Uint8Array;
 }
 
-export class ResultsError extends Error {
+export class ResultsError extends AssistError {
   constructor(message: string) {
-    super(message);
+    super(message, { level: "input" });
     this.name = "ResultsError";
   }
 }

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { AssistError } from "../../../core/errors.ts";
 import { type Elem, ElemKind, newElem, TclListError, TclSource } from "./tcl_list.ts";
 import { KeyedList, type KlIssue, readKeyedList } from "./keyed_list.ts";
 import { entryShape } from "./schema.ts";
@@ -18,13 +19,13 @@ import { FAST_FAIL, fastClose, fastConfig, fastRelease } from "./_fast.ts";
 import { type Prologue, readPrologue } from "./prologue.ts";
 
 /** The parser's own error: the file is not readable as a NetConfig. */
-export class NetConfigError extends Error {
+export class NetConfigError extends AssistError {
   readonly line: number;
   readonly column: number;
   readonly reason: string;
   readonly source?: string;
   constructor(reason: string, line: number, column: number, source?: string) {
-    super(`${source ?? "NetConfig"} line ${line}, column ${column}: ${reason}`);
+    super(`${source ?? "NetConfig"} line ${line}, column ${column}: ${reason}`, { level: "input" });
     this.name = "NetConfigError";
     this.reason = reason;
     this.line = line;

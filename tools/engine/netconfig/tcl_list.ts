@@ -13,12 +13,13 @@
  */
 
 /** A Tcl list syntax error at a character offset of the text that was being split. */
-export class TclListError extends Error {
+import { AssistError } from "../../../core/errors.ts";
+export class TclListError extends AssistError {
   /** Offset into the source text (or, for text produced by substitution, of the element it came from). */
   readonly offset: number;
   readonly reason: string;
   constructor(reason: string, offset: number) {
-    super(reason);
+    super(reason, { level: "input" });
     this.name = "TclListError";
     this.reason = reason;
     this.offset = offset;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { AssistError } from "../../../core/errors.ts";
 import { decodeBytes } from "../../../hl7/charset.ts";
 import { getAll, getValue, readableValue } from "../../../hl7/get.ts";
 import type { Message } from "../../../hl7/message.ts";
@@ -59,10 +60,10 @@ export interface MessageFilter {
   otherForms?: Map<string, number>;
 }
 
-export class SmatQueryError extends Error {
+export class SmatQueryError extends AssistError {
   readonly kind: string;
   constructor(kind: string, message: string) {
-    super(message);
+    super(message, { level: "input" });
     this.name = "SmatQueryError";
     this.kind = kind;
   }
