@@ -1168,6 +1168,7 @@ export const EXTRACT_FORMAT: RecordFormat = {
     return text.indexOf("=") !== -1 || text.indexOf(":") !== -1;
   },
   scan: scanExtracts,
+  readsGaps: true,
 };
 
 /** Categories a structured extract value may have (for tests). */

@@ -44,6 +44,12 @@ export interface RecordFormat {
    * with `|` elements look like HL7 segments with no field rule).
    */
   overrides?(text: string): boolean;
+  /**
+   * Its records are whole lines that never hold another format's record (tables, keyed lines): once
+   * records are claimed, it reads only the text between them (a dump of HL7 with a few lines of
+   * prose costs it the prose, not the dump).
+   */
+  readonly readsGaps?: boolean;
 }
 
 /** Every format the gate reads by structure, in the order they claim text (first claim wins). */
@@ -80,7 +86,7 @@ export function scanRecords(
     let got: RecordScan | undefined;
     try {
       if (!f.maybe(text)) continue;
-      got = f.scan(text);
+      got = f.readsGaps && out && out.segments.length > 0 ? scanGaps(f, text, out.segments) : f.scan(text);
     } catch {
       continue;
     }
@@ -113,4 +119,28 @@ export function scanRecords(
     };
   }
   return out;
+}
+
+/**
+ * `f`'s scan of each stretch of `text` between `claimed` (sorted) that holds more than white space,
+ * shifted back to positions in `text`.
+ */
+function scanGaps(f: RecordFormat, text: string, claimed: readonly Span[]): RecordScan | undefined {
+  const out: RecordScan = { structured: [], free: [], segments: [] };
+  const gap = (a: number, b: number) => {
+    if (b - a < 8 || text.slice(a, b).trim() === "") return;
+    const got = f.scan(text.slice(a, b));
+    if (!got) return;
+    for (const c of got.structured) c.start += a, c.end += a, out.structured.push(c);
+    for (const x of got.free) out.free.push({ start: x.start + a, end: x.end + a });
+    for (const x of got.segments) out.segments.push({ start: x.start + a, end: x.end + a });
+  };
+  const set = SpanSet.of(claimed);
+  let at = 0;
+  for (let i = 0; i < set.size; i++) {
+    if (set.starts[i] > at) gap(at, set.starts[i]);
+    at = Math.max(at, set.ends[i]);
+  }
+  if (at < text.length) gap(at, text.length);
+  return out.segments.length ? out : undefined;
 }
