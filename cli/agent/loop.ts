@@ -135,6 +135,14 @@ export class Agent {
     const toolDefs = toolDefinitions(o.tools);
     const calls: ToolCallRecord[] = [];
     let answer = "";
+    // The end of the text shown in earlier rounds of this turn: a later round's text starts after a
+    // blank line, so the words before a tool call never run into the answer ("...sites.The TRXID").
+    let before = "";
+    const emit = (out: string) => {
+      if (before !== "" && !before.endsWith("\n\n")) o.io.text(before.endsWith("\n") ? "\n" : "\n\n");
+      before = "";
+      o.io.text(out);
+    };
     try {
       for (let round = 1;; round++) {
         if (round > (o.maxRounds ?? 40)) {
@@ -151,7 +159,7 @@ export class Agent {
             signal,
             onText: (t) => {
               const out = display.push(t);
-              if (out) o.io.text(out), shown += out;
+              if (out) emit(out), shown += out;
             },
             // A retry or the non-streaming fallback sends the request again: what was shown of the
             // broken attempt is marked as such, and the answer starts over.
@@ -163,7 +171,7 @@ export class Agent {
           },
         );
         const tail = display.flush();
-        if (tail) o.io.text(tail), shown += tail;
+        if (tail) emit(tail), shown += tail;
         this.meter.add(message.model || this.model, message.usage);
         const content = message.content.filter((b) => !(isText(b) && b.text === ""));
         this.messages.push({
@@ -174,10 +182,11 @@ export class Agent {
         if (!streamed && text) {
           // Not streamed (by choice, or the fallback after a broken stream): show it whole now.
           const out = o.gate.detokenize(text);
-          o.io.text(out);
+          emit(out);
           shown = out;
         }
         answer = shown || o.gate.detokenize(text);
+        if (shown) before = shown.slice(-2);
         const uses = content.filter(isToolUse);
         if (uses.length === 0) return { answer, toolCalls: calls, rounds: round, cancelled: false };
         const results: ToolResultBlock[] = [];

@@ -331,3 +331,18 @@ Deno.test("review: a tool whose definition says review stops at the gate; the sa
     assertEquals(asked, review ? ["remote_dump"] : [], `review: ${review}`);
   }
 });
+
+Deno.test("the text before a tool call and the answer after it are apart by a blank line", async () => {
+  await using s = await setup();
+  s.fake.replies.push({ text: "Looking across sites.", toolCalls: [{ name: "list_dir", input: {} }] });
+  s.fake.replies.push({ text: "The TRXID column lists them." });
+  const r = await s.agent.turn("which sites?");
+  assertEquals(s.io.texts.join(""), "Looking across sites.\n\nThe TRXID column lists them.");
+  assertEquals(r.answer, "The TRXID column lists them.");
+  // A text that ends with its own line break gets one more, not two.
+  s.fake.replies.push({ text: "First:\n", toolCalls: [{ name: "list_dir", input: {} }] });
+  s.fake.replies.push({ text: "Done." });
+  s.io.texts.length = 0;
+  await s.agent.turn("again");
+  assertEquals(s.io.texts.join(""), "First:\n\nDone.");
+});
