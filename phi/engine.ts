@@ -28,7 +28,7 @@ import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exc
 import { findCaretNames, findFieldListings } from "./hl7_listing.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { embeddedScan } from "./embedded_hl7.ts";
-import { type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
+import { isName, type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
 import { NAME_WORD, nameWordsOf } from "./name_words.ts";
 import { preferSsn } from "./prefer_ssn.ts";
@@ -670,7 +670,7 @@ export class PhiEngine {
     s.chosen.sort((a, b) => a.start - b.start);
     if (s.dryRun) return;
     // In an HL7 field or in prose, decided as the detokenizer decides (phi/detokenize.ts inHl7Field).
-    const named = s.chosen.filter((c) => c.row && c.context !== NAME_WORD);
+    const named = s.chosen.filter((c) => c.row && c.context !== NAME_WORD && isName(c.row.category));
     const fields = fieldFlags(s.text, named);
     for (let i = 0; i < named.length; i++) this.table.seen(named[i].row!, named[i].value, fields[i]);
   }

@@ -118,7 +118,8 @@ function nanpDigits(category: string, canonical: string): string | undefined {
   return d.length === 10 && /^[2-9]\d{9}$/.test(d) ? `p${d}` : undefined;
 }
 
-const isName = (category: string) => category === "NAME" || category === "presidio_PERSON";
+/** Categories whose token keeps a form per context (an HL7 field, prose): `seen` and `valueOf`. */
+export const isName = (category: string) => category === "NAME" || category === "presidio_PERSON";
 
 // The last key computed: a new name is looked up and then indexed, with one computation.
 let lastCanonical = "";
