@@ -22,6 +22,7 @@ import { SpanSet } from "./spans.ts";
 import type { Candidate } from "./candidate.ts";
 import { findDefinite } from "./tier1_definite.ts";
 import { findContextual } from "./tier2_contextual.ts";
+import { findProseIds } from "./prose_ids.ts";
 import { findHl7Lines } from "./tier3_hl7.ts";
 import type { KnownIndex } from "./known_index.ts";
 
@@ -95,7 +96,18 @@ export function detectAuto(text: string, options: DetectOptions): Candidate[] {
   };
   if (!tiers || tiers.has("definite")) take(findDefinite(text));
   if (!tiers || tiers.has("contextual")) take(findContextual(text));
+  const known = options.known && (!tiers || tiers.has("known")) ? options.known.find(text) : [];
+  // Safe Harbor identifiers in prose (phi/prose_ids.ts), with tier 2 (before the tier-3 line rule,
+  // which would take a street's house number alone), but never over a known value (a known street
+  // written another way keeps its token).
+  if (!tiers || tiers.has("contextual")) {
+    const ids = findProseIds(text);
+    if (ids.length > 0) {
+      const k = SpanSet.union(known.map((c) => ({ start: c.start, end: c.end })));
+      take(ids.filter((c) => !k.overlaps(c.start, c.end)));
+    }
+  }
   if (!tiers || tiers.has("hl7")) take(findHl7Lines(text));
-  if (options.known && (!tiers || tiers.has("known"))) take(options.known.find(text));
+  take(known);
   return out.sort((a, b) => a.start - b.start);
 }

@@ -1,0 +1,384 @@
+/**
+ * Safe Harbor identifiers in prose (issue #23 item 8, the free-text part): what tier 2 finds beside
+ * the spec's seven categories, each by a cue or a shape strong enough on its own. Run by
+ * phi/detect.ts right after tier 2, so it obeys the same never-tokenize list (but for IP addresses:
+ * see below).
+ *
+ * | Category | What matches |
+ * |---|---|
+ * | ADDRESS | a postal block (a street line, a unit line `Suite 286` / `Apt. 4B` / `Unit 5022 Box 1225`, the city, `Country 12345`): the street line, the unit, the city and the postal code each a value (a state code and a country stay); a street line with a street suffix (`12 Oak Street`, `400 N Main St Apt 4B`), a PO box (`P.O. Box 101`, `PSC 3357, Box 1530`, `APO AE 74402`), a ZIP+4 (`62704-1234`), a city/state/ZIP after a street (`, Springfield, IL 62704`); after an address cue (`address:`, `my address is`, `lives at`, `moved to`, `send it to`, `ship to`, `zip code is`, ...) the clause up to its end |
+ * | IP | an IPv4 or IPv6 address presented as a person's: the client of a web/portal access log line (`203.0.113.5 - - [..] "GET /portal/..."`), or after a client cue (`client`, `client_ip`, `remote_addr`, `X-Forwarded-For`, `visitor`, `user ip`, `patient`, `portal`, `logged in from`, `my ip`), or after `address`/`ip` in a sentence about browsing or logging in. An engine host (`host 10.20.30.40`, `10.20.30.40:6001`, `connect to 10.20.30.40`) stays |
+ * | AGE | an age over 89: `92-year-old`, `92 yo`, `age 94`, `aged 101`, `94 years old` |
+ * | LICENSE | after `DL#`, `DL no`, `driver's license`, `drivers licence`, `license #` / `licence no` |
+ * | DEVICE | after `serial number`, `serial no`, `S/N`, `SN:`, `device id`; a UDI `(01)...(21)...` |
+ * | MEMBER | after `member id`, `subscriber id`, `policy #`, `policy number`, `insurance id`, `group #` does not count |
+ * | ACCOUNT | after `account`, `acct`, `FIN` (an identifier: letters and digits with 4+ digits) |
+ * | VISIT | after `visit`, `encounter`, `CSN` |
+ *
+ * IP addresses are written like versions (`10.20.30.40` is also a dotted number), which the
+ * never-tokenize list protects: an IP found here in a patient's context is an exact decision (the
+ * context rule is the decision), so it is taken over that protection.
+ *
+ * @module
+ */
+import { type Candidate, candidate } from "./candidate.ts";
+import { canonicalize } from "./normalize.ts";
+import { cand, digitCount } from "./_tier_common.ts";
+
+const IPV4 = String.raw`(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}`;
+const IPV6 = String
+  .raw`(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}:){0,5}[0-9A-Fa-f]{1,4}`;
+const IP_RE = new RegExp(String.raw`(?<![\w.:])(?:${IPV4}|${IPV6})(?![\w.:]|\.\d)`, "g");
+/** A person's address cue right before an IP (same line, up to 40 characters). */
+const IP_CLIENT_CUE =
+  /(?:\bclient(?:[_ -]?(?:ip|addr(?:ess)?|host))?|\bremote[_ -]?(?:addr(?:ess)?|ip|host)|\bx-forwarded-for|\bvisitor(?:'s)?(?:\s+ip)?|\buser(?:'s)?[_ ]?ip|\bpatient(?:'s)?[ \t]+(?:ip|address|addr|device|computer|browser|login|session)|\bportal[ \t]+(?:login|access|user|visitor|session|request)s?|\blog(?:ged)?[ -]?in\s+from|\bsign(?:ed)?[ -]?in\s+from|\baccessed\s+from|\bmy\s+(?:ip|address)|\bsrc[_ ]?ip)\b[^\n]{0,40}$/i;
+const IP_ADDRESS_WORD = /\b(?:ip|address|addr)\b[\s:=]*$/i;
+const WEB_VISITOR =
+  /\b(?:brows(?:e|ing|er)|web\s?site|your\s+site|portal|log(?:ged)?\s?in|sign(?:ed)?\s?in|my)\b/i;
+/** A web/portal access log line (common or combined log format). */
+const ACCESS_LOG =
+  /^[ \t]*\S+[ \t]+\S+[ \t]+\S+[ \t]+\[[^\]\n]+\][ \t]+"(?:GET|POST|PUT|DELETE|HEAD|PATCH|OPTIONS) /;
+/** An engine host: a port after it, or a host/connect word before it. */
+const HOST_BEFORE =
+  /\b(?:host(?:name)?|server|connect(?:ed|ing|s)?(?:\s+to)?|listen(?:ing)?(?:\s+on)?|bind|peer|gateway|dns|route|ping(?:ed)?|ssh|sftp|ftp|thread|site|proc|->)\s*[:=]?\s*$/i;
+
+/** A version word before a dotted number: `module v2.9.6 and 12.1.0.4` is a version. */
+const VERSION_NEAR = /\b(?:v\d|version|ver|release|build|module|patch|upgrade[ds]?|jdk|jre)\b/i;
+
+/** IP addresses in a patient's context (module doc). */
+function findIps(text: string, out: Candidate[]): void {
+  if (!/\d\.\d|:[0-9A-Fa-f]{1,4}:/.test(text)) return;
+  IP_RE.lastIndex = 0;
+  for (let m = IP_RE.exec(text); m; m = IP_RE.exec(text)) {
+    const s = m.index, e = s + m[0].length;
+    if (m[0].indexOf(":") !== -1 && m[0].split(":").length < 4) continue;
+    const ls = text.lastIndexOf("\n", s - 1) + 1;
+    let le = text.indexOf("\n", e);
+    if (le === -1) le = text.length;
+    const before = text.slice(Math.max(ls, s - 60), s);
+    if (/^:\d/.test(text.slice(e, e + 2)) || HOST_BEFORE.test(before) || VERSION_NEAR.test(before)) continue;
+    const line = text.slice(ls, le);
+    const accessLog = before.trim() === "" && ACCESS_LOG.test(text.slice(s, le));
+    const cued = IP_CLIENT_CUE.test(before) ||
+      (IP_ADDRESS_WORD.test(before) && WEB_VISITOR.test(line));
+    if (!accessLog && !cued) continue;
+    out.push(candidate(s, e, m[0], "IP", canonicalize("IP", m[0]), "contextual", undefined, true));
+  }
+}
+
+/** An age over 89 (`92-year-old`, `age 94`, `aged 101`, `94 years old`, `92 yo`). */
+const AGE_RE =
+  /\b(?:age[ds]?|aged)[ \t]*[:=]?[ \t]*(\d{2,3})(?![\w.]|\.\d)|(?<![\w.-])(\d{2,3})(?=[ \t-]*(?:years?|yrs?|y\/?o|yo)(?:[ \t-]*old)?\b)/gi;
+
+function findAges(text: string, out: Candidate[]): void {
+  if (!/age|year|yr|y\/?o/i.test(text)) return;
+  AGE_RE.lastIndex = 0;
+  for (let m = AGE_RE.exec(text); m; m = AGE_RE.exec(text)) {
+    const v = m[1] ?? m[2];
+    const n = Number(v);
+    if (n < 90 || n > 130) continue;
+    const s = m.index + m[0].lastIndexOf(v);
+    // `90 years of service`, `100 years ago`: only a person's age (old, -old, yo, or after `age`).
+    if (
+      m[2] !== undefined &&
+      !/^[ \t-]*(?:years?|yrs?)[ \t-]*old|^[ \t-]*y\/?o\b/i.test(text.slice(s + v.length, s + v.length + 14))
+    ) {
+      continue;
+    }
+    const c = cand(text, s, s + v.length, "AGE", "contextual");
+    if (c) out.push(c);
+  }
+}
+
+/** Identifier cues and their category: the identifier right after the cue. */
+const ID_CUES: { re: RegExp; category: string }[] = [
+  {
+    re:
+      /\b(?:DL|D\/L)[ \t]*(?:#|no\.?|num(?:ber)?)?[ \t]*[:#]?[ \t]*|\bdriver'?s?[ \t]+licen[cs]e(?:[ \t]*(?:#|no\.?|num(?:ber)?))?[ \t]*[:#]?[ \t]*(?:is[ \t]+)?|\blicen[cs]e[ \t]*(?:#|no\.?|num(?:ber)?)[ \t]*[:#]?[ \t]*/giy,
+    category: "LICENSE",
+  },
+  {
+    re:
+      /\bserial[ \t]*(?:#|no\.?|num(?:ber)?)?[ \t]*[:#]?[ \t]*(?:is[ \t]+)?|\bS\/N[ \t]*[:#]?[ \t]*|\bSN[ \t]*[:#][ \t]*|\bdevice[ \t]+(?:id|serial)[ \t]*[:#]?[ \t]*/giy,
+    category: "DEVICE",
+  },
+  {
+    re:
+      /\b(?:member|subscriber|insurance|insured|beneficiary)[ \t]*(?:id|#|no\.?|num(?:ber)?)[ \t]*[:#]?[ \t]*(?:is[ \t]+)?|\bpolicy[ \t]*(?:#|no\.?|num(?:ber)?)[ \t]*[:#]?[ \t]*(?:is[ \t]+)?/giy,
+    category: "MEMBER",
+  },
+];
+const ID_VALUE = /[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?/y;
+
+function findCuedIds(text: string, out: Candidate[]): void {
+  if (!/dl|licen|serial|s\/n|sn|device|member|subscriber|insur|beneficiary|policy/i.test(text)) return;
+  const FIND =
+    /\b(?:dl|d\/l|driver|licen[cs]e|serial|s\/n|sn|device|member|subscriber|insurance|insured|beneficiary|policy)\b/gi;
+  for (let m = FIND.exec(text); m; m = FIND.exec(text)) {
+    for (const { re, category } of ID_CUES) {
+      re.lastIndex = m.index;
+      const k = re.exec(text);
+      if (!k) continue;
+      ID_VALUE.lastIndex = re.lastIndex;
+      const v = ID_VALUE.exec(text);
+      if (!v) continue;
+      const s = v.index, e = s + v[0].length;
+      if (
+        /^[\w\/]/.test(text.slice(e, e + 1)) || digitCount(v[0]) < 3 || digitCount(v[0]) < v[0].length / 3
+      ) continue;
+      const c = cand(text, s, e, category, "contextual");
+      if (c) out.push(c);
+      FIND.lastIndex = e;
+      break;
+    }
+  }
+  // A UDI in GS1 form: `(01)` GTIN then `(21)` serial (and lot/expiry between them).
+  const UDI = /\(01\)\d{14}(?:\((?:10|11|17|21)\)[A-Za-z0-9-]{1,20})+/g;
+  if (text.indexOf("(01)") !== -1) {
+    for (let m = UDI.exec(text); m; m = UDI.exec(text)) {
+      const c = cand(text, m.index, m.index + m[0].length, "DEVICE", "contextual");
+      if (c) out.push(c);
+    }
+  }
+}
+
+// ---- addresses ----------------------------------------------------------------------------------
+
+const SUFFIX =
+  "street|st|road|rd|avenue|ave|av|boulevard|blvd|drive|dr|lane|ln|way|court|ct|place|pl|terrace|ter|circle|cir|parkway|pkwy|highway|hwy|square|sq|trail|trl|crescent|cres|close|row|alley|plaza|pike|turnpike|expressway|freeway";
+const STREET_LINE = new RegExp(
+  String
+    .raw`(?<![\w.,-])\d{1,6}[A-Za-z]?(?:[ \t]+\d{1,6})?[ \t]+(?:(?:[NSEW]|N[EW]|S[EW]|North|South|East|West)\.?[ \t]+)?(?:[\p{Lu}\d][\p{L}\p{M}'’.-]*[ \t]+){0,4}(?:${SUFFIX})\b\.?(?:[ \t]+(?:[NSEW]|N[EW]|S[EW])\b\.?)?`,
+  "giu",
+);
+const UNIT = String
+  .raw`(?:apt\.?|apartment|suite|ste\.?|unit|rm\.?|room|fl\.?|floor|bldg\.?|building|#)[ \t]*#?[ \t]*[A-Za-z]?\d[\w-]*`;
+const UNIT_AFTER = new RegExp(String.raw`[ \t]*,?[ \t]*${UNIT}`, "iy");
+/** `, City, ST 12345[-6789]` or `, City ST 12345` after a street line. */
+const CITY_STATE_ZIP =
+  /,?[ \t]*([\p{Lu}][\p{L}\p{M}'’.-]*(?:[ \t]+[\p{Lu}][\p{L}\p{M}'’.-]*){0,3}),?[ \t]+([A-Z]{2})[ \t]+(\d{5}(?:-\d{4})?)(?!\w)/uy;
+const PO_BOX =
+  /(?<![\w])(?:p\.?[ \t]?o\.?[ \t]*box|post[ \t]+office[ \t]+box|(?:psc|unit)[ \t]+\d{3,5},?[ \t]+box)[ \t]+\d{1,6}|(?<![\w])[AFD]PO[ \t]+A[AEP][ \t]+\d{5}(?:-\d{4})?/gi;
+const ZIP4 = /(?<![\w.-])\d{5}-\d{4}(?![\w-])/g;
+
+/** Address cues: the clause after them is an address. */
+const ADDRESS_CUE =
+  /\b(?:(?:home|mailing|billing|street|postal|new|current|old|patient'?s?|his|her|their|my)[ \t]+)?address(?:es)?(?:[ \t]+(?:is|was|to|with|of[ \t]+record))?(?:[ \t]*,[^:\n]{0,30})?[ \t]*[:=]?[ \t]*|\b(?:lives?|living|resides?|residing|moved|relocated)[ \t]+(?:at|to)[ \t]+|\b(?:sen[dt]|ship(?:ped)?|mail(?:ed)?|deliver(?:ed)?|forward(?:ed)?)(?:[ \t]+(?:it|this|them|the[ \t]+\w+|a[ \t]+new[ \t]+one|me[ \t]+a[ \t]+\w+))?[ \t]+to[ \t]+|\b(?:zip|postal)(?:[ \t]+code)?[ \t]*(?:is|:)[ \t]*/giy;
+const ADDRESS_CUE_FIND =
+  /address|live|living|reside|moved|relocated|sen[dt]|ship|mail|deliver|forward|zip|postal/gi;
+/** Words that start a new clause after an address. */
+const CLAUSE_WORD =
+  /^(?:for|last|in|if|so|because|please|when|then|tomorrow|tonight|today|yesterday|next|this|that|which|where|it|i|we|you|and|but|as|thanks|thank|asap|instead|too|also|by|from|since|until|before|after|is|was|are|were|will|can|could|should)$/i;
+const ABBREV_END = /(?:^|[\s,])(?:[\p{L}]{1,4}|[\p{L}]\.[\p{L}])\.$/u;
+
+/**
+ * Pushes `text[s, e)` as ADDRESS values, one per line or comma-separated part. In prose the state
+ * and the country go with the part they are written in (`Gabon 66298`, `Calgary AB`): an address
+ * written as a sentence is one value to the reader, and a part left in clear would tell where it
+ * was cut.
+ */
+function pushAddress(text: string, s: number, e: number, out: Candidate[]): void {
+  const re = /[^,\n\r]+/g;
+  const part = text.slice(s, e);
+  for (let m = re.exec(part); m; m = re.exec(part)) {
+    let a = s + m.index, b = a + m[0].length;
+    while (a < b && /[\s>?]/.test(text[a])) a++;
+    while (b > a && /[\s.]/.test(text[b - 1]) && !/\b\p{L}{1,4}\.$/u.test(text.slice(a, b))) b--;
+    if (b <= a || !/[\p{L}\p{N}]/u.test(text.slice(a, b))) continue;
+    const c = cand(text, a, b, "ADDRESS", "contextual");
+    if (c) out.push(c);
+  }
+}
+
+/** Where an address clause that starts at `s` ends (module doc: cue-led addresses). */
+function clauseEnd(text: string, s: number): number {
+  let i = s;
+  // `the corner of A Street and B Street`: the `and` is the address's own.
+  const corner = /^the\s+corner\s+of\b/i.test(text.slice(s, s + 20));
+  let lines = 0;
+  const WORD = /[^\s,]+/y;
+  let end = s;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "\n") {
+      // A blank line, or a line that reads as prose, ends the address.
+      if (text[i + 1] === "\n" || ++lines > 4) break;
+      i++;
+      continue;
+    }
+    if (c === " " || c === "\t" || c === "," || c === "\r") {
+      i++;
+      continue;
+    }
+    if (c === "?" || c === "!" || c === ";" || c === ")" || c === '"') break;
+    WORD.lastIndex = i;
+    const m = WORD.exec(text);
+    if (!m) break;
+    let w = m[0];
+    const bare = w.replace(/[.?!]+$/, "");
+    if (CLAUSE_WORD.test(bare) && i > s && !(corner && /^and$/i.test(bare))) break;
+    // A sentence's full stop (not an abbreviation's: `Apt.`, `ul.`, `St.`, `P.O.`).
+    const stop = /[.?!]+$/.exec(w);
+    if (stop) {
+      const next = text.slice(i + w.length, i + w.length + 2);
+      if (stop[0] !== "." || (!ABBREV_END.test(" " + w) && /^(?:\s\p{Lu}|\s*$|\n)/u.test(next + " "))) {
+        w = w.slice(0, w.length - stop[0].length);
+        end = i + w.length;
+        break;
+      }
+    }
+    const q = w.search(/[?!;)"]/);
+    if (q !== -1) {
+      end = i + q;
+      break;
+    }
+    i += w.length;
+    end = i;
+  }
+  return end;
+}
+
+function findAddresses(text: string, out: Candidate[]): void {
+  const found: Candidate[] = [];
+  const taken = (s: number, e: number) => found.some((c) => c.start < e && s < c.end);
+  // After an address cue: the clause.
+  ADDRESS_CUE_FIND.lastIndex = 0;
+  for (let m = ADDRESS_CUE_FIND.exec(text); m; m = ADDRESS_CUE_FIND.exec(text)) {
+    // The cue starts at a word start before the match (`home address`, `my address`).
+    let ws = m.index;
+    const pre =
+      /(?:(?:home|mailing|billing|street|postal|new|current|old|patient'?s?|his|her|their|my)[ \t]+)?$/i
+        .exec(text.slice(Math.max(0, ws - 12), ws));
+    if (pre) ws -= pre[0].length;
+    ADDRESS_CUE.lastIndex = ws;
+    let k = ADDRESS_CUE.exec(text);
+    if (!k && ws !== m.index) {
+      ADDRESS_CUE.lastIndex = m.index;
+      k = ADDRESS_CUE.exec(text);
+    }
+    if (!k) continue;
+    let s = ADDRESS_CUE.lastIndex;
+    while (s < text.length && /[ \t\n]/.test(text[s]) && text.slice(k.index, s).split("\n").length < 3) s++;
+    // An address starts with a house number, a PO box or military box, `the corner of`, or (after
+    // an `address` cue) a capitalized word.
+    const head = text.slice(s, s + 30);
+    const zipCue = /^(?:zip|postal)/i.test(k[0]);
+    if (zipCue) {
+      const z = /^\d{4,6}(?:-\d{4})?(?!\w)/.exec(head);
+      if (z && !taken(s, s + z[0].length)) {
+        const c = cand(text, s, s + z[0].length, "ADDRESS", "contextual");
+        if (c) found.push(c);
+      }
+      continue;
+    }
+    const strong = /address/i.test(k[0]);
+    if (
+      !/^(?:\d{1,6}[A-Za-z]?\b|p\.?\s?o\.?\s*box|psc\b|unit\s+\d|the\s+corner\s+of\b)/i.test(head) &&
+      !(strong && /^\p{Lu}[\p{L}\p{M}]+/u.test(head))
+    ) continue;
+    const e = clauseEnd(text, s);
+    if (e - s < 4 || digitCount(text.slice(s, e)) === 0 && !/corner/i.test(head)) continue;
+    if (taken(s, e)) continue;
+    pushAddress(text, s, e, found);
+  }
+  // Postal blocks: a unit line or a PO/military box line, with the street line before it and the
+  // city and `Country 12345` lines after it.
+  const lines: { s: number; e: number; body: number }[] = [];
+  if (/suite|apt|unit|box|ste\b|apo|fpo|dpo/i.test(text)) {
+    let at = 0;
+    while (at <= text.length) {
+      let le = text.indexOf("\n", at);
+      if (le === -1) le = text.length;
+      let body = at;
+      while (body < le && /[ \t>?*]/.test(text[body])) body++;
+      lines.push({ s: at, e: le, body });
+      at = le + 1;
+    }
+    const UNIT_LINE = new RegExp(
+      String
+        .raw`^(?:${UNIT}|(?:psc|unit)[ \t]+\d+,?[ \t]+box[ \t]+\d+|p\.?[ \t]?o\.?[ \t]*box[ \t]+\d+)[ \t]*$`,
+      "i",
+    );
+    for (let i = 0; i < lines.length; i++) {
+      const L = lines[i];
+      const body = text.slice(L.body, L.e).trimEnd();
+      if (!UNIT_LINE.test(body)) continue;
+      const parts: { s: number; e: number }[] = [];
+      // The street line before: starts with a number or holds one, short, no sentence.
+      const P = lines[i - 1];
+      if (P) {
+        const pb = text.slice(P.body, P.e).trimEnd();
+        if (
+          pb.length > 0 && pb.length <= 60 && /\d/.test(pb) &&
+          !/[:;!?]|\.\s/.test(pb.replace(/\b\p{L}{1,4}\./gu, ""))
+        ) {
+          parts.push({ s: P.body, e: P.body + pb.length });
+        }
+      }
+      parts.push({ s: L.body, e: L.body + body.length });
+      // City lines, then the line that ends with a postal code (at most four lines).
+      for (let j = i + 1; j < lines.length && j <= i + 4; j++) {
+        const N = lines[j];
+        const nb = text.slice(N.body, N.e).trimEnd();
+        if (nb === "") {
+          if (j === i + 1) break;
+          continue;
+        }
+        if (nb.length > 60 || /[:;!?@]/.test(nb) || /\d{3}[ .-]\d{3}/.test(nb)) break;
+        parts.push({ s: N.body, e: N.body + nb.length });
+        if (/\d{4,6}(?:-\d{4})?$/.test(nb)) break;
+      }
+      for (const p of parts) if (!taken(p.s, p.e)) pushAddress(text, p.s, p.e, found);
+    }
+  }
+  // Street lines with a suffix, PO boxes, ZIP+4 anywhere in prose.
+  if (/\d/.test(text)) {
+    STREET_LINE.lastIndex = 0;
+    for (let m = STREET_LINE.exec(text); m; m = STREET_LINE.exec(text)) {
+      let e = m.index + m[0].length;
+      UNIT_AFTER.lastIndex = e;
+      if (UNIT_AFTER.exec(text)) e = UNIT_AFTER.lastIndex;
+      if (taken(m.index, e)) continue;
+      const c = cand(text, m.index, e, "ADDRESS", "contextual");
+      if (c) found.push(c);
+      CITY_STATE_ZIP.lastIndex = e;
+      const z = CITY_STATE_ZIP.exec(text);
+      if (z) {
+        const cs = e + z[0].indexOf(z[1]);
+        const zs = e + z[0].lastIndexOf(z[3]);
+        const city = cand(text, cs, cs + z[1].length, "ADDRESS", "contextual");
+        const zip = cand(text, zs, zs + z[3].length, "ADDRESS", "contextual");
+        if (city) found.push(city);
+        if (zip) found.push(zip);
+      }
+    }
+    for (const re of [PO_BOX, ZIP4]) {
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        if (taken(m.index, m.index + m[0].length)) continue;
+        const c = cand(text, m.index, m.index + m[0].length, "ADDRESS", "contextual");
+        if (c) found.push(c);
+      }
+    }
+  }
+  for (const c of found) out.push(c);
+}
+
+/**
+ * The Safe Harbor identifiers of a prose text (module doc), unsorted, possibly overlapping each
+ * other (the caller keeps the first of overlapping candidates in text order).
+ *
+ * @example
+ * ```ts
+ * import { findProseIds } from "./prose_ids.ts";
+ * findProseIds("she is a 92-year-old, lives at 12 Oak Street").map((c) => c.category); // ["AGE", "ADDRESS"]
+ * ```
+ */
+export function findProseIds(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  findAges(text, out);
+  findCuedIds(text, out);
+  findIps(text, out);
+  findAddresses(text, out);
+  return out.sort((a, b) => a.start - b.start);
+}
