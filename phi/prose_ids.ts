@@ -70,6 +70,9 @@ function findIps(text: string, out: Candidate[]): void {
 const AGE_RE =
   /\b(?:age[ds]?|aged)[ \t]*[:=]?[ \t]*(\d{2,3})(?![\w.]|\.\d)|(?<![\w.-])(\d{2,3})(?=[ \t-]*(?:years?|yrs?|y\/?o|yo)(?:[ \t-]*old)?\b)/gi;
 
+const AGE_OF_THING =
+  /\b(?:queue|message|msg|file|cache|token|password|cert(?:ificate)?|key|oldest|max|min|avg|mean|data|record|log)[ \t]+$/i;
+
 function findAges(text: string, out: Candidate[]): void {
   if (!/age|year|yr|y\/?o/i.test(text)) return;
   AGE_RE.lastIndex = 0;
@@ -78,6 +81,13 @@ function findAges(text: string, out: Candidate[]): void {
     const n = Number(v);
     if (n < 90 || n > 130) continue;
     const s = m.index + m[0].lastIndexOf(v);
+    // The age of a message, a file or a queue (`queue age 120 s`), a count of years of something.
+    if (AGE_OF_THING.test(text.slice(Math.max(0, m.index - 14), m.index))) continue;
+    if (
+      /^[ \t]*(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d)\b/i.test(
+        text.slice(s + v.length, s + v.length + 10),
+      )
+    ) continue;
     // `90 years of service`, `100 years ago`: only a person's age (old, -old, yo, or after `age`).
     if (
       m[2] !== undefined &&
@@ -136,8 +146,20 @@ function findCuedIds(text: string, out: Candidate[]): void {
   const UDI = /\(01\)\d{14}(?:\((?:10|11|17|21)\)[A-Za-z0-9-]{1,20})+/g;
   if (text.indexOf("(01)") !== -1) {
     for (let m = UDI.exec(text); m; m = UDI.exec(text)) {
-      const c = cand(text, m.index, m.index + m[0].length, "DEVICE", "contextual");
-      if (c) out.push(c);
+      // The GS1 layout is the decision (its 14-digit GTIN reads as a timestamp otherwise).
+      const v = m[0];
+      out.push(
+        candidate(
+          m.index,
+          m.index + v.length,
+          v,
+          "DEVICE",
+          canonicalize("DEVICE", v),
+          "contextual",
+          undefined,
+          true,
+        ),
+      );
     }
   }
 }
@@ -163,13 +185,15 @@ const ZIP4 = /(?<![\w.-])\d{5}-\d{4}(?![\w-])/g;
 
 /** Address cues: the clause after them is an address. */
 const ADDRESS_CUE =
-  /\b(?:(?:home|mailing|billing|street|postal|new|current|old|patient'?s?|his|her|their|my)[ \t]+)?address(?:es)?(?:[ \t]+(?:is|was|to|with|of[ \t]+record))?(?:[ \t]*,[^:\n]{0,30})?[ \t]*[:=]?[ \t]*|\b(?:lives?|living|resides?|residing|moved|relocated)[ \t]+(?:at|to)[ \t]+|\b(?:sen[dt]|ship(?:ped)?|mail(?:ed)?|deliver(?:ed)?|forward(?:ed)?)(?:[ \t]+(?:it|this|them|the[ \t]+\w+|a[ \t]+new[ \t]+one|me[ \t]+a[ \t]+\w+))?[ \t]+to[ \t]+|\b(?:zip|postal)(?:[ \t]+code)?[ \t]*(?:is|:)[ \t]*/giy;
+  /\b(?:(?:home|mailing|billing|street|postal|new|current|old|patient'?s?|his|her|their|my)[ \t]+)?address(?:es)?(?:[ \t]+(?:is|was|to|with|of[ \t]+record))?(?:[ \t]*,[^:\n]{0,30})?[ \t]*[:=]?[ \t]*|\b(?:lives?|living|resides?|residing|moved|relocated)[ \t]+(?:at|to)[ \t]+|\b(?:sen[dt]|ship(?:ped)?|mail(?:ed)?|deliver(?:ed)?|forward(?:ed)?)(?:[ \t]+(?:it|this|them|the[ \t]+\w+|a[ \t]+new[ \t]+one|me[ \t]+a[ \t]+\w+))?[ \t]+to[ \t]+|\b(?:located|situated|arrived|meet[ \t]+(?:me|you|us|them)|pick[ \t]+(?:me|him|her|them)[ \t]+up|drop(?:ped)?[ \t]+(?:me|him|her|them|you)(?:[ \t]+off)?|(?:office|home|house|apartment|flat|residence)[ \t]+is)[ \t]+(?:at|on)[ \t]+|\b(?:return(?:ed)?|taxi|directions)[ \t]+to[ \t]+|\b(?:zip|postal)(?:[ \t]+code)?[ \t]*(?:is|:)[ \t]*/giy;
 const ADDRESS_CUE_FIND =
-  /address|live|living|reside|moved|relocated|sen[dt]|ship|mail|deliver|forward|zip|postal/gi;
+  /address|live|living|reside|moved|relocated|sen[dt]|ship|mail|deliver|forward|zip|postal|located|situated|arrived|meet|pick|drop|office|home|house|apartment|flat|residence|return|taxi|directions/gi;
 /** Words that start a new clause after an address. */
 const CLAUSE_WORD =
-  /^(?:for|last|in|if|so|because|please|when|then|tomorrow|tonight|today|yesterday|next|this|that|which|where|it|i|we|you|and|but|as|thanks|thank|asap|instead|too|also|by|from|since|until|before|after|is|was|are|were|will|can|could|should)$/i;
-const ABBREV_END = /(?:^|[\s,])(?:[\p{L}]{1,4}|[\p{L}]\.[\p{L}])\.$/u;
+  /^(?:for|last|in|if|so|because|please|when|then|tomorrow|tonight|today|yesterday|next|this|that|which|where|it|i|we|you|and|but|as|thanks|thank|asap|instead|too|also|by|from|since|until|before|after|is|was|are|were|will|can|could|should|since|meanwhile|now|yet|while|until|at|on|with|during|about|then|per)$/i;
+/** An abbreviation's full stop inside an address (`ul.`, `Apt.`, `St.`, `P.O.`, `N.`), not a sentence's. */
+const ABBREV_END =
+  /(?:^|[\s,])(?:[\p{L}]|[\p{L}]\.[\p{L}]|st|rd|ave?|apt|ste|dr|ln|ul|str|no|nr|bl|blvd|ct|pl|mt|ft|jr|sr|hwy|pkwy|sq|cres|terr?|rte|av|al|ave|bldg|fl|rm|dept|box|gt|bd|cl|ctra|c|r|pza|pç|vej|u|utca|tér|ut|út|sok|cad|ul)\.$/iu;
 
 /**
  * Pushes `text[s, e)` as ADDRESS values, one per line or comma-separated part. In prose the state
@@ -238,6 +262,31 @@ function clauseEnd(text: string, s: number): number {
   return end;
 }
 
+/** Engine nouns after a number: a count of engine objects, not a house number. */
+const COUNT_NOUN =
+  /^\d+[ \t]+(?:\w+[ \t]+)?(?:threads?|sites?|destinations?|hosts?|servers?|ports?|queues?|retries|routes?|procs?|process(?:es)?|xlates?|tables?|messages?|msgs?|files?|rows?|records?|entries|items?|errors?|times|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|months?|years?|bytes?|[kmg]b|nodes?|connections?|clients?|users?|patients?|segments?|fields?|batches?|jobs?|tickets?|alerts?|results?|cases?|tests?|runs?|others?|more|of)\b/i;
+
+/**
+ * The street line of a postal block: a house number (or two: `24 320 St Marys Rd`) and a word, or
+ * capitalized words and a number (`Camino Ancho 91`), or a street suffix.
+ */
+const STREET_HEAD = new RegExp(
+  String
+    .raw`^\d{1,6}[A-Za-z]?[ \t]+(?:\d{1,6}[ \t]+)?\S*\p{L}|^\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]+[\p{L}\p{M}'’.-]+){0,4}[ \t]+\d{1,6}[A-Za-z]?\.?$|\b(?:${SUFFIX})\b`,
+  "iu",
+);
+
+const STREET_TAIL = /(?:^|[\s:])(\d{1,6}[A-Za-z]?[ \t]+(?:\d{1,6}[ \t]+)?[^\s\d]*\p{L}[^\n]{0,50})$/u;
+
+/** A clause that reads as a postal address (module doc). */
+function addressShaped(clause: string): boolean {
+  if (COUNT_NOUN.test(clause) || /^\d+(?:\.\d+)+/.test(clause)) return false;
+  if (/^(?:p\.?\s?o\.?\s*box|psc\b|unit\s+\d|the\s+corner\s+of\b)/i.test(clause)) return true;
+  // A house number, then a capitalized word, a street suffix or a unit somewhere, or two parts.
+  return /^\d{1,6}[A-Za-z]?[ \t]+(?:\d{1,6}[ \t]+)?\p{Lu}/u.test(clause) ||
+    new RegExp(String.raw`\b(?:${SUFFIX})\b|${UNIT}`, "iu").test(clause) || /[,\n]/.test(clause);
+}
+
 function findAddresses(text: string, out: Candidate[]): void {
   const found: Candidate[] = [];
   const taken = (s: number, e: number) => found.some((c) => c.start < e && s < c.end);
@@ -277,6 +326,9 @@ function findAddresses(text: string, out: Candidate[]): void {
       !(strong && /^\p{Lu}[\p{L}\p{M}]+/u.test(head))
     ) continue;
     const e = clauseEnd(text, s);
+    // After a cue other than `address` (sent to, moved to, lives at), the clause must read as an
+    // address: not a count (`sent to 2 destinations`), a host or a version (`moved to 2.4.1`).
+    if (!strong && !addressShaped(text.slice(s, e))) continue;
     if (e - s < 4 || digitCount(text.slice(s, e)) === 0 && !/corner/i.test(head)) continue;
     if (taken(s, e)) continue;
     pushAddress(text, s, e, found);
@@ -305,18 +357,31 @@ function findAddresses(text: string, out: Candidate[]): void {
       if (!UNIT_LINE.test(body)) continue;
       const parts: { s: number; e: number }[] = [];
       // The street line before: starts with a number or holds one, short, no sentence.
+      // The street line before: a house number and a word, short, no sentence (or the unit line is a
+      // PO or military box itself).
       const P = lines[i - 1];
+      let street = false;
       if (P) {
-        const pb = text.slice(P.body, P.e).trimEnd();
+        let pb = text.slice(P.body, P.e).trimEnd();
+        // A street that ends a sentence's line (`Meet me at 5100 Quadra 104`): from its number.
+        const tail = STREET_TAIL.exec(pb);
+        if (tail && tail.index > 0 && /^\d{1,6}[A-Za-z]?[ \t]+(?:\d{1,6}[ \t]+)?\p{Lu}/u.test(tail[1])) {
+          P.body += tail.index + tail[0].length - tail[1].length;
+          pb = tail[1];
+        }
         if (
-          pb.length > 0 && pb.length <= 60 && /\d/.test(pb) &&
+          pb.length <= 60 && STREET_HEAD.test(pb) && !COUNT_NOUN.test(pb) &&
           !/[:;!?]|\.\s/.test(pb.replace(/\b\p{L}{1,4}\./gu, ""))
         ) {
           parts.push({ s: P.body, e: P.body + pb.length });
+          street = true;
         }
       }
       parts.push({ s: L.body, e: L.body + body.length });
-      // City lines, then the line that ends with a postal code (at most four lines).
+      // City lines, then the line that ends with a postal code (at most four lines): only when that
+      // line is there.
+      const city: { s: number; e: number }[] = [];
+      let zip = false;
       for (let j = i + 1; j < lines.length && j <= i + 4; j++) {
         const N = lines[j];
         const nb = text.slice(N.body, N.e).trimEnd();
@@ -324,9 +389,24 @@ function findAddresses(text: string, out: Candidate[]): void {
           if (j === i + 1) break;
           continue;
         }
-        if (nb.length > 60 || /[:;!?@]/.test(nb) || /\d{3}[ .-]\d{3}/.test(nb)) break;
-        parts.push({ s: N.body, e: N.body + nb.length });
-        if (/\d{4,6}(?:-\d{4})?$/.test(nb)) break;
+        // `Country 12345` (a sentence may go on after it: `Bulgaria 83572 last night.`).
+        const z = /^[^\d\n]{0,40}?\d{4,6}(?:-\d{4})?(?![\d-])/u.exec(nb);
+        if (z && !/[:;!?@]/.test(z[0])) {
+          city.push({ s: N.body, e: N.body + z[0].length });
+          zip = true;
+          break;
+        }
+        // A phone line (`089 72 63 41 office`) or a sentence ends the block.
+        if (nb.length > 60 || /[:;!?@]/.test(nb) || digitCount(nb) >= 6) break;
+        city.push({ s: N.body, e: N.body + nb.length });
+      }
+      if (!street && !zip && !/box/i.test(body)) continue;
+      // Without a postal code, the city (and country) lines after a street: short, no digits.
+      if (
+        zip ||
+        (street && city.length <= 3 && city.every((c) => c.e - c.s <= 40 && !/\d/.test(text.slice(c.s, c.e))))
+      ) {
+        for (const c of city) parts.push(c);
       }
       for (const p of parts) if (!taken(p.s, p.e)) pushAddress(text, p.s, p.e, found);
     }

@@ -54,7 +54,7 @@ const CARD_IIN =
 const CARD_CUE =
   /(?<![A-Za-z])(?:card|cards|cc|credit|debit|visa|master\s?card|amex|american\s+express|discover|maestro|jcb|diners|pan)(?![A-Za-z])/i;
 const PHONE_CUE =
-  /(?<![A-Za-z])(?:phone|phones|ph|tel|telephone|fax|cell|cellphone|mobile|pager|call(?:ed|ing|s)?|contact\s+(?:number|no)|answering|reach(?:ed)?\s+(?:me|us|him|her|them|you)|text(?:ed)?\s+(?:me|us|him|her|them)|sms|dial(?:ed|ing)?|ring\s+(?:me|us)|voicemail|whatsapp|messages\s+to|registered|(?:desk|office|home|work|direct|landline)(?=[ \t]*:))(?![A-Za-z])/i;
+  /(?<![A-Za-z])(?:phone|phones|ph|tel|telephone|fax|cell|cellphone|mobile|pager|call(?:ed|ing|s)?|call[ \t-]?backs?|contact\s+(?:number|no)|answering|reach(?:ed)?\s+(?:me|us|him|her|them|you)|text(?:ed)?\s+(?:me|us|him|her|them)|sms|dial(?:ed|ing)?|ring\s+(?:me|us)|voicemail|whatsapp|messages\s+to|registered|(?:desk|office|home|work|direct|landline)(?=[ \t]*:))(?![A-Za-z])/i;
 const SSN_CUE = /(?<![A-Za-z])(?:ssn|ss#|ss\s*no|social\s+security(?:\s+(?:number|no|#))?)(?![A-Za-z])/i;
 
 // An extension (part of the token) and the end of a phone: no digit or word character may follow,

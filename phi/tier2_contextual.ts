@@ -32,7 +32,7 @@ import { cand, digitCount, NUMBER_RE } from "./_tier_common.ts";
 
 /** The keywords (lowercase, as matched); which are birth cues. */
 const KEYWORD_RE =
-  /mrns?|mr(?=[ \t]*#)|med\.?[ \t]*rec(?:ord)?s?|csns?|fins?|empi|encounters?|member(?=[ \t]*(?:id|#|no|number)(?![A-Za-z]))|pt(?=[ \t]*(?:id|#)(?![A-Za-z]))|patient|d\.?o\.?b\.?|b\.(?=[ \t]*\d)|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
+  /mrns?|mr(?=[ \t]*#)|med\.?[ \t]*rec(?:ord)?s?|csns?|fins?|empi|encounters?|member(?=[ \t]*(?:id|#|no|number)(?![A-Za-z]))|chart(?=[ \t]*(?:#|:|no\.?|number)?[ \t]*[A-Za-z]{0,4}-?\d)|pt(?=[ \t]*(?:id|#)(?![A-Za-z]))|patient|d\.?o\.?b\.?|b\.(?=[ \t]*\d)|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
 const BIRTH = /^(?:d\.?o|birth|born|b\.)/i;
 
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -44,6 +44,16 @@ interface Keyword {
   end: number;
   birth: boolean;
   born: boolean;
+  /** The category of an identifier after it: ACCOUNT, VISIT, MEMBER or MRN. */
+  category: string;
+}
+
+/** The category of the identifier a keyword names (`acct` an account, `CSN` a visit, ...). */
+function keywordCategory(k: string): string {
+  if (/^(?:accounts?|accts?|fins?)$/i.test(k)) return "ACCOUNT";
+  if (/^(?:visit|encounters?|csns?)$/i.test(k)) return "VISIT";
+  if (/^member/i.test(k)) return "MEMBER";
+  return "MRN";
 }
 
 /** The whole-word keywords of `text[from, to)` (positions in `text`). */
@@ -68,6 +78,7 @@ function keywordsIn(text: string, from: number, to: number): Keyword[] {
         end: e,
         birth: BIRTH.test(m[0]),
         born: /^(?:born|b\.)$/i.test(m[0]),
+        category: keywordCategory(m[0]),
       });
     } else KEYWORD_RE.lastIndex = m.index + 1;
   }
@@ -97,7 +108,7 @@ function cueBefore(
   text: string,
   pos: number,
   kws: readonly Keyword[],
-): { id: boolean; birth: boolean; bornOnly: boolean } {
+): { id: boolean; birth: boolean; bornOnly: boolean; category: string } {
   const ls = lineStart(text, pos);
   let from = Math.max(ls, pos - 20), to = pos;
   if (!kws.some((k) => k.start >= from && k.end <= to)) {
@@ -108,18 +119,19 @@ function cueBefore(
     from = tail, to = pe;
   }
   let id = false, birth = false, other = false;
+  let category = "MRN";
   for (const k of kws) {
     if (k.start < from || k.end > to) continue;
-    if (!k.birth) id = true;
+    if (!k.birth) id = true, category = k.category;
     else {
       birth = true;
       if (!k.born) other = true;
     }
   }
-  return { id, birth, bornOnly: birth && !other && !id };
+  return { id, birth, bornOnly: birth && !other && !id, category };
 }
 
-const NO_CUE = { id: false, birth: false, bornOnly: false };
+const NO_CUE = { id: false, birth: false, bornOnly: false, category: "MRN" };
 
 /**
  * A noun or verb between a keyword and a number that makes the number belong to something else
@@ -281,7 +293,7 @@ function contextualIn(
       !UNIT_RE.test(text.slice(g.index + g[0].length, g.index + g[0].length + 16))
     ) {
       // `MRN 12 345 678`: one identifier written in groups.
-      const c = cand(text, g.index, g.index + g[0].length, "MRN", "contextual");
+      const c = cand(text, g.index, g.index + g[0].length, k.category, "contextual");
       push(c);
       continue;
     }
@@ -294,7 +306,7 @@ function contextualIn(
     if (digitCount(m[0]) < 4 || STARTS_WITH_KEYWORD.test(m[0])) continue;
     if (isDateShaped(m[0]) && !/^\d+$/.test(m[0])) continue;
     if (UNIT_RE.test(text.slice(e, e + 16))) continue;
-    const c = cand(text, s, e, "MRN", "contextual");
+    const c = cand(text, s, e, k.category, "contextual");
     push(c);
     if (c) list(text, c, push);
   }
@@ -325,7 +337,7 @@ function contextualIn(
     // `born` alone makes birth dates only (`born in 1977` is a year, not an identifier).
     if (!date && cue.bornOnly) continue;
     if (!date && OTHER_NOUN.test(text.slice(Math.max(lineStart(text, at), at - 20), at))) continue;
-    const c = cand(text, at, e, date ? "DOB" : "MRN", "contextual");
+    const c = cand(text, at, e, date ? "DOB" : cue.category, "contextual");
     push(c);
     if (c) list(text, c, push);
   }

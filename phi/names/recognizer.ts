@@ -115,6 +115,10 @@ const PLACE_WORDS = new Set([
   "department",
   "dept",
   "datacenter",
+  "apt",
+  "apartment",
+  "suite",
+  "ste",
 ]);
 
 /**
@@ -168,7 +172,7 @@ const CUE_WORDS = new Set([
 const STRONG_CUE_RE =
   /(?:\bname\s*(?:is|:|=|was|\?)|\b(?:mr|mrs|ms|mx|dr|prof)\.?|\bnamed|\bspoke\s+(?:with|to)|\btalked\s+(?:with|to)|\bspeaking\s+(?:with|to)|\bcc\s*:|\battn\s*:?|\bpatient\s*:|\bpt\s*:|\bsigned(?:\s+by)?\s*:?|\bcaller\s*:?|\bcontact\s*:|\bi\s+am|\bi'm|\bthis\s+is|\bdear|\bhello|\bhi|[,.!?]\\?["”]\s*(?:says|said))\s*,?\s*$/i;
 const WEAK_CUE_RE =
-  /(?:\bper|\bpatient|\bpt|\bfrom|\bby|\bwith|\bcalled|\bcalling|\bcall|\bcontact|\bcontacted|\bemailed|\btold|\basked|\bfor|\bto|\band|\bor|\bmother|\bfather|\bwife|\bhusband|\bson|\bdaughter|\bsister|\bbrother|\bguardian|\bguarantor|\bsubscriber|\binsured|\bmember|\bprovider|\bphysician|\bnurse|\bthanks|\bthank\s+you|\bsays|\bsaid|\bstarring|\bshouted\s+at|\bexplained\s+to|\bup\s+with|\bspeak\s+(?:to|with)|\btalk\s+to|\bassistant\s+to|\bmarried|\bmet|\bvisited|\bcalls?\s+me|\bwas\s+called|\bname|\bunder)\s*,?\s*$/i;
+  /(?:\bper|\bpatient|\bpt|\bfrom|\bby|\bwith|\bcalled|\bcalling|\bcall|\bcontact|\bcontacted|\bemailed|\btold|\basked|\bfor|\bto|\band|\bor|\bmother|\bfather|\bwife|\bhusband|\bson|\bdaughter|\bsister|\bbrother|\bguardian|\bguarantor|\bsubscriber|\binsured|\bmember|\bprovider|\bphysician|\bnurse|\bthanks|\bthank\s+you|\bsays|\bsaid|\bstarring|\bshouted\s+at|\bexplained\s+to|\bup\s+with|\bspeak\s+(?:to|with)|\btalk\s+to|\bassistant\s+to|\bmarried|\bmet|\bvisited|\bcalls?\s+me|\bwas\s+called|\bname|\bunder|\bcall(?:ed)?\s+back\s*:?)\s*,?\s*$/i;
 const SIGNOFF_RE =
   /^\s*(?:thanks|thank\s+you|regards|best\s+regards|kind\s+regards|best|cheers|sincerely|respectfully|cordially|warm\s+regards|-{2,}|—|–)[\s,.!]*$/i;
 
@@ -351,6 +355,18 @@ function particleTail(text: string, end: number, ok: (key: string) => boolean): 
   return family !== undefined && ok(family.toLowerCase()) ? e : end;
 }
 
+const CAL =
+  "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun";
+const CAL_ABBR = new RegExp(`^(?:${CAL})$`, "i");
+const CAL_AFTER = new RegExp(String.raw`^\.?,?[ \t]+(?:\d|(?:${CAL})[a-z]*\b)`, "i");
+const CAL_BEFORE = new RegExp(String.raw`(?:\d|\b(?:${CAL})[a-z]*\.?),?[ \t]+$`, "i");
+
+/** True when the word at `[start, end)` stands beside a number or another calendar word. */
+function calendarContext(text: string, start: number, end: number): boolean {
+  return CAL_AFTER.test(text.slice(end, end + 14)) ||
+    CAL_BEFORE.test(text.slice(Math.max(0, start - 14), start));
+}
+
 function wordsOf(text: string): Word[] {
   const out: Word[] = [];
   let prevEnd = 0;
@@ -362,14 +378,19 @@ function wordsOf(text: string): Word[] {
     // (A `>` that quotes an e-mail line is no identifier: `>Haley Fukunaga`.)
     if (
       before !== "" && /[\p{L}\p{N}_@$.\\/:#=<>\[\]-]/u.test(before) &&
-      !(before === ">" && /(?:^|\n)[> \t]*$/.test(text.slice(Math.max(0, start - 8), start)))
+      !(before === ">" && /(?:^|\n)[> \t]*$/.test(text.slice(Math.max(0, start - 8), start))) &&
+      // An HL7 highlight escape before a word (`\H\SCOTT, MICHAEL\N\`) is formatting, not part of it.
+      !(before === "\\" && /\\[HN]\\$/.test(text.slice(Math.max(0, start - 3), start)))
     ) {
       prevEnd = start + m[0].length;
       continue;
     }
     let raw = m[0];
     const after = text[start + raw.length] ?? "";
-    if (after !== "" && /[\p{N}_@/\\:=]/u.test(after) && after !== ":") {
+    if (
+      after !== "" && /[\p{N}_@/\\:=]/u.test(after) && after !== ":" &&
+      !/^\\[HN]\\/.test(text.slice(start + raw.length, start + raw.length + 3))
+    ) {
       prevEnd = start + raw.length;
       continue;
     }
@@ -384,6 +405,12 @@ function wordsOf(text: string): Word[] {
       nameEnd -= 2;
     }
     if (raw.length === 0) continue;
+    // A month or weekday abbreviation in a date (`Thu Nov 26`, `Nov 26`, `Mon 08:00`) is no word of
+    // a name (`Jan de la Cruz` is).
+    if (CAL_ABBR.test(raw) && calendarContext(text, start, nameEnd)) {
+      prevEnd = start + m[0].length;
+      continue;
+    }
     const letters = [...raw];
     const initial = letters.length === 1;
     const upper = !initial && raw === raw.toUpperCase() && raw !== raw.toLowerCase();
@@ -490,6 +517,23 @@ export function findNames(
         continue;
       }
     }
+    // A given name that is also a common word (`Will`, `Pat`, `Mark`, `June`) is a name beside a
+    // known family name (`Will Hamilton`) or, after a cue, beside any name word (`patient Pat
+    // Nguyen`); never before a number (`June 5`).
+    if (
+      COMMON_WORD_NAMES.has(w.key) && lex.first.has(w.key) && !w.upper && i + 1 < n &&
+      joins(words[i + 1].gap) && w.end === w.nameEnd && !words[i + 1].initial
+    ) {
+      const nx = words[i + 1];
+      const cue = STRONG_CUE_RE.test(lineBefore(w.start)) || WEAK_CUE_RE.test(lineBefore(w.start));
+      if (
+        familyOk(nx.key) && !TITLE.has(nx.key) && !COMMON_WORD_NAMES.has(nx.key) &&
+        (isLast(nx) || (cue && nameLike(nx)))
+      ) {
+        i = emit(i, i + 2, "pair");
+        continue;
+      }
+    }
     if (!nameLike(w) || w.initial) {
       i++;
       continue;
@@ -591,8 +635,7 @@ export function findNames(
         const knownPair = (isFirst(a) && (isLast(b) || isAny(b))) || ((isFirst(a) || isAny(a)) && isLast(b));
         // A given name that is also a family name (`Taylor`, `John`) with an unknown word after it,
         // but not a given name that is also a common word (`Grant Access`, `Mark Complete`).
-        const firstPlus = isFirst(a) && !inLex(b) && b.key.length >= 3 &&
-          (!lex.last.has(a.key) || !COMMON_WORD_NAMES.has(a.key));
+        const firstPlus = isFirst(a) && !inLex(b) && b.key.length >= 3 && !COMMON_WORD_NAMES.has(a.key);
         const plusLast = !inLex(a) && isLast(b) && !lex.first.has(b.key) && a.key.length >= 3;
         if (knownPair || ((firstPlus || plusLast) && len <= 3)) {
           i = emit(i, j, "pair");
