@@ -104,7 +104,7 @@ export function detectAuto(text: string, options: DetectOptions): Candidate[] {
     const ids = findProseIds(text);
     if (ids.length > 0) {
       const k = SpanSet.union(known.map((c) => ({ start: c.start, end: c.end })));
-      take(ids.filter((c) => !k.overlaps(c.start, c.end)));
+      take(ids.filter((c) => c.exact || !k.overlaps(c.start, c.end)));
     }
   }
   if (!tiers || tiers.has("hl7")) take(findHl7Lines(text));

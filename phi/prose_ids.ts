@@ -14,6 +14,7 @@
  * | MEMBER | after `member id`, `subscriber id`, `policy #`, `policy number`, `insurance id`, `group #` does not count |
  * | ACCOUNT | after `account`, `acct`, `FIN` (an identifier: letters and digits with 4+ digits) |
  * | VISIT | after `visit`, `encounter`, `CSN` |
+ * | MRN, DOB, NAME in URLs and paths | the value of a patient parameter (`?mrn=`, `patient_id=`, `dob=`, `name=`), the id after `/patients/`, the MRN and the name parts of a scan named by them (`/scans/00123_SMITH_JOHN.pdf`); the rest of the URL stays readable |
  *
  * IP addresses are written like versions (`10.20.30.40` is also a dotted number), which the
  * never-tokenize list protects: an IP found here in a patient's context is an exact decision (the
@@ -444,6 +445,68 @@ function findAddresses(text: string, out: Candidate[]): void {
   for (const c of found) out.push(c);
 }
 
+/** A patient's id in a URL's query string (`?mrn=`, `&patient_id=`), a birth date, a name. */
+const URL_PARAM =
+  /[?&;](?:(mrn|mrn_?id|med_?rec|patient|patient_?id|pat_?id|pt_?id|pid|person_?id|member_?id|chart|empi)|(dob|birth_?date|birthdate)|(name|patient_?name|first_?name|last_?name|fname|lname|given|family))=([^&#;\s"'<>]+)/gi;
+/** `/patients/<id>` (also `/patient/`, `/members/`) with a digit in the id (`/mrn/<id>` is an engine path). */
+const URL_PATIENT_PATH = /\/(?:patients?|members?)\/([A-Za-z0-9-]*\d[A-Za-z0-9-]*)(?=[\/?#\s"'<>]|$)/gi;
+/** A scan or document named by an MRN and a name: `00123_SMITH_JOHN.pdf`, `SMITH_JOHN_00123.tif`. */
+const SCAN_NAME =
+  /(?<=[\/\\\s"'=]|^)(?:(\d{4,12})[_-]([A-Za-z][A-Za-z'-]+)[_-]([A-Za-z][A-Za-z'-]+)|([A-Za-z][A-Za-z'-]+)[_-]([A-Za-z][A-Za-z'-]+)[_-](\d{4,12}))(?:[_-][A-Za-z0-9]+)*\.(?:pdf|tiff?|jpe?g|png|gif|bmp|dcm|docx?|rtf)\b/gi;
+
+/** An exact candidate: a URL or path is protected, and the rule is the decision. */
+function exactAt(text: string, s: number, e: number, category: string): Candidate | undefined {
+  const v = text.slice(s, e);
+  const canonical = canonicalize(category, v);
+  return canonical === ""
+    ? undefined
+    : candidate(s, e, v, category, canonical, "contextual", undefined, true);
+}
+
+/**
+ * The identifying parts of URLs and paths (issue #23 item 8): the value of a patient parameter
+ * (`?mrn=00123456` MRN, `dob=` DOB, `name=` NAME), the id after `/patients/`, and the MRN and the
+ * name parts of a scan named by them (`/scans/00123_SMITH_JOHN.pdf`); the rest of the URL or path
+ * stays readable.
+ */
+function findUrlIds(text: string, out: Candidate[]): void {
+  if (text.indexOf("=") !== -1) {
+    URL_PARAM.lastIndex = 0;
+    for (let m = URL_PARAM.exec(text); m; m = URL_PARAM.exec(text)) {
+      const v = m[4];
+      const s = m.index + m[0].length - v.length;
+      const cat = m[1] ? "MRN" : m[2] ? "DOB" : "NAME";
+      if (cat === "MRN" && digitCount(v) < 3) continue;
+      const c = exactAt(text, s, s + v.length, cat);
+      if (c) out.push(c);
+    }
+  }
+  if (text.indexOf("/") !== -1) {
+    URL_PATIENT_PATH.lastIndex = 0;
+    for (let m = URL_PATIENT_PATH.exec(text); m; m = URL_PATIENT_PATH.exec(text)) {
+      if (digitCount(m[1]) < 4) continue;
+      const s = m.index + m[0].length - m[1].length;
+      const c = exactAt(text, s, s + m[1].length, "MRN");
+      if (c) out.push(c);
+    }
+  }
+  if (/\.(?:pdf|tiff?|jpe?g|png|gif|bmp|dcm|docx?|rtf)\b/i.test(text)) {
+    SCAN_NAME.lastIndex = 0;
+    for (let m = SCAN_NAME.exec(text); m; m = SCAN_NAME.exec(text)) {
+      let at = m.index;
+      const parts: [string, string][] = m[1] !== undefined
+        ? [[m[1], "MRN"], [m[2], "NAME"], [m[3], "NAME"]]
+        : [[m[4], "NAME"], [m[5], "NAME"], [m[6], "MRN"]];
+      for (const [v, cat] of parts) {
+        const s = text.indexOf(v, at);
+        const c = exactAt(text, s, s + v.length, cat);
+        if (c) out.push(c);
+        at = s + v.length;
+      }
+    }
+  }
+}
+
 /**
  * The Safe Harbor identifiers of a prose text (module doc), unsorted, possibly overlapping each
  * other (the caller keeps the first of overlapping candidates in text order).
@@ -459,6 +522,7 @@ export function findProseIds(text: string): Candidate[] {
   findAges(text, out);
   findCuedIds(text, out);
   findIps(text, out);
+  findUrlIds(text, out);
   findAddresses(text, out);
   return out.sort((a, b) => a.start - b.start);
 }

@@ -720,7 +720,8 @@ function lowerAfterCue(
 }
 
 /** A line with letters and not one capital: typed in lower case throughout. */
-const LOWER_LINE = /^[^\p{Lu}\n]*\p{Ll}{2}[^\p{Lu}\n]*$/gmu;
+const HAS_UPPER = /\p{Lu}/u;
+const HAS_LOWER2 = /\p{Ll}{2}/u;
 
 /**
  * Names in lines typed all in lower case (`follow up with monika žilková`, `said petra to michael`),
@@ -735,14 +736,29 @@ function lowercaseLines(
   banned: (w: Word) => boolean,
   out: NameSpan[],
 ): void {
+  const known = (k: string) =>
+    (lex.first.has(k) || lex.last.has(k) || lex.any.has(k)) && !COMMON_WORD_NAMES.has(k) &&
+    !banned({ key: k } as Word) && !vocab.hl7.has(k);
   let joined = "";
   const starts: number[] = []; // [joined start, text start] pairs
-  LOWER_LINE.lastIndex = 0;
-  for (let m = LOWER_LINE.exec(text); m; m = LOWER_LINE.exec(text)) {
-    if (m[0].length === 0) {
-      LOWER_LINE.lastIndex++;
-      continue;
+  for (let ls = 0; ls < text.length;) {
+    let le = text.indexOf("\n", ls);
+    if (le === -1) le = text.length;
+    const line = text.slice(ls, le);
+    const at = ls;
+    ls = le + 1;
+    if (HAS_UPPER.test(line) || !HAS_LOWER2.test(line)) continue;
+    const m = { 0: line, index: at };
+    // Only a line with a lexicon name word in it can hold a name (most lower-case lines of tool
+    // output hold none).
+    let any = false;
+    for (const w of m[0].split(/[^\p{L}\p{M}'’-]+/u)) {
+      if (w.length > 1 && known(w.toLowerCase())) {
+        any = true;
+        break;
+      }
     }
+    if (!any) continue;
     starts.push(joined.length, m.index);
     // Capitalize each word's first letter (when that keeps the length).
     joined += m[0].replace(/(?<![\p{L}\p{M}'’])\p{Ll}/gu, (c) => {
@@ -751,9 +767,6 @@ function lowercaseLines(
     }) + "\n";
   }
   if (joined === "") return;
-  const known = (k: string) =>
-    (lex.first.has(k) || lex.last.has(k) || lex.any.has(k)) && !COMMON_WORD_NAMES.has(k) &&
-    !banned({ key: k } as Word) && !vocab.hl7.has(k);
   for (const f of findNames(joined, lex, vocab, false)) {
     const parts = joined.slice(f.start, f.end).toLowerCase().split(/[\s,]+/).filter((w) => w.length > 1);
     if (parts.length === 0 || !parts.every((k) => known(k.replace(/['’]s$/, "")))) continue;

@@ -138,6 +138,32 @@ const CASES: Case[] = [
     keep: ["3 new servers", "2 sites"],
   },
   {
+    id: "portal URLs and scan paths",
+    text: "Portal link https://portal.example.org/chart/view?mrn=00123456&tab=labs and " +
+      "https://portal.example.org/patients/E7712345/results?lang=en; scans /data/scans/00123_SMITH_JOHN.pdf " +
+      "and /data/scans/DOE_JANE_00456.tif. Engine log /hci/sites/adt/exec/processes/0001_ADT_IN.log and " +
+      "?page=2&limit=50 stay.",
+    phi: [
+      ["00123456", "MRN"],
+      ["E7712345", "MRN"],
+      ["00123", "MRN"],
+      ["SMITH", "NAME"],
+      ["JOHN", "NAME"],
+      ["DOE", "NAME"],
+      ["JANE", "NAME"],
+      ["00456", "MRN"],
+    ],
+    keep: [
+      "https://portal.example.org/chart/view?mrn=",
+      "&tab=labs",
+      "/results?lang=en",
+      "/data/scans/",
+      ".pdf",
+      "0001_ADT_IN.log",
+      "?page=2&limit=50",
+    ],
+  },
+  {
     id: "bare phone after a cue on the next line",
     text: "Callback number for the patient's wife:\n2175550199\nMSH-7 20261126081455 and MSH-10 " +
       "MSG00001234 stay as they are.",
