@@ -250,6 +250,18 @@ Deno.test("prose round 4: generated names, phones, addresses and ages beside eng
   assertEquals(bad, []);
 });
 
+Deno.test("tier 4: a CJK name known from its caret form is found joined in CJK running text", async () => {
+  await using h = await testEngine("on");
+  const text = "MSH|^~\\&|A|B|C|D|20261126081455||ADT^A01|MSG00001|P|2.5.1\r" +
+    "PID|1||12345678^^^H^MR||王^小明||19800101|M\rNK1|1|山田^太郎|SPO\rNK1|2|김^민준|CHD\r\n" +
+    "患者王小明的检查结果已发送。配偶者は山田太郎さん、김민준님.";
+  const r = await h.engine.sanitizeToolResult(text, "read_file");
+  for (const v of ["王小明", "山田太郎", "김민준"]) assert(!r.text.includes(v), `${v}: ${r.text}`);
+  assert(r.text.includes("患者") && r.text.includes("的检查结果已发送"), r.text);
+  assert(r.text.includes("20261126081455") && r.text.includes("MSG00001"), r.text);
+  assertEquals(h.engine.detokenize(r.text).text, text);
+});
+
 Deno.test("prose ids: IPs are a person's only in a person's context", () => {
   const ips = (t: string) => findProseIds(t).filter((c) => c.category === "IP").map((c) => c.value);
   assertEquals(ips("client_ip = 198.51.100.7 blocked"), ["198.51.100.7"]);
