@@ -2,7 +2,10 @@
  * Tier 2 (contextual) of the spec's "Auto-PHI detection model": a number (4+ digits; may be
  * `E1234567`, `03/15/1980`, `1980-03-15`) with MRN, Patient, DOB, Account, Visit, Acct, Record or
  * Birth in the 20 characters before it on its line. The other identifier keywords of HL7 shops
- * count as MRN cues too: `MR#`, `Med Rec`, `CSN`, `FIN`, `EMPI`, `Encounter`, `Member ID`, `pt id`.
+ * count as cues too: `MR#`, `Med Rec`, `CSN`, `FIN`, `EMPI`, `Encounter`, `Member ID`, `pt id`,
+ * `chart` (before an id). The keyword names the category (issue #23): `account`, `acct`, `FIN` an
+ * ACCOUNT; `visit`, `encounter`, `CSN` a VISIT; `member id` a MEMBER; the others an MRN (below,
+ * "MRN" stands for whichever of these the keyword gives).
  *
  * Keywords are whole words in either case: `Dobson`, `recorded`, `visitors` hold no keyword. A
  * keyword may be joined to the value (`MRN12345678`, `Mrn-12345678`, `MRN#12345678`) or end a
