@@ -164,6 +164,20 @@ const CASES: Case[] = [
     ],
   },
   {
+    id: "record numbers in parentheses beside a name",
+    text: "Spoke with Will Hamilton (E123456) and Dana Whitcombe (HSP6287305); Rose Tyler (00-123-456) " +
+      "too. Epic Bridge (v12345) and the Lab Results feed (2026-11-26) stay.",
+    phi: [
+      ["Will Hamilton", "NAME"],
+      ["E123456", "MRN"],
+      ["Dana Whitcombe", "NAME"],
+      ["HSP6287305", "MRN"],
+      ["Rose Tyler", "NAME"],
+      ["00-123-456", "MRN"],
+    ],
+    keep: ["Epic Bridge (v12345)", "Lab Results feed (2026-11-26)"],
+  },
+  {
     id: "bare phone after a cue on the next line",
     text: "Callback number for the patient's wife:\n2175550199\nMSH-7 20261126081455 and MSH-10 " +
       "MSG00001234 stay as they are.",
