@@ -226,8 +226,12 @@ function clauseEnd(text: string, s: number): number {
   while (i < text.length) {
     const c = text[i];
     if (c === "\n") {
-      // A blank line, or a line that reads as prose, ends the address.
+      // A blank line, or a line that reads as prose (long, or with `;`, `:`, `=`), ends the address.
       if (text[i + 1] === "\n" || ++lines > 4) break;
+      let nl = text.indexOf("\n", i + 1);
+      if (nl === -1) nl = text.length;
+      const next = text.slice(i + 1, nl).trim();
+      if (next.length > 60 || /[;:=!?]/.test(next) || next.split(/\s+/).length > 7) break;
       i++;
       continue;
     }
@@ -285,8 +289,17 @@ function addressShaped(clause: string): boolean {
   if (/^(?:p\.?\s?o\.?\s*box|psc\b|unit\s+\d|the\s+corner\s+of\b)/i.test(clause)) return true;
   // A house number, then a capitalized word, a street suffix or a unit somewhere, or two parts.
   return /^\d{1,6}[A-Za-z]?[ \t]+(?:\d{1,6}[ \t]+)?\p{Lu}/u.test(clause) ||
-    new RegExp(String.raw`\b(?:${SUFFIX})\b|${UNIT}`, "iu").test(clause) || /[,\n]/.test(clause);
+    new RegExp(String.raw`\b(?:${SUFFIX})\b|${UNIT}`, "iu").test(clause) ||
+    // More than one part: a city or a postal code after a comma or a line break.
+    /[,\n][ \t]*(?:\p{Lu}|\d{4,6}\b)/u.test(clause);
 }
+
+/** A line holding only a unit, a PO box or a military box. */
+const UNIT_LINE = new RegExp(
+  String
+    .raw`^(?:${UNIT}|(?:psc|unit)[ \t]+\d+,?[ \t]+box[ \t]+\d+|p\.?[ \t]?o\.?[ \t]*box[ \t]+\d+)[ \t]*$`,
+  "i",
+);
 
 function findAddresses(text: string, out: Candidate[]): void {
   const found: Candidate[] = [];
@@ -308,7 +321,12 @@ function findAddresses(text: string, out: Candidate[]): void {
     }
     if (!k) continue;
     let s = ADDRESS_CUE.lastIndex;
-    while (s < text.length && /[ \t\n]/.test(text[s]) && text.slice(k.index, s).split("\n").length < 3) s++;
+    // The address may start on the next line only after a label (`Address:`, `address is`).
+    const label = /(?::|=|\bis)[ \t]*$/i.test(k[0]);
+    while (
+      s < text.length && (text[s] === " " || text[s] === "\t" || (label && text[s] === "\n")) &&
+      text.slice(k.index, s).split("\n").length < 3
+    ) s++;
     // An address starts with a house number, a PO box or military box, `the corner of`, or (after
     // an `address` cue) a capitalized word.
     const head = text.slice(s, s + 30);
@@ -324,7 +342,7 @@ function findAddresses(text: string, out: Candidate[]): void {
     const strong = /address/i.test(k[0]);
     if (
       !/^(?:\d{1,6}[A-Za-z]?\b|p\.?\s?o\.?\s*box|psc\b|unit\s+\d|the\s+corner\s+of\b)/i.test(head) &&
-      !(strong && /^\p{Lu}[\p{L}\p{M}]+/u.test(head))
+      !(strong && label && /^\p{Lu}[\p{L}\p{M}]+/u.test(head))
     ) continue;
     const e = clauseEnd(text, s);
     // After a cue other than `address` (sent to, moved to, lives at), the clause must read as an
@@ -347,11 +365,6 @@ function findAddresses(text: string, out: Candidate[]): void {
       lines.push({ s: at, e: le, body });
       at = le + 1;
     }
-    const UNIT_LINE = new RegExp(
-      String
-        .raw`^(?:${UNIT}|(?:psc|unit)[ \t]+\d+,?[ \t]+box[ \t]+\d+|p\.?[ \t]?o\.?[ \t]*box[ \t]+\d+)[ \t]*$`,
-      "i",
-    );
     for (let i = 0; i < lines.length; i++) {
       const L = lines[i];
       const body = text.slice(L.body, L.e).trimEnd();
@@ -371,7 +384,7 @@ function findAddresses(text: string, out: Candidate[]): void {
           pb = tail[1];
         }
         if (
-          pb.length <= 60 && STREET_HEAD.test(pb) && !COUNT_NOUN.test(pb) &&
+          pb.length <= 60 && STREET_HEAD.test(pb) && !COUNT_NOUN.test(pb) && !UNIT_LINE.test(pb) &&
           !/[:;!?]|\.\s/.test(pb.replace(/\b\p{L}{1,4}\./gu, ""))
         ) {
           parts.push({ s: P.body, e: P.body + pb.length });

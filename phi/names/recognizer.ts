@@ -645,7 +645,7 @@ export function findNames(
     }
     // A lone given name at a sentence or line start, before a lowercase word or a colon (`David is
     // very`, `Amy: Remember`), or in a list of names (`Hannah, Anthony and Derek`).
-    if (len === 1 && !w.upper && isFirst(w) && w.key.length >= 3) {
+    if (len === 1 && !w.upper && isFirst(w) && w.key.length >= 3 && !COMMON_WORD_NAMES.has(w.key)) {
       const lead = text.slice(Math.max(0, w.start - 3), w.start);
       const next = text.slice(w.nameEnd, w.nameEnd + 3);
       const atStart = w.start === 0 || /(?:^|[.!?]\s|\n\s*|["'>]\s*)$/.test(lead);

@@ -178,6 +178,39 @@ const CASES: Case[] = [
     keep: ["Epic Bridge (v12345)", "Lab Results feed (2026-11-26)"],
   },
   {
+    id: "engine log and operator notes with cue words",
+    text: "[pd  .PROT.0001] 11/26/2026 08:14:55 Thread ib_adt_epic: Connected to 10.20.30.40 port 6001\n" +
+      "[cmd ] Processing 412 messages from Unit 4 queue\n" +
+      "Suite 3 of regression: 120 passed, 2 failed\n" +
+      "Site main moved to /hci/sites/main2 on Thu Nov 26 at 14:05\n" +
+      "Max message age 95 s; oldest age 120 days\n" +
+      "Alert sent to 3 recipients; text sent to 2 on-call phones\n" +
+      "Mark the xlate as done; Grant access to lab_user\n" +
+      "callback registered for 6 threads; dial 1 for ops; Registered 1 250 000 messages since Nov 1\n" +
+      "client thread ob_lab connects to 10.20.30.51:6002\n" +
+      "Unit 12\nSuite 400\n" +
+      "the ADT holds a test address\nSerial port COM3; serial number check passed; DL queue 12\n" +
+      "Member of group hci_admins; policy # is the same; license key checked",
+    phi: [],
+    keep: [
+      "10.20.30.40",
+      "Unit 4 queue",
+      "Suite 3",
+      "Thu Nov 26",
+      "Max message age 95 s",
+      "120 days",
+      "3 recipients",
+      "2 on-call phones",
+      "Mark the xlate",
+      "6 threads",
+      "1 250 000 messages",
+      "10.20.30.51:6002",
+      "Unit 12\nSuite 400",
+      "Serial port COM3",
+      "DL queue 12",
+    ],
+  },
+  {
     id: "bare phone after a cue on the next line",
     text: "Callback number for the patient's wife:\n2175550199\nMSH-7 20261126081455 and MSH-10 " +
       "MSG00001234 stay as they are.",
