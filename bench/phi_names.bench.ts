@@ -46,3 +46,22 @@ Deno.bench(`sanitize free text, built-in names off (comparator), ${mb}`, {
 Deno.bench(`sanitize free text, built-in names on, ${mb}`, { group: "names", n: 10 }, async () => {
   await on.sanitizeToolResult(text, "bash_exec");
 });
+
+// A 450 KB pasted prompt (notes, tool output and operator prose pasted into one message): the whole
+// prompt pass, and the prose recognizers of issue #23 (Safe Harbor ids in prose, phi/prose_ids.ts)
+// alone over the same text.
+const paste = text.slice(0, 450_000);
+const pasteKb = `${Math.round(new TextEncoder().encode(paste).length / 1000)} KB`;
+const prompt = await createPhiEngine({ config: testConfig(await Deno.makeTempDir()), sidecar: false });
+await prompt.tokenizeUserInput(paste);
+const proseIds = await import("../phi/prose_ids.ts").then((m) => m.findProseIds).catch(() => undefined);
+
+Deno.bench(`tokenizeUserInput, a ${pasteKb} pasted prompt`, { group: "paste", n: 10 }, async () => {
+  await prompt.tokenizeUserInput(paste);
+});
+
+if (proseIds) {
+  Deno.bench(`prose ids alone (phi/prose_ids.ts), ${pasteKb}`, { group: "paste", n: 10 }, () => {
+    proseIds(paste);
+  });
+}

@@ -7,6 +7,7 @@
  * |---|---|---|
  * | 1 | definite | SSN (dashed; spaces, dots, en dashes; 9 digits after an SSN cue); e-mail (also inside a URL, `%40`); phones: NANP formatted with an optional `+1`/`1-`/`001-` and extension, `+CC` international, spaced or bare after a phone cue; NPI after `NPI:` (or after `NPI` with a valid check digit); payment cards (`CARD`, Luhn) after a card cue or in a card layout with a network prefix: phi/tier1_definite.ts |
  * | 2 | contextual | a value after MRN, Patient, DOB, Account, Visit, Acct, Record, Birth, born (whole words, either case; joined, camel-case, on the next line, alphanumeric ids, lists); birth dates in every written form after a birth cue; ordinary dates and counts with a unit are not ids: phi/tier2_contextual.ts |
+ * | 2 | prose ids | Safe Harbor identifiers in prose (ADDRESS, IP, AGE, LICENSE, DEVICE, MEMBER, and patient ids in URLs and scan paths), after the tier-2 rules and never over a value tier 4 knows: phi/prose_ids.ts |
  * | 3 | hl7 | field listings (a value printed after its path, phi/hl7_listing.ts) by the HL7 field policy; and on a line mentioning PID.3/5/7/11/13/18, NK1.*, GT1.* or IN1.16–20: caret values (`SMITH^JOHN`), numbers of 4+ digits, dates, and the value after `<ref>:` or `<ref> =` |
  * | 4 | known | a value already in the lookup table (original or canonical form), in any case; names as a run of 2–4 words in any order with spaces (one line break at most), `, `, `^`, `/` or `_` between them (`Jane Q Doe`, `Doe, Jane`, `DOE^JANE^Q`, `Doe/Jane`, `Jane_Doe`; also without the initials, and without a possessive `'s`); one name word after a title (`Mr. Doe`) or an initial (`J. Doe`); a known date in any written form (`January 5, 1950` for `1950-01-05`); single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits. A known name wins over a protected range (a path) that holds nothing but it |
  *
@@ -22,6 +23,7 @@ import { SpanSet } from "./spans.ts";
 import type { Candidate } from "./candidate.ts";
 import { findDefinite } from "./tier1_definite.ts";
 import { findContextual } from "./tier2_contextual.ts";
+import { findProseIds } from "./prose_ids.ts";
 import { findHl7Lines } from "./tier3_hl7.ts";
 import type { KnownIndex } from "./known_index.ts";
 
@@ -99,7 +101,18 @@ export function detectAuto(text: string, options: DetectOptions): Candidate[] {
   };
   if (!tiers || tiers.has("definite")) take(findDefinite(text));
   if (!tiers || tiers.has("contextual")) take(findContextual(text));
+  const known = options.known && (!tiers || tiers.has("known")) ? options.known.find(text) : [];
+  // Safe Harbor identifiers in prose (phi/prose_ids.ts), with tier 2 (before the tier-3 line rule,
+  // which would take a street's house number alone), but never over a known value (a known street
+  // written another way keeps its token).
+  if (!tiers || tiers.has("contextual")) {
+    const ids = findProseIds(text);
+    if (ids.length > 0) {
+      const k = SpanSet.union(known.map((c) => ({ start: c.start, end: c.end })));
+      take(ids.filter((c) => c.exact || !k.overlaps(c.start, c.end)));
+    }
+  }
   if (!tiers || tiers.has("hl7")) take(findHl7Lines(text));
-  if (options.known && (!tiers || tiers.has("known"))) take(options.known.find(text));
+  take(known);
   return out.sort((a, b) => a.start - b.start);
 }

@@ -2,7 +2,8 @@
  * The known-value index of tier 4 (spec, "Auto-PHI detection model"): a value already in the lookup
  * table (original or canonical form); names as a run of 2–4 words in any order with spaces, `, `,
  * `^` or `/` between them (`Jane Q Doe`, `Doe, Jane`, `DOE^JANE^Q`; also without the initials);
- * single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits. The
+ * single alphabetic words only for MANUAL and custom categories; numbers of 6 or more digits; a CJK
+ * name joined without its separator (`王小明` for `王^小明`), also inside CJK running text. The
  * needle matching itself is phi/tier4_known.ts.
  */
 import { isCanonicalAsciiName, nameWithoutInitials, normalizeName, parseDate } from "./normalize.ts";
@@ -43,6 +44,9 @@ function isIdentifier(category: string): boolean {
 
 /** Fewest digits of a known identifier swept in later text (README, "PHI": 4 digits are years). */
 export const MIN_ID_DIGITS = 5;
+
+/** Han, kana and Hangul: scripts written without spaces between the parts of a name. */
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
 
 /** Size of the KnownIndex word filter in bits (128 KiB). */
 const WORD_BITS = 1 << 20;
@@ -193,6 +197,11 @@ export class KnownIndex {
   /** Known birth (and other) dates by canonical `YYYY-MM-DD`, found in any written form. */
   #dates = new Map<string, LookupRow>();
   /**
+   * CJK names by their written forms without a separator (`王小明` for a known `王^小明`): CJK text
+   * has no spaces between words, so these are searched as substrings.
+   */
+  #cjk = new Map<string, LookupRow>();
+  /**
    * A one-hash Bloom filter over the words that lead anywhere (needle first words and name words):
    * most words of a text are in neither table, and the filter turns them away from their character
    * codes alone, before any slice, lowercase copy or lookup in the large tables.
@@ -307,6 +316,15 @@ export class KnownIndex {
       if (row.original !== undefined && !hasNameSeparator(row.original.trim())) {
         this.#needle(row.original, row, true);
       }
+      // A CJK name (`王^小明`, `山田^太郎`, `김^민준`): also written joined, family name first (the
+      // order these scripts write a name in).
+      if (row.original !== undefined && CJK.test(row.original)) {
+        const parts = row.original.split(/[\^,\s\/|_]+/).filter((p) => p !== "" && CJK.test(p));
+        if (parts.length >= 2 && parts.length <= 3) {
+          const form = parts.join("");
+          if (!this.#cjk.has(form)) this.#cjk.set(form, row);
+        }
+      }
       return;
     }
     if ((row.category === "DOB" || row.category === "DATE") && /^\d{4}-\d{2}-\d{2}$/.test(row.canonical)) {
@@ -384,6 +402,7 @@ export class KnownIndex {
       this.#nameWords = new Set();
       this.#wordRow = new Map();
       this.#dates = new Map();
+      this.#cjk = new Map();
       this.#wordBits.fill(0);
       this.#indexed = 0;
     }
@@ -396,6 +415,7 @@ export class KnownIndex {
   find(text: string): Candidate[] {
     this.#update();
     const out: Candidate[] = [];
+    if (this.#cjk.size > 0 && CJK.test(text)) this.#findCjk(text, out);
     if (this.#byWord.size === 0 && this.#names.size === 0 && this.#dates.size === 0) return out;
     let after = 0;
     // The words of the text (runs of letters and digits, as /[\p{L}\p{N}]+/u finds them), scanned by
@@ -448,6 +468,20 @@ export class KnownIndex {
     }
     if (this.#dates.size > 0) this.#findDates(text, out);
     return out;
+  }
+
+  /** Known CJK names written joined (`王小明`), wherever they stand in CJK running text. */
+  #findCjk(text: string, out: Candidate[]): void {
+    // Longest forms first, so a three-part name wins over its first two parts.
+    const forms = [...this.#cjk.keys()].sort((a, b) => b.length - a.length);
+    const taken = new SpanSet();
+    for (const form of forms) {
+      const row = this.#cjk.get(form)!;
+      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + form.length)) {
+        if (!taken.add(at, at + form.length)) continue;
+        out.push(candidate(at, at + form.length, form, row.category, row.canonical, "known"));
+      }
+    }
   }
 
   /** Known dates written in another form (`January 5, 1950` for a known `1950-01-05`). */

@@ -13,6 +13,9 @@ import type { Candidate } from "./candidate.ts";
 const SSN_CUE_BEFORE =
   /(?:\bssn|\bss#|\bsocial[ \t]+security(?:[ \t]+(?:number|no\.?|#))?)[ \t]*[:#=]?[ \t]*$/i;
 
+/** The identifier categories tier 2 reads a number as (by its keyword): an SSN shown elsewhere wins. */
+const ID_CATEGORIES = new Set(["MRN", "ACCOUNT", "VISIT", "MEMBER"]);
+
 /** Nine digits of an MRN candidate's canonical value (bare, or 3-2-4 with one separator). */
 function nineDigits(canonical: string): string | undefined {
   const m = /^(\d{3})([- .\u2013]?)(\d{2})\2(\d{4})$/.exec(canonical);
@@ -54,7 +57,7 @@ export function preferSsn(
   }
   let shown: Set<string> | undefined; // one pass over the text, when there is an MRN to test
   for (const c of list) {
-    if (c.category !== "MRN" || c.token !== undefined) continue;
+    if (!ID_CATEGORIES.has(c.category) || c.token !== undefined) continue;
     const d = nineDigits(c.canonical);
     if (d === undefined || known(c.canonical) || known(d)) continue;
     if (ssn?.has(d) || (readText && (shown ??= shownAsSsn(text)).has(d))) {

@@ -54,7 +54,7 @@ const CARD_IIN =
 const CARD_CUE =
   /(?<![A-Za-z])(?:card|cards|cc|credit|debit|visa|master\s?card|amex|american\s+express|discover|maestro|jcb|diners|pan)(?![A-Za-z])/i;
 const PHONE_CUE =
-  /(?<![A-Za-z])(?:phone|phones|ph|tel|telephone|fax|cell|cellphone|mobile|pager|call(?:ed|ing|s)?|contact\s+(?:number|no))(?![A-Za-z])/i;
+  /(?<![A-Za-z])(?:phone|phones|ph|tel|telephone|fax|cell|cellphone|mobile|pager|call(?:ed|ing|s)?|call[ \t-]?backs?|contact\s+(?:number|no)|answering|reach(?:ed)?\s+(?:me|us|him|her|them|you)|text(?:ed)?\s+(?:me|us|him|her|them)|sms|dial(?:ed|ing)?|ring\s+(?:me|us)|voicemail|whatsapp|messages\s+to|registered|(?:desk|office|home|work|direct|landline)(?=[ \t]*:))(?![A-Za-z])/i;
 const SSN_CUE = /(?<![A-Za-z])(?:ssn|ss#|ss\s*no|social\s+security(?:\s+(?:number|no|#))?)(?![A-Za-z])/i;
 
 // An extension (part of the token) and the end of a phone: no digit or word character may follow,
@@ -68,6 +68,30 @@ const ID_BEFORE =
 const UNIT_AFTER =
   /^[ \t]*(?:ms|s|secs?|bytes?|[kmg]i?b|rows?|records?|messages?|msgs?|lines?|files?|items?|entries|errors?)\b/i;
 const INTL_BEFORE = /(?<![\w+])\+\d{1,3}[ \t.-]?(?:\(\d{1,4}\)[ \t.-]?)?$/;
+
+/**
+ * A number written as a phone next to a phone cue: an optional `1` or `+CC`, an optional area code in
+ * parentheses, then groups of digits joined by one space, dot or dash (or one bare run).
+ */
+const CUE_NUM = String
+  .raw`(?:(?:\+\d{1,3}|1)[ \t.-]?)?(?:\(\d{1,5}\)[ \t.-]?)?\d{1,8}(?:[ \t.-]\d{1,8}){0,5}|(?:1[ \t.-]?)?\d{7,15}`;
+
+const digitsOf = (v: string) => v.replace(/(?:x|ext\.?|extension)[ \t]*\d+$/i, "").replace(/\D/g, "").length;
+
+/** A value after or before a phone cue that is a phone (see the cue rules). */
+function cuedPhone(t: string, at: number, v: string): boolean {
+  const n = digitsOf(v);
+  const core = v.replace(/[ \t]*(?:x|ext\.?|extension)[ \t]*\d+$/i, "");
+  const grouped = /[ \t.()-]/.test(core);
+  if (n > 15 || n < (grouped ? 6 : 7)) return false;
+  // Dates, times, dotted quads and versions are not phones.
+  if (/^\d{1,4}([.\/-])\d{1,2}\1\d{1,4}$/.test(core)) return false;
+  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(core)) return false;
+  // Groups of one digit only are a list of small numbers, not a phone.
+  if (grouped && core.split(/[ \t.()-]+/).filter((g) => g.length > 1).length < 2) return false;
+  if (ID_BEFORE.test(t.slice(Math.max(0, at - 24), at))) return false;
+  return !UNIT_AFTER.test(t.slice(at + v.length, at + v.length + 12));
+}
 
 interface Rule {
   re: RegExp;
@@ -139,36 +163,38 @@ const TIER1: Rule[] = [
     category: "PHONE",
   },
   {
-    // Spaced or bare 10 digits (optionally after `1`) after a phone cue (up to 48 other characters
-    // between them on the line, none of them an id word: `call ... control id 2175550199` is an id).
+    // A number written as a phone after a phone cue (up to 48 other characters between them on the
+    // line, none of them an id word: `call ... control id 2175550199` is an id; or the cue ending
+    // the line before, `Phone:` newline): 6 to 15 digits in groups (`467 3395`, `0490 75 40 81`,
+    // `(71) 4233-6306`, `21 284 698 2548`) or 7 to 15 bare digits. Not a date, a time, a dotted
+    // IPv4 address or a count with a unit.
     re: new RegExp(
       PHONE_CUE.source +
-        String
-          .raw`[^\r\n\d]{0,48}?(?<![\w.+-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{3}[ \t]\d{7}|\d{10})` +
-        EXT +
-        ")" +
-        PHONE_END,
+        String.raw`[^\r\n\d]{0,48}?(?:\r?\n[ \t]*)?(?<![\w.+-])(` + CUE_NUM + EXT + ")" + PHONE_END,
       "gi",
     ),
     category: "PHONE",
     group: 1,
-    check: (t, s) => !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)),
+    check: (t, s, v) => cuedPhone(t, s, v),
   },
   {
-    // The cue after the number: `2175550199 (cell)`, `217 555 0199 - mobile`, `2175550199 home phone`.
+    // The cue after the number: `2175550199 (cell)`, `217 555 0199 - mobile`, `2175550199 home phone`,
+    // `416 60 039 office`, `(37) 788-063-Office`.
     re: new RegExp(
-      String
-        .raw`(?<![\w.+\/|^~&=:#-])((?:1[ \t.-]?)?(?:\d{3}[ \t]\d{3}[ \t]\d{4}|\d{10}))(?=[ \t]*[(,\/-]?[ \t]*(?:(?:home|work|office|cell|mobile|daytime|evening)[ \t]*)?(?:phone|ph|tel|cell|mobile|fax|pager)(?![A-Za-z]))`,
+      String.raw`(?<![\w.+\/|^~&=:#-])(` + CUE_NUM +
+        String
+          .raw`)(?=[ \t]*[(,\/-]?[ \t]*(?:(?:home|work|office|cell|mobile|daytime|evening)[ \t]*)?(?:phone|ph|tel|cell|mobile|fax|pager|office|desk)(?![A-Za-z]))`,
       "gi",
     ),
     prose: true,
     category: "PHONE",
     group: 1,
-    check: (t, s) => !ID_BEFORE.test(t.slice(Math.max(0, s - 24), s)),
+    check: (t, s, v) => cuedPhone(t, s, v) && digitsOf(v) >= 7,
     need: (t) =>
-      /\d[ \t]*[(,\/-]?[ \t]*(?:home|work|office|cell|mobile|daytime|evening|phone|ph|tel|fax|pager)/i.test(
-        t,
-      ),
+      /\d[ \t]*[(,\/-]?[ \t]*(?:home|work|office|cell|mobile|daytime|evening|phone|ph|tel|fax|pager|desk)/i
+        .test(
+          t,
+        ),
   },
   {
     // National numbers written with a trunk `0` and their country's grouping, without `+` or a cue:

@@ -2,7 +2,10 @@
  * Tier 2 (contextual) of the spec's "Auto-PHI detection model": a number (4+ digits; may be
  * `E1234567`, `03/15/1980`, `1980-03-15`) with MRN, Patient, DOB, Account, Visit, Acct, Record or
  * Birth in the 20 characters before it on its line. The other identifier keywords of HL7 shops
- * count as MRN cues too: `MR#`, `Med Rec`, `CSN`, `FIN`, `EMPI`, `Encounter`, `Member ID`, `pt id`.
+ * count as cues too: `MR#`, `Med Rec`, `CSN`, `FIN`, `EMPI`, `Encounter`, `Member ID`, `pt id`,
+ * `chart` (before an id). The keyword names the category (issue #23): `account`, `acct`, `FIN` an
+ * ACCOUNT; `visit`, `encounter`, `CSN` a VISIT; `member id` a MEMBER; the others an MRN (below,
+ * "MRN" stands for whichever of these the keyword gives).
  *
  * Keywords are whole words in either case: `Dobson`, `recorded`, `visitors` hold no keyword. A
  * keyword may be joined to the value (`MRN12345678`, `Mrn-12345678`, `MRN#12345678`) or end a
@@ -32,7 +35,7 @@ import { cand, digitCount, NUMBER_RE } from "./_tier_common.ts";
 
 /** The keywords (lowercase, as matched); which are birth cues. */
 const KEYWORD_RE =
-  /mrns?|mr(?=[ \t]*#)|med\.?[ \t]*rec(?:ord)?s?|csns?|fins?|empi|encounters?|member(?=[ \t]*(?:id|#|no|number)(?![A-Za-z]))|pt(?=[ \t]*(?:id|#)(?![A-Za-z]))|patient|d\.?o\.?b\.?|b\.(?=[ \t]*\d)|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
+  /mrns?|mr(?=[ \t]*#)|med\.?[ \t]*rec(?:ord)?s?|csns?|fins?|empi|encounters?|member(?=[ \t]*(?:id|#|no|number)(?![A-Za-z]))|chart(?=[ \t]*(?:#|:|no\.?|number)?[ \t]*[A-Za-z]{0,4}-?\d)|pt(?=[ \t]*(?:id|#)(?![A-Za-z]))|patient|d\.?o\.?b\.?|b\.(?=[ \t]*\d)|accounts?|accts?|visit|record|birth(?:date|day)?|born/gi;
 const BIRTH = /^(?:d\.?o|birth|born|b\.)/i;
 
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -44,6 +47,16 @@ interface Keyword {
   end: number;
   birth: boolean;
   born: boolean;
+  /** The category of an identifier after it: ACCOUNT, VISIT, MEMBER or MRN. */
+  category: string;
+}
+
+/** The category of the identifier a keyword names (`acct` an account, `CSN` a visit, ...). */
+function keywordCategory(k: string): string {
+  if (/^(?:accounts?|accts?|fins?)$/i.test(k)) return "ACCOUNT";
+  if (/^(?:visit|encounters?|csns?)$/i.test(k)) return "VISIT";
+  if (/^member/i.test(k)) return "MEMBER";
+  return "MRN";
 }
 
 /** The whole-word keywords of `text[from, to)` (positions in `text`). */
@@ -68,6 +81,7 @@ function keywordsIn(text: string, from: number, to: number): Keyword[] {
         end: e,
         birth: BIRTH.test(m[0]),
         born: /^(?:born|b\.)$/i.test(m[0]),
+        category: keywordCategory(m[0]),
       });
     } else KEYWORD_RE.lastIndex = m.index + 1;
   }
@@ -97,7 +111,7 @@ function cueBefore(
   text: string,
   pos: number,
   kws: readonly Keyword[],
-): { id: boolean; birth: boolean; bornOnly: boolean } {
+): { id: boolean; birth: boolean; bornOnly: boolean; category: string } {
   const ls = lineStart(text, pos);
   let from = Math.max(ls, pos - 20), to = pos;
   if (!kws.some((k) => k.start >= from && k.end <= to)) {
@@ -108,18 +122,19 @@ function cueBefore(
     from = tail, to = pe;
   }
   let id = false, birth = false, other = false;
+  let category = "MRN";
   for (const k of kws) {
     if (k.start < from || k.end > to) continue;
-    if (!k.birth) id = true;
+    if (!k.birth) id = true, category = k.category;
     else {
       birth = true;
       if (!k.born) other = true;
     }
   }
-  return { id, birth, bornOnly: birth && !other && !id };
+  return { id, birth, bornOnly: birth && !other && !id, category };
 }
 
-const NO_CUE = { id: false, birth: false, bornOnly: false };
+const NO_CUE = { id: false, birth: false, bornOnly: false, category: "MRN" };
 
 /**
  * A noun or verb between a keyword and a number that makes the number belong to something else
@@ -281,7 +296,7 @@ function contextualIn(
       !UNIT_RE.test(text.slice(g.index + g[0].length, g.index + g[0].length + 16))
     ) {
       // `MRN 12 345 678`: one identifier written in groups.
-      const c = cand(text, g.index, g.index + g[0].length, "MRN", "contextual");
+      const c = cand(text, g.index, g.index + g[0].length, k.category, "contextual");
       push(c);
       continue;
     }
@@ -294,7 +309,7 @@ function contextualIn(
     if (digitCount(m[0]) < 4 || STARTS_WITH_KEYWORD.test(m[0])) continue;
     if (isDateShaped(m[0]) && !/^\d+$/.test(m[0])) continue;
     if (UNIT_RE.test(text.slice(e, e + 16))) continue;
-    const c = cand(text, s, e, "MRN", "contextual");
+    const c = cand(text, s, e, k.category, "contextual");
     push(c);
     if (c) list(text, c, push);
   }
@@ -325,7 +340,7 @@ function contextualIn(
     // `born` alone makes birth dates only (`born in 1977` is a year, not an identifier).
     if (!date && cue.bornOnly) continue;
     if (!date && OTHER_NOUN.test(text.slice(Math.max(lineStart(text, at), at - 20), at))) continue;
-    const c = cand(text, at, e, date ? "DOB" : "MRN", "contextual");
+    const c = cand(text, at, e, date ? "DOB" : cue.category, "contextual");
     push(c);
     if (c) list(text, c, push);
   }

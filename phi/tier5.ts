@@ -18,11 +18,14 @@ import { atomicWrite } from "../core/atomic_write.ts";
 import { type Candidate, candidate } from "./candidate.ts";
 import { protectedSpans } from "./exclusions.ts";
 import type { Hl7Scan } from "./hl7_sanitize.ts";
-import { canonicalize } from "./normalize.ts";
+import { canonicalize, isDateShaped } from "./normalize.ts";
 import { SidecarClient, type SidecarDetector, type SidecarHealth } from "./sidecar/client.ts";
 import { sidecarFiles } from "./sidecar/files.ts";
 import type { SpanSet } from "./spans.ts";
 import { freeRegions, JoinedRegions } from "./_regions.ts";
+
+/** `(E123456)`, `(HSP6287305)`, `(00-123-456)` right after a name: letters (0-4) and 5+ digits. */
+const ID_IN_PARENS = /[ \t]?\((?:MRN[:# ]*)?([A-Za-z]{0,4}-?\d[\d-]{3,14}\d)\)/y;
 
 export interface Tier5Options {
   /** The sidecar; absent: the built-in recognizer alone (as in `auto` with the sidecar down). */
@@ -130,7 +133,17 @@ export class Tier5 {
     for (const e of entities ?? []) keep(e.start, e.end, `presidio_${e.type}`, "sidecar");
     if (await this.#namesDue(entities !== undefined)) {
       const find = await this.#finder(warnings);
-      for (const n of find?.(joined.text) ?? []) keep(n.start, n.end, "NAME", "names", `names:${n.rule}`);
+      for (const n of find?.(joined.text) ?? []) {
+        keep(n.start, n.end, "NAME", "names", `names:${n.rule}`);
+        // An id in parentheses right after a name (`Will Hamilton (E123456)`, `(HSP6287305)`,
+        // `(00-123-456)`) is that person's record number.
+        ID_IN_PARENS.lastIndex = n.end;
+        const m = ID_IN_PARENS.exec(joined.text);
+        if (m && !isDateShaped(m[1])) {
+          const s = n.end + m[0].indexOf(m[1]);
+          keep(s, s + m[1].length, "MRN", "names", "names:id beside a name");
+        }
+      }
     }
     if (out.length > 0) await this.#notice(warnings);
     return out;

@@ -30,7 +30,7 @@ export interface NameSpan {
   start: number;
   end: number;
   /** Which rule found it (for the audit context). */
-  rule: "title" | "cue" | "pair" | "last_first" | "caps" | "signature";
+  rule: "title" | "cue" | "pair" | "last_first" | "caps" | "signature" | "context";
 }
 
 /** What is never a name. */
@@ -115,6 +115,10 @@ const PLACE_WORDS = new Set([
   "department",
   "dept",
   "datacenter",
+  "apt",
+  "apartment",
+  "suite",
+  "ste",
 ]);
 
 /**
@@ -166,11 +170,122 @@ const CUE_WORDS = new Set([
   "name",
 ]);
 const STRONG_CUE_RE =
-  /(?:\bname\s*(?:is|:|=|was|\?)|\b(?:mr|mrs|ms|mx|dr|prof)\.?|\bnamed|\bspoke\s+(?:with|to)|\btalked\s+(?:with|to)|\bspeaking\s+(?:with|to)|\bcc\s*:|\battn\s*:?|\bpatient\s*:|\bpt\s*:|\bsigned(?:\s+by)?\s*:?|\bcaller\s*:?|\bcontact\s*:|\bi\s+am|\bi'm|\bthis\s+is|\bdear|\bhello|\bhi)\s*,?\s*$/i;
+  /(?:\bname\s*(?:is|:|=|was|\?)|\b(?:mr|mrs|ms|mx|dr|prof)\.?|\bnamed|\bspoke\s+(?:with|to)|\btalked\s+(?:with|to)|\bspeaking\s+(?:with|to)|\bcc\s*:|\battn\s*:?|\bpatient\s*:|\bpt\s*:|\bsigned(?:\s+by)?\s*:?|\bcaller\s*:?|\bcontact\s*:|\bi\s+am|\bi'm|\bthis\s+is|\bdear|\bhello|\bhi|[,.!?]\\?["”]\s*(?:says|said))\s*,?\s*$/i;
 const WEAK_CUE_RE =
-  /(?:\bper|\bpatient|\bpt|\bfrom|\bby|\bwith|\bcalled|\bcalling|\bcall|\bcontact|\bcontacted|\bemailed|\btold|\basked|\bfor|\bto|\band|\bor|\bmother|\bfather|\bwife|\bhusband|\bson|\bdaughter|\bsister|\bbrother|\bguardian|\bguarantor|\bsubscriber|\binsured|\bmember|\bprovider|\bphysician|\bnurse|\bthanks|\bthank\s+you)\s*,?\s*$/i;
+  /(?:\bper|\bpatient|\bpt|\bfrom|\bby|\bwith|\bcalled|\bcalling|\bcall|\bcontact|\bcontacted|\bemailed|\btold|\basked|\bfor|\bto|\band|\bor|\bmother|\bfather|\bwife|\bhusband|\bson|\bdaughter|\bsister|\bbrother|\bguardian|\bguarantor|\bsubscriber|\binsured|\bmember|\bprovider|\bphysician|\bnurse|\bthanks|\bthank\s+you|\bsays|\bsaid|\bstarring|\bshouted\s+at|\bexplained\s+to|\bup\s+with|\bspeak\s+(?:to|with)|\btalk\s+to|\bassistant\s+to|\bmarried|\bmet|\bvisited|\bcalls?\s+me|\bwas\s+called|\bname|\bunder|\bcall(?:ed)?\s+back\s*:?)\s*,?\s*$/i;
 const SIGNOFF_RE =
   /^\s*(?:thanks|thank\s+you|regards|best\s+regards|kind\s+regards|best|cheers|sincerely|respectfully|cordially|warm\s+regards|-{2,}|—|–)[\s,.!]*$/i;
+
+/**
+ * Given names that are also common English words: alone, or before an unknown word, they are the
+ * word (`Grant Access`, `Will Restart`); beside a known family name or after a cue they are names.
+ */
+export const COMMON_WORD_NAMES: ReadonlySet<string> = new Set([
+  "will",
+  "pat",
+  "rose",
+  "mark",
+  "hope",
+  "grace",
+  "faith",
+  "june",
+  "bill",
+  "sue",
+  "art",
+  "grant",
+  "chase",
+  "page",
+  "bell",
+  "ray",
+  "dean",
+  "don",
+  "joy",
+  "may",
+  "april",
+  "august",
+  "summer",
+  "winter",
+  "autumn",
+  "dawn",
+  "sunny",
+  "river",
+  "paris",
+  "london",
+  "jordan",
+  "hunter",
+  "sky",
+  "storm",
+  "major",
+  "king",
+  "price",
+  "long",
+  "young",
+  "new",
+  "max",
+  "guy",
+  "rich",
+  "frank",
+  "gay",
+  "miles",
+  "lane",
+  "drew",
+  "bob",
+  "rob",
+  "sterling",
+  "penny",
+  "amber",
+  "ruby",
+  "crystal",
+  "jewel",
+  "ivy",
+  "holly",
+  "daisy",
+  "iris",
+  "lily",
+  "violet",
+  "sandy",
+  "misty",
+  "cliff",
+  "glen",
+  "dale",
+  "forest",
+  "wood",
+  "stone",
+  "clay",
+  "reed",
+  "marsh",
+  "heath",
+  "brook",
+]);
+
+/** A verb only a person takes, right after a name (`Marek is from`, `Tilly Nicholson lives at`). */
+const PERSON_VERB_AFTER =
+  /^[ \t]+(?:said|says|asked|asks|told|tells|wrote|writes|replied|answered|shouted|yelled|explained|lives|lived|spent|works|worked|died|passed[ \t]+away|was[ \t]+born|is[ \t]+from|was[ \t]+from|comes[ \t]+from|came[ \t]+from|will[ \t]+be[ \t]+\p{Ll}+ing|had[ \t]+given|has[ \t]+given|gave|has[ \t]+been|had[ \t]+been|began|points[ \t]+out|pointed[ \t]+out|emailed|phoned|texted|complained|mentioned|denies|denied|is[ \t]+allergic|was[ \t]+admitted|was[ \t]+discharged|is[ \t]+an?[ \t]+\d+[ \t-]+year|is[ \t]+very|was[ \t]+very|just[ \t]+has|as[ \t]+(?:a[ \t]+|an[ \t]+|the[ \t]+|my[ \t]+)?(?:beneficiary|guardian|dependent|emergency[ \t]+contact|caregiver|subscriber|guarantor|next[ \t]+of[ \t]+kin))(?![\p{L}])/iu;
+/** A possessive before a person's noun (`Sepi's address`, `Timothy's daughter`). */
+const PERSON_NOUN_AFTER =
+  /^['’]s[ \t]+(?:address|daughter|son|wife|husband|partner|mother|father|mom|mum|dad|sister|brother|child|children|kids?|baby|phone|number|cell|e-?mail|account|chart|record|mrn|dob|birthday|insurance|appointment|guardian|caregiver|family|parents?|grand(?:mother|father|son|daughter)|aunt|uncle|cousin|friend|boss)(?![\p{L}])/iu;
+/** What makes the next lines a postal address (a house number and a word, a unit, a box). */
+const POSTAL_LINE =
+  /^[ \t>?*]*(?:\d{1,6}[A-Za-z]?[ \t]+\p{L}|(?:apt\.?|suite|unit|p\.?[ \t]?o\.?[ \t]*box|psc)[ \t]+\d)/iu;
+
+/**
+ * True when `text[s, e)` is a line of its own (a quote prefix `>` aside) with a postal address in
+ * the next four lines, each of them short (a company or a job title may stand between).
+ */
+function addresseeLine(text: string, s: number, e: number): boolean {
+  const ls = text.lastIndexOf("\n", s - 1) + 1;
+  if (!/^[ \t>?*]*$/.test(text.slice(ls, s))) return false;
+  let le = text.indexOf("\n", e);
+  if (le === -1 || !/^[ \t]*$/.test(text.slice(e, le))) return false;
+  for (let k = 0; k < 4 && le !== -1; k++) {
+    const ns = le + 1;
+    le = text.indexOf("\n", ns);
+    const line = text.slice(ns, le === -1 ? text.length : le);
+    if (line.length > 60) return false;
+    if (POSTAL_LINE.test(line)) return true;
+  }
+  return false;
+}
 
 /** `is`, `was`, `named` right before a name (`Patient is Maria de la Cruz`). */
 const IS_CUE_RE = /\b(?:is|was|named)\s*$/i;
@@ -240,6 +355,18 @@ function particleTail(text: string, end: number, ok: (key: string) => boolean): 
   return family !== undefined && ok(family.toLowerCase()) ? e : end;
 }
 
+const CAL =
+  "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun";
+const CAL_ABBR = new RegExp(`^(?:${CAL})$`, "i");
+const CAL_AFTER = new RegExp(String.raw`^\.?,?[ \t]+(?:\d|(?:${CAL})[a-z]*\b)`, "i");
+const CAL_BEFORE = new RegExp(String.raw`(?:\d|\b(?:${CAL})[a-z]*\.?),?[ \t]+$`, "i");
+
+/** True when the word at `[start, end)` stands beside a number or another calendar word. */
+function calendarContext(text: string, start: number, end: number): boolean {
+  return CAL_AFTER.test(text.slice(end, end + 14)) ||
+    CAL_BEFORE.test(text.slice(Math.max(0, start - 14), start));
+}
+
 function wordsOf(text: string): Word[] {
   const out: Word[] = [];
   let prevEnd = 0;
@@ -248,13 +375,22 @@ function wordsOf(text: string): Word[] {
     const start = m.index;
     // Inside a word (`eCW`, `abcDef`) or an identifier (`ib_Quest`, `x.Ray`): not a word start.
     const before = start > 0 ? text[start - 1] : "";
-    if (before !== "" && /[\p{L}\p{N}_@$.\\/:#=<>\[\]-]/u.test(before)) {
+    // (A `>` that quotes an e-mail line is no identifier: `>Haley Fukunaga`.)
+    if (
+      before !== "" && /[\p{L}\p{N}_@$.\\/:#=<>\[\]-]/u.test(before) &&
+      !(before === ">" && /(?:^|\n)[> \t]*$/.test(text.slice(Math.max(0, start - 8), start))) &&
+      // An HL7 highlight escape before a word (`\H\SCOTT, MICHAEL\N\`) is formatting, not part of it.
+      !(before === "\\" && /\\[HN]\\$/.test(text.slice(Math.max(0, start - 3), start)))
+    ) {
       prevEnd = start + m[0].length;
       continue;
     }
     let raw = m[0];
     const after = text[start + raw.length] ?? "";
-    if (after !== "" && /[\p{N}_@/\\:=]/u.test(after) && after !== ":") {
+    if (
+      after !== "" && /[\p{N}_@/\\:=]/u.test(after) && after !== ":" &&
+      !/^\\[HN]\\/.test(text.slice(start + raw.length, start + raw.length + 3))
+    ) {
       prevEnd = start + raw.length;
       continue;
     }
@@ -269,6 +405,12 @@ function wordsOf(text: string): Word[] {
       nameEnd -= 2;
     }
     if (raw.length === 0) continue;
+    // A month or weekday abbreviation in a date (`Thu Nov 26`, `Nov 26`, `Mon 08:00`) is no word of
+    // a name (`Jan de la Cruz` is).
+    if (CAL_ABBR.test(raw) && calendarContext(text, start, nameEnd)) {
+      prevEnd = start + m[0].length;
+      continue;
+    }
     const letters = [...raw];
     const initial = letters.length === 1;
     const upper = !initial && raw === raw.toUpperCase() && raw !== raw.toLowerCase();
@@ -306,7 +448,12 @@ function joins(gap: string): boolean {
  * // [{ start: 11, end: 25, rule: "cue" }]
  * ```
  */
-export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary): NameSpan[] {
+export function findNames(
+  text: string,
+  lex: NameLexicon,
+  vocab: NameVocabulary,
+  lowerLines = true,
+): NameSpan[] {
   const words = wordsOf(text);
   const out: NameSpan[] = [];
   const n = words.length;
@@ -370,6 +517,23 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
         continue;
       }
     }
+    // A given name that is also a common word (`Will`, `Pat`, `Mark`, `June`) is a name beside a
+    // known family name (`Will Hamilton`) or, after a cue, beside any name word (`patient Pat
+    // Nguyen`); never before a number (`June 5`).
+    if (
+      COMMON_WORD_NAMES.has(w.key) && lex.first.has(w.key) && !w.upper && i + 1 < n &&
+      joins(words[i + 1].gap) && w.end === w.nameEnd && !words[i + 1].initial
+    ) {
+      const nx = words[i + 1];
+      const cue = STRONG_CUE_RE.test(lineBefore(w.start)) || WEAK_CUE_RE.test(lineBefore(w.start));
+      if (
+        familyOk(nx.key) && !TITLE.has(nx.key) && !COMMON_WORD_NAMES.has(nx.key) &&
+        (isLast(nx) || (cue && nameLike(nx)))
+      ) {
+        i = emit(i, i + 2, "pair");
+        continue;
+      }
+    }
     if (!nameLike(w) || w.initial) {
       i++;
       continue;
@@ -428,6 +592,23 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
       i = j;
       continue;
     }
+    // A person's context after the words: a verb only people take (`Tilly Nicholson lives at`,
+    // `Marek is from`, `said`), or a possessive before a person's noun (`Sepi's address`,
+    // `Timothy's daughter`). One word must be a lexicon name unless the run has two words or more.
+    if (!words.slice(i, j).every((x) => x.upper || x.initial) && (len >= 2 || inLex(w))) {
+      const last = words[j - 1];
+      const after = text.slice(last.nameEnd, last.nameEnd + 40);
+      if (PERSON_VERB_AFTER.test(after) || PERSON_NOUN_AFTER.test(after)) {
+        i = emit(i, j, "context");
+        continue;
+      }
+    }
+    // A postal block's addressee: a line of two to four name words with an address in the next
+    // four lines (`Lori Gairbekov` then `52 Stubben 149`, `Suite 947`).
+    if (len >= 2 && len <= 4 && addresseeLine(text, w.start, words[j - 1].end)) {
+      i = emit(i, j, "signature");
+      continue;
+    }
     // Strong cue: any name-like words.
     if (STRONG_CUE_RE.test(before) && !(len === 1 && w.upper && !inLex(w))) {
       i = emit(i, j, "cue");
@@ -452,7 +633,9 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
       } else if (!words.slice(i, j).some((x) => x.upper)) {
         // Given then family name; the CSpell list (either kind) may stand in for one side.
         const knownPair = (isFirst(a) && (isLast(b) || isAny(b))) || ((isFirst(a) || isAny(a)) && isLast(b));
-        const firstPlus = isFirst(a) && !lex.last.has(a.key) && !inLex(b) && b.key.length >= 3;
+        // A given name that is also a family name (`Taylor`, `John`) with an unknown word after it,
+        // but not a given name that is also a common word (`Grant Access`, `Mark Complete`).
+        const firstPlus = isFirst(a) && !inLex(b) && b.key.length >= 3 && !COMMON_WORD_NAMES.has(a.key);
         const plusLast = !inLex(a) && isLast(b) && !lex.first.has(b.key) && a.key.length >= 3;
         if (knownPair || ((firstPlus || plusLast) && len <= 3)) {
           i = emit(i, j, "pair");
@@ -462,7 +645,7 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     }
     // A lone given name at a sentence or line start, before a lowercase word or a colon (`David is
     // very`, `Amy: Remember`), or in a list of names (`Hannah, Anthony and Derek`).
-    if (len === 1 && !w.upper && isFirst(w) && !isLast(w) && w.key.length >= 3) {
+    if (len === 1 && !w.upper && isFirst(w) && w.key.length >= 3 && !COMMON_WORD_NAMES.has(w.key)) {
       const lead = text.slice(Math.max(0, w.start - 3), w.start);
       const next = text.slice(w.nameEnd, w.nameEnd + 3);
       const atStart = w.start === 0 || /(?:^|[.!?]\s|\n\s*|["'>]\s*)$/.test(lead);
@@ -470,7 +653,14 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
       const inList =
         (/^(?:,\s|\sand\s|\sor\s)/.test(text.slice(w.nameEnd, w.nameEnd + 5)) && listed(i + 1)) ||
         (/(?:,\s|\sand\s|\sor\s)$/.test(text.slice(Math.max(0, w.start - 5), w.start)) && listed(i - 1));
-      if ((atStart && /^(?: \p{Ll}|:\s)/u.test(next)) || inList) {
+      // A name spoken to: `Velimir, can I`, `Remember me, Kelly?`, `Don't go to town, Paul!`.
+      const vocative = (atStart && /^, \p{Ll}/u.test(next)) ||
+        (/,[ \t]$/.test(text.slice(Math.max(0, w.start - 2), w.start)) && /^[?!]/.test(next));
+      // A speaker's line of a dialogue: `Sara: "I'm`, `Amy: Remember`.
+      const speaker = atStart && /^:[ \t]*\\?["“]/.test(text.slice(w.nameEnd, w.nameEnd + 4));
+      if (
+        (!isLast(w) && atStart && /^(?: \p{Ll}|:\s)/u.test(next)) || inList || vocative || speaker
+      ) {
         i = emit(i, j, "cue");
         continue;
       }
@@ -504,6 +694,7 @@ export function findNames(text: string, lex: NameLexicon, vocab: NameVocabulary)
     i++;
   }
   lowerAfterCue(text, lex, banned, out);
+  if (lowerLines) lowercaseLines(text, lex, vocab, banned, out);
   return out.length > 1 ? out.sort((a, b) => a.start - b.start) : out;
 }
 
@@ -525,5 +716,67 @@ function lowerAfterCue(
     const end = m.index + m[0].length;
     if (out.some((o) => o.start < end && start < o.end)) continue;
     out.push({ start, end, rule: "cue" });
+  }
+}
+
+/** A line with letters and not one capital: typed in lower case throughout. */
+const HAS_UPPER = /\p{Lu}/u;
+const HAS_LOWER2 = /\p{Ll}{2}/u;
+
+/**
+ * Names in lines typed all in lower case (`follow up with monika žilková`, `said petra to michael`),
+ * where capitals are no evidence: the lines are read with each word capitalized, and a name found
+ * there counts only when every word of it is a lexicon name, none a common word (stop words, months,
+ * `will`, `mark`, ...) or a word of the engine's vocabulary; a single word only after a cue.
+ */
+function lowercaseLines(
+  text: string,
+  lex: NameLexicon,
+  vocab: NameVocabulary,
+  banned: (w: Word) => boolean,
+  out: NameSpan[],
+): void {
+  const known = (k: string) =>
+    (lex.first.has(k) || lex.last.has(k) || lex.any.has(k)) && !COMMON_WORD_NAMES.has(k) &&
+    !banned({ key: k } as Word) && !vocab.hl7.has(k);
+  let joined = "";
+  const starts: number[] = []; // [joined start, text start] pairs
+  for (let ls = 0; ls < text.length;) {
+    let le = text.indexOf("\n", ls);
+    if (le === -1) le = text.length;
+    const line = text.slice(ls, le);
+    const at = ls;
+    ls = le + 1;
+    if (HAS_UPPER.test(line) || !HAS_LOWER2.test(line)) continue;
+    const m = { 0: line, index: at };
+    // Only a line with a lexicon name word in it can hold a name (most lower-case lines of tool
+    // output hold none).
+    let any = false;
+    for (const w of m[0].split(/[^\p{L}\p{M}'’-]+/u)) {
+      if (w.length > 1 && known(w.toLowerCase())) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) continue;
+    starts.push(joined.length, m.index);
+    // Capitalize each word's first letter (when that keeps the length).
+    joined += m[0].replace(/(?<![\p{L}\p{M}'’])\p{Ll}/gu, (c) => {
+      const u = c.toUpperCase();
+      return u.length === c.length ? u : c;
+    }) + "\n";
+  }
+  if (joined === "") return;
+  for (const f of findNames(joined, lex, vocab, false)) {
+    const parts = joined.slice(f.start, f.end).toLowerCase().split(/[\s,]+/).filter((w) => w.length > 1);
+    if (parts.length === 0 || !parts.every((k) => known(k.replace(/['’]s$/, "")))) continue;
+    if (parts.length === 1 && (f.rule !== "cue" || !lex.first.has(parts[0]))) continue;
+    // Map back to the text through the line it lies in.
+    let k = 0;
+    while (k + 2 < starts.length && starts[k + 2] <= f.start) k += 2;
+    const start = starts[k + 1] + (f.start - starts[k]);
+    const end = start + (f.end - f.start);
+    if (out.some((o) => o.start < end && start < o.end)) continue;
+    out.push({ start, end, rule: f.rule });
   }
 }

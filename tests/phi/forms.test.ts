@@ -276,6 +276,14 @@ Deno.test("cards: without a cue only in a card layout with a network prefix; lon
 
 // ---- tier 2 ---------------------------------------------------------------------------------------
 
+/** The category tier 2 gives an identifier by its keyword: an account, a visit, else an MRN. */
+function idCategory(text: string): string {
+  const kw = /^(?:the |re: )?([a-z]+)/i.exec(text)?.[1].toLowerCase() ?? "";
+  if (/^acc(?:oun)?ts?$/.test(kw)) return "ACCOUNT";
+  if (kw === "visit") return "VISIT";
+  return "MRN";
+}
+
 Deno.test("tier 2: keywords are whole words in either case; joined, camel-case, next-line, alphanumeric, lists", () => {
   for (
     const text of [
@@ -304,13 +312,16 @@ Deno.test("tier 2: keywords are whole words in either case; joined, camel-case, 
       ["Visit # V20931177 got", "V20931177"],
       ["visit 20380117 closed", "20380117"],
     ]
-  ) assertEquals(one(text), ["MRN", value], text);
+  ) assertEquals(one(text), [idCategory(text), value], text);
   assertEquals(found("MRNs 12345678, 23456789, 34567890"), [["MRN", "12345678"], ["MRN", "23456789"], [
     "MRN",
     "34567890",
   ]]);
-  assertEquals(found("accounts 1234567; 2345678 and 3456789."), [["MRN", "1234567"], ["MRN", "2345678"], [
-    "MRN",
+  assertEquals(found("accounts 1234567; 2345678 and 3456789."), [["ACCOUNT", "1234567"], [
+    "ACCOUNT",
+    "2345678",
+  ], [
+    "ACCOUNT",
     "3456789",
   ]]);
 });
@@ -336,7 +347,7 @@ Deno.test("tier 2 (generated): keyword forms, case, separators and lists", () =>
     ]);
     const sep = pick([" ", ": ", "#", "-", ":\n", " number ", " no. ", ": \r\n"]);
     const text = `${pick(["", "the ", "Re: "])}${kw}${sep}${id}${pick(["", ".", " was merged", ","])}`;
-    assertEquals(one(text), ["MRN", id], JSON.stringify(text));
+    assertEquals(one(text), [idCategory(text), id], JSON.stringify(text));
     const more = Array.from({ length: int(1, 3) }, () => digits(8).replace(/^[01]/, "4"));
     const head = /^(?:mrn|account|acct)$/i.test(kw) ? `${kw}s` : kw;
     const list = `${head} ${[id, ...more].join(pick([", ", "; ", " and ", ", and "]))}`;

@@ -125,7 +125,7 @@ Deno.test("built-in tier 5: each rule on its own", async () => {
   assertEquals(names("SMITH, John called about PID.5"), ["SMITH, John/last_first"]);
   assertEquals(names("KOWALSKI HANA in room 4"), ["KOWALSKI HANA/caps"]);
   assertEquals(names("Thanks,\nPriya Natarajan\n"), ["Priya Natarajan/pair"]);
-  assertEquals(names("Kevin had given Alma his address"), ["Kevin/cue", "Alma/cue"]);
+  assertEquals(names("Kevin had given Alma his address"), ["Kevin/context", "Alma/cue"]);
   for (
     const t of [
       "Thread Status Error Count",

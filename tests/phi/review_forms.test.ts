@@ -55,11 +55,11 @@ function rng(seed: number): (n: number) => string {
 const IDENTIFIERS: Case[] = [
   { text: "MR# 12345678", phi: [["12345678", "MRN"]] },
   { text: "Med Rec # 12345678", phi: [["12345678", "MRN"]] },
-  { text: "CSN 123456789", phi: [["123456789", "MRN"]] },
-  { text: "FIN 22334455", phi: [["22334455", "MRN"]] },
+  { text: "CSN 123456789", phi: [["123456789", "VISIT"]] },
+  { text: "FIN 22334455", phi: [["22334455", "ACCOUNT"]] },
   { text: "EMPI 12345678", phi: [["12345678", "MRN"]] },
-  { text: "encounter 555666777", phi: [["555666777", "MRN"]] },
-  { text: "Member ID XYZ123456789", phi: [["XYZ123456789", "MRN"]] },
+  { text: "encounter 555666777", phi: [["555666777", "VISIT"]] },
+  { text: "Member ID XYZ123456789", phi: [["XYZ123456789", "MEMBER"]] },
   { text: "pt id: 4455667", phi: [["4455667", "MRN"]] },
   { text: "SSN:\n123456789", phi: [["123456789", "SSN"]] },
   { text: "NPI1234567893", phi: [["1234567893", "NPI"]] },
@@ -93,7 +93,15 @@ Deno.test("review forms: generated identifier values behind each keyword", async
   for (let i = 0; i < 6; i++) {
     const v = digits(7 + (i % 3));
     for (const kw of ["MR#", "Med Rec #", "CSN", "FIN", "EMPI", "Encounter", "Member ID", "pt id:"]) {
-      cases.push({ text: `see ${kw} ${v} for the ADT`, phi: [[v, "MRN"]], keep: ["for the ADT"] });
+      // The keyword names the category (issue #23: accounts, visits and member ids are their own).
+      const cat = /^(?:CSN|Encounter)$/.test(kw)
+        ? "VISIT"
+        : kw === "FIN"
+        ? "ACCOUNT"
+        : kw === "Member ID"
+        ? "MEMBER"
+        : "MRN";
+      cases.push({ text: `see ${kw} ${v} for the ADT`, phi: [[v, cat]], keep: ["for the ADT"] });
     }
     const a = digits(8), b = digits(8), c = digits(8);
     cases.push({ text: `MRNs ${a} ${b} ${c}`, phi: [[a, "MRN"], [b, "MRN"], [c, "MRN"]] });
