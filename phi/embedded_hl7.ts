@@ -68,9 +68,26 @@ function caretCrAt(text: string, after: number, le: number): boolean {
  */
 const CARRIER_S = new RegExp(
   String.raw`[{'"\x60][A-Z][A-Z0-9]{2}\||&quot;[A-Z][A-Z0-9]{2}\||\|(?:PID|NK1|GT1|IN1|PV1|MSH)\||` +
-    String.raw`\^M[ \t]*(?:(?:${[...STRONG].join("|")}|Z[A-Z0-9]{2})\||\r?\n|$)|` +
-    String.raw`\|[^\r\n]*[ \t](?:PID|NK1|GT1|IN1|PV1|MRG)\|`,
+    String.raw`\^M[ \t]*(?:(?:${[...STRONG].join("|")}|Z[A-Z0-9]{2})\||\r?\n|$)`,
 );
+
+/** A segment id after white space, on a line with a `|` before it (`thread|IN| PID|1|...`). */
+const SPACED_ID = /[ \t](?:PID|NK1|GT1|IN1|PV1|MRG)\|/g;
+
+/**
+ * True when a line holds `|` and, later on it, white space and a segment id with a policy: the one
+ * carrier of CARRIER_S's kind that a regex would find by scanning each line once per `|`.
+ */
+function spacedIdAfterPipe(text: string): boolean {
+  SPACED_ID.lastIndex = 0;
+  for (let m = SPACED_ID.exec(text); m; m = SPACED_ID.exec(text)) {
+    const pipe = text.lastIndexOf("|", m.index);
+    if (pipe !== -1 && pipe > text.lastIndexOf("\n", m.index) && pipe > text.lastIndexOf("\r", m.index)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /** Segment ids that may follow a log-prefix `|`: those with a field policy, and headers. */
 const PIPE_START = new Set<string>([...Object.keys(HL7_FIELD_POLICY), "MSH"]);
@@ -680,7 +697,7 @@ export function embeddedScan(
   scanner: (view: string) => Hl7Scan = scanHl7,
 ): Hl7Scan | undefined {
   if (text.indexOf("|") === -1) return undefined;
-  const carriers = CARRIER_I.test(text) || CARRIER_S.test(text);
+  const carriers = CARRIER_I.test(text) || CARRIER_S.test(text) || spacedIdAfterPipe(text);
   // Only segments with a proper id cover their line (a headless fragment's `then NK1|...` line is
   // a "segment" of the parser's, with no policy).
   const proper = primary?.segments.filter((g) => segIdAt(text, g.start, g.end + 1) !== undefined) ?? [];

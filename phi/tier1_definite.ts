@@ -173,6 +173,9 @@ const TIER1: Rule[] = [
         String.raw`[^\r\n\d]{0,48}?(?:\r?\n[ \t]*)?(?<![\w.+-])(` + CUE_NUM + EXT + ")" + PHONE_END,
       "gi",
     ),
+    // A cue is prose's: inside a record (an HL7 segment, a FHIR organization's telecom) the format's
+    // structure decides which phones are a person's.
+    prose: true,
     category: "PHONE",
     group: 1,
     check: (t, s, v) => cuedPhone(t, s, v),
