@@ -118,3 +118,19 @@ export function cutSegmentsAtFree(scan: RecordScan): void {
   }
   scan.segments = out;
 }
+
+/**
+ * The end of a document format's scan (FHIR, CDA): its parts in text order, the record's own name
+ * words found in its narrative, and its records cut at their free spans. Undefined when it found no
+ * record.
+ */
+export function finishScan(text: string, out: RecordScan, label: string): RecordScan | undefined {
+  if (out.segments.length === 0) return undefined;
+  const by = (a: { start: number }, b: { start: number }) => a.start - b.start;
+  out.structured.sort(by);
+  out.free.sort(by);
+  out.segments.sort(by);
+  addNarrativeNames(text, out, label);
+  cutSegmentsAtFree(out);
+  return out;
+}

@@ -41,8 +41,8 @@
 import { candidate } from "./candidate.ts";
 import type { RecordFormat, RecordScan } from "./records.ts";
 import { decodeJsonString, openingQuoteBefore } from "./_json_pos.ts";
-import { MINTED_TOKEN_RE } from "./token.ts";
-import { addNarrativeNames, canonOf, cutSegmentsAtFree } from "./_record_names.ts";
+import { isTokensOnly } from "./token.ts";
+import { canonOf, finishScan } from "./_record_names.ts";
 
 /** Person roles whose ids are a patient's or a relative's (MRN, SSN). */
 const PATIENT_ROLES = new Set([
@@ -129,7 +129,7 @@ function push(ctx: Ctx, s: number, e: number, category: string, path: string): v
   while (e > s && t.charCodeAt(e - 1) <= 32) e--;
   if (e <= s) return;
   const raw = t.slice(s, e);
-  if (raw.includes("[[") && !/[\p{L}\p{N}]/u.test(raw.replace(MINTED_TOKEN_RE, ""))) return;
+  if (isTokensOnly(raw)) return;
   const canonical = canonOf(category, unentity(raw));
   if (canonical === "") return;
   const ss = src(ctx, s), se = src(ctx, e);
@@ -530,14 +530,7 @@ export function scanCda(text: string): RecordScan | undefined {
   } catch {
     // Best effort: what was found before the fault stands.
   }
-  if (out.segments.length === 0) return undefined;
-  const by = (a: { start: number }, b: { start: number }) => a.start - b.start;
-  out.structured.sort(by);
-  out.free.sort(by);
-  out.segments.sort(by);
-  addNarrativeNames(text, out, "CDA");
-  cutSegmentsAtFree(out);
-  return out;
+  return finishScan(text, out, "CDA");
 }
 
 /** The CDA R2 / C-CDA record format (phi/records.ts). */

@@ -69,8 +69,8 @@ import {
   STR,
   strValue,
 } from "./_json_pos.ts";
-import { MINTED_TOKEN_RE } from "./token.ts";
-import { addNarrativeNames, canonOf, cutSegmentsAtFree } from "./_record_names.ts";
+import { isTokensOnly } from "./token.ts";
+import { canonOf, finishScan } from "./_record_names.ts";
 
 /** Resources that are a person: name, telecom, address and identifiers are theirs. */
 const PERSON = new Set(["Patient", "RelatedPerson", "Person", "Practitioner", "PractitionerRole"]);
@@ -258,7 +258,7 @@ function push(ctx: Ctx, n: JNode | undefined, category: string, path: string, a?
       // kept as written
     }
   }
-  if (value.includes("[[") && !/[\p{L}\p{N}]/u.test(value.replace(MINTED_TOKEN_RE, ""))) return;
+  if (isTokensOnly(value)) return;
   const canonical = canonOf(category, value);
   if (canonical === "") return;
   const ss = src(ctx, s), se = src(ctx, e);
@@ -786,14 +786,7 @@ export function scanFhir(text: string): RecordScan | undefined {
   } catch {
     // Best effort: what was found before the fault stands.
   }
-  if (out.segments.length === 0) return undefined;
-  const by = (a: { start: number }, b: { start: number }) => a.start - b.start;
-  out.structured.sort(by);
-  out.free.sort(by);
-  out.segments.sort(by);
-  addNarrativeNames(text, out, "FHIR");
-  cutSegmentsAtFree(out);
-  return out;
+  return finishScan(text, out, "FHIR");
 }
 
 /** The FHIR R4 JSON record format (phi/records.ts). */

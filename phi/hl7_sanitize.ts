@@ -13,7 +13,7 @@
  * An identifier field's id whose identifier type code (CX.5) is `SS` is an SSN, not an MRN: the same
  * number in PID.19 then shares its SSN token.
  */
-import { MINTED_TOKEN_RE } from "./token.ts";
+import { isTokensOnly } from "./token.ts";
 import {
   DEFAULT_DELIMITERS,
   type Delimiters,
@@ -110,7 +110,7 @@ function push(
   // A value that is already tokens (text sanitized once, e.g. a /load attachment, or a message the
   // model wrote back with its tokens) is never tokenized again: no token of a token.
   // Only tokens of the form this program mints count: `[[55120987]]` typed in a field is a value.
-  if (value.includes("[[") && !/[\p{L}\p{N}]/u.test(value.replace(MINTED_TOKEN_RE, ""))) return;
+  if (isTokensOnly(value)) return;
   const canonical = canonOf(category, value, d);
   if (canonical === "") return;
   ctx.out.structured.push(

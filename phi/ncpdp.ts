@@ -62,7 +62,7 @@
 import { candidate } from "./candidate.ts";
 import { canonicalize } from "./normalize.ts";
 import type { RecordFormat, RecordScan } from "./records.ts";
-import { MINTED_TOKEN_RE } from "./token.ts";
+import { elementValue } from "./_element.ts";
 import { isQuote, QuoteTracker } from "./_quoted.ts";
 
 /** One spelling of the three separators: FS, GS, RS (letters compared in any case). */
@@ -167,14 +167,10 @@ interface Ctx {
   quotes: QuoteTracker;
 }
 
-function push(ctx: Ctx, start: number, end: number, category: string, context: string): void {
-  const text = ctx.text;
-  while (end > start && text.charCodeAt(end - 1) === 32) end--;
-  while (start < end && text.charCodeAt(start) === 32) start++;
-  if (end <= start) return;
-  const value = text.slice(start, end);
-  // A value that is already tokens (a text sanitized once) is never tokenized again.
-  if (value.includes("[[") && !/[\p{L}\p{N}]/u.test(value.replace(MINTED_TOKEN_RE, ""))) return;
+function push(ctx: Ctx, s0: number, e0: number, category: string, context: string): void {
+  const v = elementValue(ctx.text, s0, e0);
+  if (!v) return;
+  const { start, end, value } = v;
   const canonical = canonicalize(category, value);
   if (canonical === "") return;
   ctx.out.structured.push(candidate(start, end, value, category, canonical, "hl7_pipeline", context));

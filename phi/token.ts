@@ -53,3 +53,21 @@ export function parseToken(token: string): { category: string; n: number } | und
   if (!m) return undefined;
   return { category: m[1], n: Number(m[2]) };
 }
+
+/**
+ * True when `value` holds a token of ours and no letter or digit outside its tokens: text sanitized
+ * once (a /load attachment, a message the model wrote back). Such a value is never tokenized again;
+ * `[[55120987]]` typed in a field is a value.
+ *
+ * @example
+ * ```ts
+ * isTokensOnly("[[NAME_1]]^^^DR"); // false (DR is text)
+ * isTokensOnly("[[MRN_1]]^^^"); // true
+ * isTokensOnly("[[55120987]]"); // false
+ * ```
+ */
+export function isTokensOnly(value: string): boolean {
+  if (value.indexOf("[[") === -1) return false;
+  const rest = value.replace(MINTED_TOKEN_RE, "");
+  return rest !== value && !/[\p{L}\p{N}]/u.test(rest);
+}

@@ -74,7 +74,7 @@
 import { candidate } from "./candidate.ts";
 import { canonicalize } from "./normalize.ts";
 import type { RecordFormat, RecordScan } from "./records.ts";
-import { MINTED_TOKEN_RE } from "./token.ts";
+import { elementValue } from "./_element.ts";
 import { isQuote, QuoteTracker } from "./_quoted.ts";
 
 /** Separators of one interchange (or fragment). */
@@ -207,14 +207,10 @@ function el(text: string, n: number, k: number): string {
   return k < n ? text.slice(AT[k], AT[k + 1] - 1) : "";
 }
 
-function push(ctx: Ctx, start: number, end: number, category: string, context: string, seps?: Seps): void {
-  const text = ctx.text;
-  while (end > start && text.charCodeAt(end - 1) === 32) end--;
-  while (start < end && text.charCodeAt(start) === 32) start++;
-  if (end <= start) return;
-  const value = text.slice(start, end);
-  // A value that is already tokens (a text sanitized once) is never tokenized again.
-  if (value.includes("[[") && !/[\p{L}\p{N}]/u.test(value.replace(MINTED_TOKEN_RE, ""))) return;
+function push(ctx: Ctx, s0: number, e0: number, category: string, context: string, seps?: Seps): void {
+  const v = elementValue(ctx.text, s0, e0);
+  if (!v) return;
+  const { start, end, value } = v;
   let plain = value;
   if (seps && category === "NAME" && plain.indexOf(seps.element) !== -1) {
     plain = plain.split(seps.element).join("^");

@@ -1,4 +1,5 @@
 /** Shared helpers for the PHI tests: a throwaway home and an engine configured for it. */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { AutoPhiMode } from "../../core/config.ts";
 import { createPhiEngine, type PhiEngine, type PhiEngineOptions } from "../../phi/mod.ts";
 import { tempDir } from "../support/run_assist.ts";
@@ -59,4 +60,21 @@ export function outsideFences(text: string): string[] {
     }
     return !inside;
   });
+}
+
+/** Sanitizes `text` as a tool result of `tool`; asserts the exact round trip; returns the model's text. */
+export async function through(engine: PhiEngine, text: string, tool = "read_file"): Promise<string> {
+  const out = await engine.sanitizeToolResult(text, tool);
+  assertEquals(engine.detokenize(out.text).text, text, "round trip");
+  return out.text;
+}
+
+/** Every value is gone from what the model gets (as a whole value). */
+export function assertGone(out: string, values: string[], where: string): void {
+  for (const v of values) assert(!leaks(out, v), `${where}: ${v} reached the model\n${out}`);
+}
+
+/** Every engine fact is still there, untouched. */
+export function assertKept(out: string, facts: string[], where: string): void {
+  for (const f of facts) assert(out.includes(f), `${where}: engine fact ${f} was tokenized\n${out}`);
 }

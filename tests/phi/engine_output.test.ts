@@ -15,24 +15,11 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { ENGINE_OUTPUT_FORMAT, scanEngineOutput } from "../../phi/engine_output.ts";
-import { leaks, testEngine } from "./_support.ts";
+import { assertGone, assertKept, testEngine, through as throughAs } from "./_support.ts";
 import { mulberry32, pick, randomText } from "../support/prng.ts";
 
 type Engine = Awaited<ReturnType<typeof testEngine>>["engine"];
-
-async function through(engine: Engine, text: string): Promise<string> {
-  const out = await engine.sanitizeToolResult(text, "bash_exec");
-  assertEquals(engine.detokenize(out.text).text, text, "round trip");
-  return out.text;
-}
-
-function assertGone(out: string, values: string[], where: string): void {
-  for (const v of values) assert(!leaks(out, v), `${where}: ${v} reached the model\n${out}`);
-}
-
-function assertKept(out: string, facts: string[], where: string): void {
-  for (const f of facts) assert(out.includes(f), `${where}: engine fact ${f} was tokenized\n${out}`);
-}
+const through = (engine: Engine, text: string) => throughAs(engine, text, "bash_exec");
 
 Deno.test("engine output, unit: keyed lists by key, nested address and name lists", () => {
   const t = "{MSGID message0} {PATIENT {{NAME {QUILLFEATHER MARGARET J}} {MRN 00482913} {DOB 19440130}\n" +

@@ -13,25 +13,11 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { columnCategory, EXTRACT_FORMAT, scanExtracts } from "../../phi/extracts.ts";
-import { leaks, testEngine } from "./_support.ts";
+import { assertGone, assertKept, testEngine, through as throughAs } from "./_support.ts";
 import { mulberry32, pick, randomText } from "../support/prng.ts";
 
 type Engine = Awaited<ReturnType<typeof testEngine>>["engine"];
-
-/** Sanitizes `text` as a tool result; asserts the round trip and returns the model's text. */
-async function through(engine: Engine, text: string): Promise<string> {
-  const out = await engine.sanitizeToolResult(text, "read_file");
-  assertEquals(engine.detokenize(out.text).text, text, "round trip");
-  return out.text;
-}
-
-function assertGone(out: string, values: string[], where: string): void {
-  for (const v of values) assert(!leaks(out, v), `${where}: ${v} reached the model\n${out}`);
-}
-
-function assertKept(out: string, facts: string[], where: string): void {
-  for (const f of facts) assert(out.includes(f), `${where}: engine fact ${f} was tokenized\n${out}`);
-}
+const through = (engine: Engine, text: string) => throughAs(engine, text, "read_file");
 
 Deno.test("extract vocabulary: column names by category, case and punctuation ignored", () => {
   const cat = (n: string) => {
