@@ -22,7 +22,7 @@
  */
 import { decodeBytes } from "../hl7/charset.ts";
 import { expandTilde, userHome } from "../core/tilde.ts";
-import { ATTACHED_FENCE_TAG } from "../phi/exclusions.ts";
+import { ATTACHED_FENCE_TAG } from "../phi/markers.ts";
 import { posix, win32 } from "../core/path.ts";
 import { PathGuard } from "../tools/files/protect.ts";
 import { READ_LIMIT_BYTES, readLimited, truncationFooter } from "../tools/files/read_limited.ts";

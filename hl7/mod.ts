@@ -55,6 +55,7 @@ export {
   type FieldDef,
   fieldDef,
   isSiteSpecific,
+  KNOWN_SEGMENTS,
   type PathDescription,
   SCHEMA_VERSION,
   type SegmentDef,

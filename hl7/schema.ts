@@ -170,3 +170,55 @@ export function describePath(path: Hl7Path): PathDescription | undefined {
   if (!component || path.subcomponent === undefined) return { segment, field, component };
   return { segment, field, component, subcomponent: componentsOf(component.type)?.[path.subcomponent - 1] };
 }
+
+/**
+ * Segment ids common in traffic: a dash-form field reference (`PID-3`) may start with one (Z-segments
+ * too), and a segment may start inside a line of prose after one (phi/embedded_hl7.ts).
+ */
+export const KNOWN_SEGMENTS = new Set([
+  "MSH",
+  "PID",
+  "PV1",
+  "PV2",
+  "EVN",
+  "MSA",
+  "ERR",
+  "NK1",
+  "GT1",
+  "IN1",
+  "IN2",
+  "IN3",
+  "OBR",
+  "OBX",
+  "ORC",
+  "AL1",
+  "DG1",
+  "PR1",
+  "ROL",
+  "NTE",
+  "MRG",
+  "PD1",
+  "SCH",
+  "AIS",
+  "AIG",
+  "AIL",
+  "AIP",
+  "RGS",
+  "FT1",
+  "TXA",
+  "SPM",
+  "QRD",
+  "QRF",
+  "BHS",
+  "BTS",
+  "FHS",
+  "FTS",
+  "ACC",
+  "UB1",
+  "UB2",
+  "RXA",
+  "RXE",
+  "RXO",
+  "RXR",
+  "TQ1",
+]);

@@ -33,3 +33,14 @@ export function letterOrDigitAt(text: string, i: number): number {
   const w = cp > 0xffff ? 2 : 1;
   return LETTER_OR_DIGIT.test(text.slice(i, i + w)) ? w : 0;
 }
+
+/** Start of the line holding `pos` (a backward scan to the previous `\n` or `\r`). */
+export function lineStart(text: string, pos: number): number {
+  let i = pos - 1;
+  while (i >= 0) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) break;
+    i--;
+  }
+  return i + 1;
+}

@@ -8,6 +8,7 @@ export {
   delimitersFrom,
   type Hl7Document,
   isHl7Shaped,
+  KNOWN_SEGMENTS,
   parseMessages,
   unescape,
 } from "../hl7/mod.ts";

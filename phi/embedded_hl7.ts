@@ -32,7 +32,7 @@
  */
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { HL7_FIELD_POLICY } from "./hl7_policy.ts";
-import { KNOWN_SEGMENTS } from "./exclusions.ts";
+import { KNOWN_SEGMENTS } from "./_hl7.ts";
 import { type Candidate, candidate } from "./candidate.ts";
 import { type Span, SpanSet } from "./spans.ts";
 

@@ -24,7 +24,8 @@ import {
   fieldFlags,
   type StreamDetokenizer,
 } from "./detokenize.ts";
-import { hasDobContext, lineStart, protectedRanges, protectedSpans } from "./exclusions.ts";
+import { hasDobContext, protectedRanges, protectedSpans } from "./exclusions.ts";
+import { lineStart } from "./_chars.ts";
 import { findCaretNames, findFieldListings } from "./hl7_listing.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { embeddedScan } from "./embedded_hl7.ts";

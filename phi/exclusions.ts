@@ -18,6 +18,9 @@
  * | path | URLs, `/abs`, `./rel`, `../rel`, `~/x`, `C:\x`, `\\unc`, and `a/b` runs with a letter in them; an e-mail address inside one (query string, path segment) is not protected |
  * | base64 run | `[A-Za-z0-9+/=]` runs of 200+ characters, length divisible by 4 (the base64 pass owns them) |
  */
+import { KNOWN_SEGMENTS } from "./_hl7.ts";
+import { lineStart } from "./_chars.ts";
+import { ATTACHED_FENCE_TAG } from "./markers.ts";
 import { type Span, SpanSet } from "./spans.ts";
 import { base64Runs, MIN_RUN } from "./base64.ts";
 import { cardCueBefore, luhnValid } from "./tier1_definite.ts";
@@ -37,69 +40,9 @@ export type ProtectedKind =
   | "path"
   | "base64";
 
-/** Segment ids a dash-form field reference (`PID-3`) may start with; Z-segments too. */
-export const KNOWN_SEGMENTS = new Set([
-  "MSH",
-  "PID",
-  "PV1",
-  "PV2",
-  "EVN",
-  "MSA",
-  "ERR",
-  "NK1",
-  "GT1",
-  "IN1",
-  "IN2",
-  "IN3",
-  "OBR",
-  "OBX",
-  "ORC",
-  "AL1",
-  "DG1",
-  "PR1",
-  "ROL",
-  "NTE",
-  "MRG",
-  "PD1",
-  "SCH",
-  "AIS",
-  "AIG",
-  "AIL",
-  "AIP",
-  "RGS",
-  "FT1",
-  "TXA",
-  "SPM",
-  "QRD",
-  "QRF",
-  "BHS",
-  "BTS",
-  "FHS",
-  "FTS",
-  "ACC",
-  "UB1",
-  "UB2",
-  "RXA",
-  "RXE",
-  "RXO",
-  "RXR",
-  "TQ1",
-]);
-
 // Birth cues: DOB (also `D.O.B.`), birth (birthdate, date of birth, birth_date), born, and `b.`
 // right before the date.
 const DOB_CONTEXT = /(?<![A-Za-z])(?:d\.?o\.?b(?![a-z])|born(?![a-z])|b\.[ \t]*$)|birth/i;
-
-/** Start of the line holding `pos` (a backward scan to the previous `\n` or `\r`). */
-export function lineStart(text: string, pos: number): number {
-  let i = pos - 1;
-  while (i >= 0) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) break;
-    i--;
-  }
-  return i + 1;
-}
 
 /**
  * True when a birth cue (`DOB`, `D.O.B.`, `Birth`, `born`) occurs in the 20 characters before `pos`
@@ -241,14 +184,6 @@ const RULES: Rule[] = [
 export interface ProtectedSpan extends Span {
   kind: ProtectedKind;
 }
-
-/**
- * The info-string word that marks a fence as an attachment (`@file`, `/load`): its content is the
- * operator's file, not code they typed, so it is scanned like any other text, fences inside the file
- * included (a file's fenced block is file content too). Only fences this program writes carry it
- * (cli/file_refs.ts).
- */
-export const ATTACHED_FENCE_TAG = "assist-attached-file";
 
 function fencedBlocks(text: string, out: ProtectedSpan[]): void {
   if (text.indexOf("```") === -1 && text.indexOf("~~~") === -1) return;

@@ -70,7 +70,8 @@
 import type { RecordFormat, RecordScan } from "./records.ts";
 import { type Candidate, candidate } from "./candidate.ts";
 import { canonicalize, parseDate } from "./normalize.ts";
-import { KNOWN_SEGMENTS, protectedRanges } from "./exclusions.ts";
+import { protectedRanges } from "./exclusions.ts";
+import { KNOWN_SEGMENTS } from "./_hl7.ts";
 import { nameVocabulary } from "./name_words.ts";
 import { type Span, SpanSet } from "./spans.ts";
 

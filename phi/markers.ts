@@ -78,3 +78,11 @@ export function stripNoPhi(text: string): { text: string; nophi: boolean } {
     ? { text: text.slice(NOPHI_PREFIX.length), nophi: true }
     : { text, nophi: false };
 }
+
+/**
+ * The info-string word that marks a fence as an attachment (`@file`, `/load`): its content is the
+ * operator's file, not code they typed, so it is scanned like any other text, fences inside the file
+ * included (a file's fenced block is file content too). Only fences this program writes carry it
+ * (cli/file_refs.ts).
+ */
+export const ATTACHED_FENCE_TAG = "assist-attached-file";

@@ -73,4 +73,4 @@ export {
   type SidecarEntity,
   type SidecarHealth,
 } from "./sidecar/client.ts";
-export { ATTACHED_FENCE_TAG } from "./exclusions.ts";
+export { ATTACHED_FENCE_TAG } from "./markers.ts";

@@ -29,7 +29,7 @@
  * (its year) becomes an MRN.
  */
 import { isDateShaped, parseDate } from "./normalize.ts";
-import { lineStart } from "./exclusions.ts";
+import { lineStart } from "./_chars.ts";
 import type { Candidate } from "./candidate.ts";
 import { cand, digitCount, NUMBER_RE } from "./_tier_common.ts";
 
