@@ -78,3 +78,29 @@ export function assertGone(out: string, values: string[], where: string): void {
 export function assertKept(out: string, facts: string[], where: string): void {
   for (const f of facts) assert(out.includes(f), `${where}: engine fact ${f} was tokenized\n${out}`);
 }
+
+/**
+ * Cuts of each base text at random places, scanned by `scan`: every structured value is the exact
+ * source text at its span, in order and disjoint; at least `least` values were seen in all.
+ */
+export function assertSpansExact(
+  scan: (text: string) => { structured: { start: number; end: number; value: string }[] } | undefined,
+  bases: string[],
+  rand: () => number,
+  least = 300,
+): void {
+  let n = 0;
+  for (let i = 0; i < 1200; i++) {
+    const b = bases[i % bases.length];
+    const a = Math.floor(rand() * b.length * 0.3), e = a + Math.floor(rand() * b.length);
+    const t = `pre ${b.slice(a, e)} post`;
+    let last = -1;
+    for (const x of scan(t)?.structured ?? []) {
+      n++;
+      assertEquals(t.slice(x.start, x.end), x.value);
+      assert(x.start >= last && x.end > x.start, "ordered, disjoint");
+      last = x.end;
+    }
+  }
+  assert(n > least, String(n));
+}
