@@ -159,7 +159,10 @@ function nameSource(c: Candidate): boolean {
   if (c.tier === "names") return !c.value.includes("^");
   if (c.tier !== "hl7" && c.tier !== "hl7_pipeline") return true;
   const m = /^([A-Z][A-Z0-9]{2})[.-](\d+)/.exec(c.context ?? "");
-  const kind = m ? HL7_FIELD_POLICY[m[1]]?.[+m[2]]?.kind : undefined;
+  // A name element of a record format read by structure (FHIR, CDA, X12, NCPDP, extracts): its
+  // context is the format's own path, not an HL7 field.
+  if (!m) return c.category === "NAME";
+  const kind = HL7_FIELD_POLICY[m[1]]?.[+m[2]]?.kind;
   return kind === "name" || kind === "xcn" || kind === "ndl";
 }
 

@@ -637,3 +637,13 @@ Deno.test("fhir generated: bundles of 3 patients, 30 seeds, pretty and one line,
   }
   assert(checked > 1500, String(checked));
 });
+
+Deno.test("fhir: a family or given name of a record, written alone later in the text, gets its token", async () => {
+  await using h = await testEngine();
+  const t = `{"resourceType":"Patient","id":"example","name":[{"family":"Holcombe","given":["Wrenna"]}]}\n` +
+    "Holcombe called about the feed; Wrenna said the lab is late.";
+  const out = await h.engine.sanitizeToolResult(t, "read_file");
+  for (const v of ["Holcombe", "Wrenna"]) assert(!leaks(out.text, v), out.text);
+  assert(out.text.includes("called about the feed"), out.text);
+  assertEquals(h.engine.detokenize(out.text).text, t);
+});
