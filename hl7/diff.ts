@@ -338,14 +338,19 @@ function joinedText(rep: string, d: Delimiters): string {
  * howDiffer("(309)555-0187", "3095550187"); // "same characters, other punctuation or spacing"
  * howDiffer("Smith", "SMITH"); // "same apart from case"
  * howDiffer("SMITH", "SMYTH"); // undefined
+ * howDiffer("0.5", "5"); // undefined (a measurement's punctuation is its value)
  * ```
  */
+const MEASURE = /\d[.,]\d|[.,]\d|^\s*[-+<>=~]|[<>]/;
+
 export function howDiffer(a: string, b: string): string | undefined {
   if (a === b || a.trim() === "" || b.trim() === "") return undefined;
   if (a.trim() === b.trim() || a.replace(/\s+/g, " ").trim() === b.replace(/\s+/g, " ").trim()) {
     return "same apart from white space";
   }
   if (a.toLowerCase() === b.toLowerCase()) return "same apart from case";
+  // A measurement's punctuation is its value (`0.5` against `5`, `-5` against `5`, `<5` against `5`).
+  if (MEASURE.test(a) || MEASURE.test(b)) return undefined;
   const an = a.replace(/[^\p{L}\p{N}]+/gu, ""), bn = b.replace(/[^\p{L}\p{N}]+/gu, "");
   const zeros = (v: string) => v.replace(/^0+(?=\d)/, "");
   if (/^\d+$/.test(an) && /^\d+$/.test(bn) && an !== bn && zeros(an) === zeros(bn)) {

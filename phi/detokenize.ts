@@ -92,9 +92,9 @@ class LineState {
       }
     }
     if (to > from) {
-      const t = this.tail + text.slice(Math.max(from, to - 5), to);
-      if (t.length > 5) this.whole = false;
-      this.tail = t.slice(-5);
+      // The tail is the whole line only while the line has at most 5 characters.
+      if (this.tail.length + (to - from) > 5) this.whole = false;
+      this.tail = (this.tail + text.slice(Math.max(from, to - 5), to)).slice(-5);
     }
     this.prev = text[to - 1];
   }

@@ -188,6 +188,10 @@ interface PassStage {
 export const NOPHI_NOTICE =
   "phi> !nophi: sent without the automatic PHI tiers (markers, HL7 fields and values already tokenized still apply)";
 
+/** The same under `/phi-auto off`, where no automatic tier runs at all. */
+export const NOPHI_NOTICE_OFF =
+  "phi> !nophi: sent without the automatic PHI tiers (they are off; markers and HL7 fields still apply)";
+
 const KNOWN_ONLY: ReadonlySet<"known"> = new Set(["known"]);
 
 const CONFIRM_TIERS = new Set<Tier>(["hl7", "known", "sidecar", "names"]);
@@ -225,6 +229,11 @@ export class PhiEngine {
   #mode: AutoPhiMode;
   #turnAuto = true;
   #tableWarned = false;
+  /**
+   * Token-shaped texts the operator's text or a tool result held with no row in the table (a typed
+   * `[[MRN_1]]`): never minted for a value in this session, on any surface or layer (base64).
+   */
+  readonly #typedTokens = new Set<string>();
 
   /** Use `createPhiEngine`. */
   constructor(options: PhiEngineOptions, table: LookupTable) {
@@ -288,7 +297,7 @@ export class PhiEngine {
     });
     if (out.hl7Failure && this.#mode === "strict") throw new PhiRefusedError(out.hl7Failure);
     const done = await this.#finish(out, "user_input", "prompt");
-    if (nophi) done.warnings.unshift(NOPHI_NOTICE);
+    if (nophi) done.warnings.unshift(this.#mode === "off" ? NOPHI_NOTICE_OFF : NOPHI_NOTICE);
     return { ...done, nophi };
   }
 
@@ -462,7 +471,7 @@ export class PhiEngine {
       scan: undefined,
       hl7Shaped: false,
       hl7Failure: undefined,
-      avoid: tokensIn(text),
+      avoid: this.#avoid(text),
       out: text,
     };
     for (const stage of this.#stages) {
@@ -552,7 +561,19 @@ export class PhiEngine {
   #markerStage(s: PassState): void {
     if (!s.o.markers) return;
     for (const m of findMarkers(s.text)) {
-      // A marker around (part of) a token marks nothing new: the token is never taken apart.
+      if (m.value.indexOf("[[") !== -1 && holdsToken(m.value)) {
+        // A marker around a token and more (`@@[[NAME_1]] Vanderhoeven@@`): the token stays as it is
+        // and what else the operator marked is tokenized, the marker's signs left in place.
+        const at = s.text.indexOf(m.value, m.start);
+        const whole = candidate(at, at + m.value.length, m.value, "MANUAL", m.value, "manual");
+        for (const p of aroundTokens(whole)) {
+          const category = detectCategory(p.value);
+          const c = candidate(p.start, p.end, p.value, category, canonicalize(category, p.value), "manual");
+          if (c.canonical !== "" && s.taken.add(c.start, c.end)) s.chosen.push(c);
+        }
+        continue;
+      }
+      // A marker around part of a token marks nothing: a token is never taken apart.
       if (m.value.includes("[[") || m.value.includes("]]")) continue;
       const category = detectCategory(m.value);
       const canonical = canonicalize(category, m.value);
@@ -593,23 +614,26 @@ export class PhiEngine {
 
   #recordStage(s: PassState): void {
     if (s.o.hl7) s.scan = scanRecords(s.text, s.scan);
-    for (const c of s.scan?.structured ?? []) if (s.taken.add(c.start, c.end)) s.chosen.push(c);
+    for (const c of s.scan?.structured ?? []) {
+      for (const p of aroundTokens(c)) if (s.taken.add(p.start, p.end)) s.chosen.push(p);
+    }
   }
 
   async #listingStage(s: PassState): Promise<void> {
     const text = s.text;
     const listed: Candidate[] = [];
     const caret = (s.scan?.free ?? []).flatMap((f) => findCaretNames(text, f.start, f.end));
-    for (const c of [...findFieldListings(text), ...caret]) {
-      if (c.value.includes("[[")) continue;
-      // An ISO date is a birth date only with a DOB cue nearby, unless a field path decided (exact).
-      if (
-        !c.exact && c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) &&
-        !hasDobContext(text, c.start)
-      ) {
-        continue;
+    for (const c0 of [...findFieldListings(text), ...caret]) {
+      for (const c of aroundTokens(c0)) {
+        // An ISO date is a birth date only with a DOB cue nearby, unless a field path decided (exact).
+        if (
+          !c.exact && c.category === "DOB" && /^\d{4}-\d{2}-\d{2}/.test(c.value) &&
+          !hasDobContext(text, c.start)
+        ) {
+          continue;
+        }
+        if (s.taken.add(c.start, c.end)) listed.push(c);
       }
-      if (s.taken.add(c.start, c.end)) listed.push(c);
     }
     for (const c of await this.#confirmed(listed, s)) s.chosen.push(c);
   }
@@ -646,7 +670,7 @@ export class PhiEngine {
   }
 
   async #confirmStage(s: PassState): Promise<void> {
-    const kept = await this.#confirmed(s.found, s);
+    const kept = (await this.#confirmed(s.found, s)).flatMap(aroundTokens);
     s.found = kept;
     for (const c of kept) s.chosen.push(c);
     preferSsn(s.text, s.chosen, this.#isKnown, false);
@@ -681,6 +705,12 @@ export class PhiEngine {
     const nested = await this.#base64Pass(s.out, s.o, s.warnings);
     s.out = nested.text;
     for (const c of nested.chosen) s.chosen.push(c);
+  }
+
+  /** The session's typed tokens, with those of `text` that name no row added. */
+  #avoid(text: string): ReadonlySet<string> {
+    for (const t of tokensIn(text)) if (!this.table.byToken(t)) this.#typedTokens.add(t);
+    return this.#typedTokens;
   }
 
   /** True when the table holds the canonical value (preferSsn's question). */
@@ -981,10 +1011,51 @@ function tokensIn(text: string): ReadonlySet<string> {
 
 const NO_TOKENS: ReadonlySet<string> = new Set();
 
+/**
+ * A candidate whose value holds tokens of ours and other text (`[[NAME_1]]^Marisol^Q`: a field of a
+ * text sanitized once, then edited) as the candidates of the text around its tokens, each trimmed of
+ * delimiters and spaces, in the same category: the tokens stay, the rest is tokenized (never a token
+ * of a token). Any other candidate as it is.
+ */
+function aroundTokens(c: Candidate): Candidate[] {
+  if (c.value.indexOf("[[") === -1 || !holdsToken(c.value)) return [c];
+  const out: Candidate[] = [];
+  const piece = (a: number, b: number) => {
+    const v = c.value;
+    while (a < b && EDGE.includes(v[a])) a++;
+    while (b > a && EDGE.includes(v[b - 1])) b--;
+    if (b <= a || !/[\p{L}\p{N}]/u.test(v.slice(a, b))) return;
+    const value = v.slice(a, b);
+    // A token shifts the components after it (`[[NAME_2]]^^^DR` from `HOUSE^GREGORY^^^DR`): a
+    // prefix, suffix or degree left beside a name token is that name's, not another person's.
+    if (c.category === "NAME" && value.split(/[\s^~&]+/).every((w) => NAME_AFFIX.test(w))) return;
+    const canonical = canonicalize(c.category, value);
+    if (canonical !== "") {
+      out.push(candidate(c.start + a, c.start + b, value, c.category, canonical, c.tier, c.context, c.exact));
+    }
+  };
+  let at = 0;
+  for (const m of c.value.matchAll(new RegExp(MINTED_TOKEN_RE.source, "g"))) {
+    piece(at, m.index);
+    at = m.index + m[0].length;
+  }
+  piece(at, c.value.length);
+  return out;
+}
+
+/** Name prefixes, suffixes and degrees (XPN/XCN components 4–6). */
+const NAME_AFFIX =
+  /^(?:dr|mr|mrs|ms|miss|mx|prof|rev|sr|jr|ii|iii|iv|v|md|do|phd|rn|np|pa|dds|dmd|esq|mba|msn|bsn|lpn|crna)\.?$/i;
+
+/** Characters trimmed off the text around a token: delimiters and spaces. */
+const EDGE = "^~&|\\ \t,;/";
+
 /** True when `value` holds a token of our shape. */
 function holdsToken(value: string): boolean {
   MINTED_TOKEN_RE.lastIndex = 0;
-  return MINTED_TOKEN_RE.test(value);
+  const yes = MINTED_TOKEN_RE.test(value);
+  MINTED_TOKEN_RE.lastIndex = 0; // a global regex shared across the module graph: leave it as found
+  return yes;
 }
 
 /** A decoded text that starts as base64 itself (base64 of base64): the only kind decoded again. */

@@ -266,7 +266,7 @@ export class KnownIndex {
     if (firstEnd < 2 && !(ident && !letters && !digitsOnly)) return;
     if (letters && (STANDARD.has(row.category) || row.category.startsWith("presidio_"))) return;
     // Short numbers (zip codes, phone parts, small ids) collide with process ids, sizes and counts:
-    // identifiers from 5 digits (4 are years and ports), other numbers from 6.
+    // identifiers from 5 digits (4 digits are years), other numbers from 6.
     if (digitsOnly && f.length < (ident ? MIN_ID_DIGITS : 6)) return;
     // Folded one character at a time, as matchAt reads the text (not f.toLowerCase(), whose final
     // sigma depends on what follows: the form would not match its own spelling).

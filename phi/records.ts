@@ -86,7 +86,9 @@ export function scanRecords(
     let got: RecordScan | undefined;
     try {
       if (!f.maybe(text)) continue;
-      got = f.readsGaps && out && out.segments.length > 0 ? scanGaps(f, text, out.segments) : f.scan(text);
+      got = f.readsGaps && out && out.segments.length > 0 && startLines(text, out.segments)
+        ? scanGaps(f, text, out.segments)
+        : f.scan(text);
     } catch {
       continue;
     }
@@ -104,7 +106,9 @@ export function scanRecords(
     claimed ??= SpanSet.of(out?.segments ?? []);
     const c = claimed;
     const free = (x: Span) => !c.overlaps(x.start, x.end);
-    const segments = got.segments.filter(free);
+    // A record that holds one already claimed (an HL7 message in a CSV cell) keeps the rest of
+    // itself: its parts outside the claimed ranges.
+    const segments = got.segments.flatMap((x) => free(x) ? [x] : outside(c, x));
     if (segments.length === 0) continue;
     const mine = SpanSet.of(segments);
     const inside = (x: Span) => mine.overlaps(x.start, x.end);
@@ -119,6 +123,32 @@ export function scanRecords(
     };
   }
   return out;
+}
+
+/** The parts of `x` outside `set`'s ranges. */
+function outside(set: SpanSet, x: Span): Span[] {
+  const out: Span[] = [];
+  const w = set.within(x.start, x.end);
+  let at = x.start;
+  for (let i = 0; i < w.size; i++) {
+    if (w.starts[i] > at) out.push({ start: at, end: Math.min(w.starts[i], x.end) });
+    at = Math.max(at, w.ends[i]);
+  }
+  if (at < x.end) out.push({ start: at, end: x.end });
+  return out;
+}
+
+/**
+ * True when every claimed record starts a line (after a line break or MLLP's start byte): then the
+ * text between them is whole lines, and a table there has its header with it. A record inside a line
+ * (an HL7 message in a CSV cell) means the table runs across it: read the text whole.
+ */
+function startLines(text: string, claimed: readonly Span[]): boolean {
+  for (const c of claimed) {
+    const p = c.start === 0 ? 10 : text.charCodeAt(c.start - 1);
+    if (p !== 10 && p !== 13 && p !== 11) return false;
+  }
+  return true;
 }
 
 /**

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { atomicWrite } from "../core/atomic_write.ts";
 
 /** What the launcher needs to know. */
@@ -41,6 +42,9 @@ export interface LauncherFacts {
  */
 export function launcherScript(f: LauncherFacts): string {
   if (f.os === "windows") {
+    // `%` starts a variable in a .cmd file, also inside quotes: written `%%`.
+    const c = (s: string) => s.replaceAll("%", "%%");
+    f = { ...f, checkout: c(f.checkout), deno: c(f.deno), denoDir: c(f.denoDir) };
     const dir = f.deno.slice(0, f.deno.lastIndexOf("\\"));
     return [
       "@echo off",
@@ -89,8 +93,8 @@ function denoDirOf(os: typeof Deno.build.os): string {
 if (import.meta.main) {
   const os = Deno.build.os;
   const sep = os === "windows" ? "\\" : "/";
-  const checkout = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
-  const root = os === "windows" ? checkout.replace(/^\/([A-Za-z]:)/, "$1").replaceAll("/", "\\") : checkout;
+  // The checkout's own path (spaces and other characters decoded; a drive letter on Windows).
+  const root = fileURLToPath(new URL(".", new URL("..", import.meta.url))).replace(/[\\/]$/, "");
   try {
     const bin = binDir(os);
     const denoHome = `${bin}${sep}.assist-deno`;

@@ -524,3 +524,17 @@ Deno.test("extracts: never throws, finds nothing in noise, maybe() is cheap", ()
   for (let i = 0; i <= full.length; i += 3) scanExtracts(full.slice(0, i));
   assertEquals(EXTRACT_FORMAT.maybe("short"), false);
 });
+
+Deno.test("extracts: a CSV export whose message column holds HL7 keeps every row's person columns", async () => {
+  await using h = await testEngine();
+  const csv = "acct_id,last_name,first_name,member_no,msg\n" +
+    'A10001,Quenby,Orrin,ZX99001,"MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5"\n' +
+    "A10002,Thistlewood,Marisol,ZX99002,ok\nA10003,Pellworth,Ignatius,ZX99003,done\n";
+  const out = await through(h.engine, csv);
+  assertGone(
+    out,
+    ["A10001", "Quenby", "Orrin", "ZX99001", "Thistlewood", "Marisol", "ZX99002", "Pellworth"],
+    "csv",
+  );
+  assertKept(out, ["ADT^A01", "20240101", ",ok", ",done"], "csv");
+});

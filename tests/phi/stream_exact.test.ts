@@ -82,3 +82,16 @@ Deno.test("stream detokenizer fuzz: random chunkings give the one-piece text", a
     if (shown !== whole) assertEquals(shown, whole, `case ${i}: ${JSON.stringify(text)}`);
   }
 });
+
+Deno.test("stream detokenizer: a segment id right after a letter is no segment start, in pieces too", async () => {
+  await using h = await testEngine();
+  await h.engine.tokenizeUserInput("@@SMITH^JOHN@@ and @@John Smith@@");
+  for (const text of ["abcPID|^[[NAME_1]]^[[NAME_1]]", "D|xNM1*&[[NAME_1]]|x", "xyzPV1|[[NAME_1]]|"]) {
+    const whole = h.engine.detokenize(text).text;
+    for (let cut = 0; cut <= text.length; cut++) {
+      const s = h.engine.createStreamDetokenizer();
+      const shown = s.push(text.slice(0, cut)) + s.push(text.slice(cut)) + s.flush();
+      if (shown !== whole) assertEquals(shown, whole, `${text} split at ${cut}`);
+    }
+  }
+});

@@ -110,3 +110,28 @@ Deno.test("token layer fuzz: texts with tokens, markers and HL7 never give a row
     assert(!row[2].includes("[[") && !(row[3] ?? "").includes("[["), `row holds a token: ${row.join(" | ")}`);
   }
 });
+
+Deno.test("token layer: a field holding a token and more gets the rest tokenized, never the token", async () => {
+  await using h = await testEngine();
+  await h.engine.tokenizeUserInput("@@Quenby^Orrin@@");
+  const msg =
+    "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\rPID|1||99887766^^^H^MR||[[NAME_1]]^Marisol^Q||19800102|M\r";
+  const out = await h.engine.sanitizeToolResult(msg, "read_file");
+  assert(!leaks(out.text, "Marisol"), out.text);
+  assert(out.text.includes("[[NAME_1]]^[[NAME_"), out.text);
+  const marked = await h.engine.tokenizeUserInput("please use @@[[NAME_1]] Vanderhoeven@@ here");
+  assert(!leaks(marked.text, "Vanderhoeven"), marked.text);
+  assert(marked.text.includes("[[NAME_1]]"), marked.text);
+  for (const row of await rowsOf(h.home)) assert(!row[3]?.includes("[["), row.join(" | "));
+});
+
+Deno.test("token layer: a typed token is avoided in base64 inside the same text, and in later turns", async () => {
+  await using h = await testEngine();
+  const inner = "Patient MRN 55512345 was admitted. ".repeat(8);
+  const text = `note [[MRN_1]] (ticket ref)\nattachment: ${btoa(inner)}\n`;
+  const out = await h.engine.sanitizeToolResult(text, "read_file");
+  const decoded = atob(out.text.split("attachment: ")[1].trim());
+  assert(!decoded.includes("55512345") && !decoded.includes("[[MRN_1]]"), decoded);
+  const later = await h.engine.tokenizeUserInput("and MRN 44455566 now");
+  assert(!later.text.includes("[[MRN_1]]"), later.text);
+});

@@ -57,6 +57,13 @@ Deno.test("launcher: the script names the pinned Deno, the permission set, the c
     ),
     sh,
   );
+  const pct = launcherScript({
+    os: "windows",
+    checkout: "C:\\Users\\Ann 100%\\assist",
+    deno: "C:\\Users\\Ann 100%\\bin\\.assist-deno\\deno.exe",
+    denoDir: "C:\\cache",
+  });
+  assert(pct.includes('"C:\\Users\\Ann 100%%\\assist\\main.ts" %*'), pct);
   const cmd = launcherScript({
     os: "windows",
     checkout: "C:\\src\\assist",

@@ -191,4 +191,12 @@ Deno.test("readSmatDb: PATH=value finds an identifier in its other written forms
   // Not a different number, and not a type code's first component.
   assertEquals((await search("PID.3.1=8155660")).mids, ["0.0.4"]);
   assertEquals((await search("MSH.9=ADT")).mids, []);
+  // != is the negation of =, other forms included; the count covers only messages that matched whole.
+  assertEquals((await search("PID.3.1!=815566")).mids, ["0.0.5", "0.0.4"]);
+  const both = {
+    hl7: [parseCondition("PID.3.1=815566"), parseCondition("MSH.9.2=A01")],
+    otherForms: new Map(),
+  };
+  assertEquals((await readSmatDb(fs, path, both, 100)).messages.length, 0);
+  assertEquals(both.otherForms.size, 0);
 });

@@ -25,6 +25,10 @@ Deno.test("howDiffer: leading zeros, punctuation, case, white space; different v
   assertEquals(howDiffer("815566", "815567"), undefined);
   assertEquals(howDiffer("SMITH", "SMYTH"), undefined);
   assertEquals(howDiffer("", "SMITH"), undefined);
+  // A measurement's punctuation is its value: never "one value written two ways".
+  for (const [a, b] of [["0.5", "5"], ["1.5", "15"], ["-5", "5"], ["<5", "5"], ["10.0", "100"]]) {
+    assertEquals(howDiffer(a, b), undefined, `${a} vs ${b}`);
+  }
 });
 
 Deno.test("hl7_diff through the PHI gate: the model sees how tokenized values differ, no value", async () => {

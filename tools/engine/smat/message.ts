@@ -149,21 +149,25 @@ function sameIdentifier(value: string, wanted: string, component: string): boole
   return first.replace(/^0+(?=\d)/, "") === wanted.replace(/^0+(?=\d)/, "");
 }
 
-function holds(m: Message, c: Hl7Condition, otherForms?: Map<string, number>): boolean {
+/**
+ * Whether `c` holds in `m`; `other` collects the `=` conditions that held only through another
+ * written form of the value (counted by the caller once the whole message matched).
+ */
+function holds(m: Message, c: Hl7Condition, other?: string[]): boolean {
   const found = getAll(m, c.path).filter((v) => v.present);
   const values = found.map((v) => readableValue(v.raw, v.segment.delimiters));
+  const equal = () => {
+    if (values.some((v) => v === c.value)) return true;
+    const yes = found.some((v, i) => sameIdentifier(values[i], c.value, v.segment.delimiters.component));
+    if (yes) other?.push(`${c.path}=${c.value}`);
+    return yes;
+  };
   switch (c.op) {
-    case "=": {
-      if (values.some((v) => v === c.value)) return true;
-      const other = found.some((v, i) => sameIdentifier(values[i], c.value, v.segment.delimiters.component));
-      if (other && otherForms) {
-        const key = `${c.path}${c.op}${c.value}`;
-        otherForms.set(key, (otherForms.get(key) ?? 0) + 1);
-      }
-      return other;
-    }
+    case "=":
+      return equal();
     case "!=":
-      return !values.some((v) => v === c.value);
+      // The negation of `=`, other written forms included: a message is never both.
+      return !equal();
     case "~":
       return values.some((v) => v.toLowerCase().includes(c.value.toLowerCase()));
   }
@@ -179,7 +183,10 @@ export function contentMatches(content: string, f: MessageFilter): boolean {
   if (f.hl7 && f.hl7.length) {
     const m = hl7Of(content);
     if (!m) return false;
-    for (const c of f.hl7) if (!holds(m, c, f.otherForms)) return false;
+    const other: string[] = [];
+    for (const c of f.hl7) if (!holds(m, c, c.op === "=" ? other : undefined)) return false;
+    // Counted only for a message that matched as a whole.
+    for (const k of new Set(other)) f.otherForms?.set(k, (f.otherForms.get(k) ?? 0) + 1);
   }
   return true;
 }
