@@ -190,6 +190,41 @@ function pairAt(text: string, i: number): { key: string; ks: number; value: Word
   return { key, ks, value, end: e + 1 };
 }
 
+/** `{KEY elem elem ...}` at `i`: a key and the plain list after it (`{ADDR {12 ELM ST} {X} {IL}}`). */
+function listAt(text: string, i: number): { key: string; elems: Word[]; end: number } | undefined {
+  let j = skipBlanks(text, i + 1, true);
+  const ks = j;
+  while (j < text.length && /[A-Za-z0-9_.]/.test(text[j])) j++;
+  if (j === ks || j - ks > 40) return undefined;
+  const key = text.slice(ks, j);
+  const elems: Word[] = [];
+  let at = skipBlanks(text, j, true);
+  for (let n = 0; n < 16 && at < text.length && text.charCodeAt(at) !== 125; n++) {
+    const w = wordAt(text, at, true);
+    if (!w) return undefined;
+    elems.push(w);
+    at = skipBlanks(text, w.end, true);
+  }
+  return text.charCodeAt(at) === 125 ? { key, elems, end: at + 1 } : undefined;
+}
+
+/**
+ * A person key followed by a plain list (an address as its lines, a name as its parts): each element
+ * its own value of the key's category; for an address a two-letter state code or a country stays.
+ */
+function listLeaves(ctx: Ctx, l: { key: string; elems: Word[]; end: number }, start: number): void {
+  const text = ctx.text;
+  const k = personKind(ctx, l.key, text.slice(l.elems[0].vs, l.elems[l.elems.length - 1].ve));
+  if (!k || (k.category !== "ADDRESS" && k.category !== "NAME")) return;
+  const before = ctx.out.structured.length;
+  for (const w of l.elems) {
+    const v = text.slice(w.vs, w.ve).trim();
+    if (k.category === "ADDRESS" && (/^[A-Z]{2}$/.test(v) || /^(?:USA?|United States)$/i.test(v))) continue;
+    push(ctx, w.vs, w.ve, k.category, `Tcl ${l.key}`);
+  }
+  if (ctx.out.structured.length > before) ctx.out.segments.push({ start, end: l.end });
+}
+
 /** The leaves of a keyed list in `[s, e)` under a name or address key. */
 function leaves(ctx: Ctx, s: number, e: number, category: string, path: string, depth: number): void {
   const text = ctx.text;
@@ -197,7 +232,15 @@ function leaves(ctx: Ctx, s: number, e: number, category: string, path: string, 
   while (i < e) {
     if (text.charCodeAt(i) !== 123) return;
     const p = pairAt(text, i);
-    if (!p || p.end > e) return;
+    if (!p) {
+      // `{ADDR {12 ELM ST} {X} {IL}}` inside a record: the key's plain list.
+      const l = listAt(text, i);
+      if (!l || l.end > e || l.elems.length < 2) return;
+      listLeaves(ctx, l, i);
+      i = skipBlanks(text, l.end, true);
+      continue;
+    }
+    if (p.end > e) return;
     const k = columnCategory(p.key);
     const sub = `${path}.${p.key}`;
     if (k?.kind !== "safe") {
@@ -217,7 +260,11 @@ function keyedLists(ctx: Ctx): void {
   PAIR_START.lastIndex = 0;
   for (let m = PAIR_START.exec(text); m; m = PAIR_START.exec(text)) {
     const p = pairAt(text, m.index);
-    if (!p) continue;
+    if (!p) {
+      const l = listAt(text, m.index);
+      if (l && l.elems.length > 1) listLeaves(ctx, l, m.index);
+      continue;
+    }
     const k = personKind(ctx, p.key, text.slice(p.value.vs, p.value.ve));
     if (!k) continue;
     const before = ctx.out.structured.length;

@@ -248,3 +248,13 @@ Deno.test("engine output: never throws on noise and truncations", () => {
     "CONTINUE: 'MSH|^~\\&|A|B\rPID|1||1^^^H||O'BRIEN^PAT'\n    while executing\n\"keylset pat MRN 0011\"\n";
   for (let i = 0; i <= full.length; i++) scanEngineOutput(full.slice(0, i));
 });
+
+Deno.test("engine output: an address or name key followed by a plain list gives each element its value", async () => {
+  await using h = await testEngine();
+  const t =
+    "keylprint of msg metadata:\n{MID {{DOMAIN 0} {HUB 0} {NUM 4412}}} {PATIENT {{NAME {WICKERSHAM DELPHINE A}} " +
+    "{MRN 00481233} {DOB 19580214} {ADDR {77 BRIARWOOD LN} {ASHEVILLE} {NC} {28801}}}}";
+  const out = await through(h.engine, t);
+  assertGone(out, ["WICKERSHAM", "00481233", "19580214", "77 BRIARWOOD LN", "ASHEVILLE", "28801"], "list");
+  assertKept(out, ["{NC}", "{NUM 4412}", "{DOMAIN 0}"], "list");
+});
