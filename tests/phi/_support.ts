@@ -104,3 +104,30 @@ export function assertSpansExact(
   }
   assert(n > least, String(n));
 }
+
+/**
+ * `text` through a fresh engine as a tool result (or, `how: "user"`, a prompt): every value gone,
+ * every fact still there (`facts: "whole"` as a whole value, `"text"` anywhere), the round trip
+ * exact. Returns what the model gets.
+ */
+export async function roundTrip(
+  text: string,
+  values: string[],
+  facts: string[],
+  how: "tool" | "user" = "tool",
+  kept: "whole" | "text" = "whole",
+): Promise<string> {
+  await using h = await testEngine();
+  const out = how === "tool"
+    ? await h.engine.sanitizeToolResult(text, "read_file")
+    : await h.engine.tokenizeUserInput(text);
+  for (const v of values) assert(!leaks(out.text, v), `leaked ${v}\n${JSON.stringify(out.text)}`);
+  for (const f of facts) {
+    assert(
+      kept === "whole" ? leaks(out.text, f) : out.text.includes(f),
+      `fact lost ${f}\n${JSON.stringify(out.text)}`,
+    );
+  }
+  assertEquals(h.engine.detokenize(out.text).text, text);
+  return out.text;
+}

@@ -12,7 +12,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { ncpdp, scanNcpdp } from "../../phi/ncpdp.ts";
-import { leaks, testEngine } from "./_support.ts";
+import { leaks, roundTrip as sharedRoundTrip, testEngine } from "./_support.ts";
 import { mulberry32, randomText } from "../support/prng.ts";
 import {
   body,
@@ -143,22 +143,9 @@ Deno.test("NCPDP B1 claim: header, patient, insurance, claim and prescriber fiel
   for (const c of scan.structured) assertEquals(CLAIM.slice(c.start, c.end), c.value);
 });
 
-/** Through the engine as a tool result: values gone, facts kept, round trip exact. */
-async function roundTrip(
-  text: string,
-  values: string[],
-  facts: string[],
-  how: "tool" | "user" = "tool",
-): Promise<string> {
-  await using h = await testEngine();
-  const out = how === "tool"
-    ? await h.engine.sanitizeToolResult(text, "read_file")
-    : await h.engine.tokenizeUserInput(text);
-  for (const v of values) assert(!leaks(out.text, v), `leaked ${v}\n${JSON.stringify(out.text)}`);
-  for (const f of facts) assert(out.text.includes(f), `fact lost ${f}\n${JSON.stringify(out.text)}`);
-  assertEquals(h.engine.detokenize(out.text).text, text);
-  return out.text;
-}
+/** Through the engine (tests/phi/_support.ts), facts checked anywhere in the text. */
+const roundTrip = (text: string, values: string[], facts: string[], how: "tool" | "user" = "tool") =>
+  sharedRoundTrip(text, values, facts, how, "text");
 
 Deno.test("NCPDP B1 claim through the engine: values tokenized, facts in clear, exact round trip", async () => {
   await roundTrip(CLAIM, CLAIM_VALUES, CLAIM_FACTS);

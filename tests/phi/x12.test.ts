@@ -10,7 +10,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { scanX12, x12 } from "../../phi/x12.ts";
-import { leaks, testEngine } from "./_support.ts";
+import { leaks, roundTrip as sharedRoundTrip, testEngine } from "./_support.ts";
 import { mulberry32, randomText } from "../support/prng.ts";
 import { generatedX12, interchange, isa } from "../support/x12_ncpdp_gen.ts";
 
@@ -97,22 +97,9 @@ Deno.test("X12 837P: each element the policy names, by entity and qualifier", ()
   for (const c of scan.structured) assertEquals(text.slice(c.start, c.end), c.value);
 });
 
-/** Through the engine as a tool result: values gone, facts kept, round trip exact. */
-async function roundTrip(
-  text: string,
-  values: string[],
-  facts: string[],
-  how: "tool" | "user" = "tool",
-): Promise<string> {
-  await using h = await testEngine();
-  const out = how === "tool"
-    ? await h.engine.sanitizeToolResult(text, "read_file")
-    : await h.engine.tokenizeUserInput(text);
-  for (const v of values) assert(!leaks(out.text, v), `leaked ${v}\n${out.text}`);
-  for (const f of facts) assert(leaks(out.text, f), `fact lost ${f}\n${out.text}`);
-  assertEquals(h.engine.detokenize(out.text).text, text);
-  return out.text;
-}
+/** Through the engine (tests/phi/_support.ts), facts checked as whole values. */
+const roundTrip = (text: string, values: string[], facts: string[], how: "tool" | "user" = "tool") =>
+  sharedRoundTrip(text, values, facts, how, "whole");
 
 const P837_VALUES = [
   "GRP55120",
