@@ -29,7 +29,7 @@ import { lineStart } from "./_chars.ts";
 import { findCaretNames, findFieldListings } from "./hl7_listing.ts";
 import { type Hl7Scan, scanHl7 } from "./hl7_sanitize.ts";
 import { embeddedScan } from "./embedded_hl7.ts";
-import { isName, type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
+import { ioReason, isName, type LookupRow, LookupTable, type TokenRequest } from "./lookup.ts";
 import { findMarkers, stripNoPhi } from "./markers.ts";
 import { NAME_WORD, nameWordsOf } from "./name_words.ts";
 import { preferSsn } from "./prefer_ssn.ts";
@@ -40,6 +40,7 @@ import { type PhiPrompter, reviewGate } from "./prompter.ts";
 import { SidecarClient, type SidecarDetector } from "./sidecar/client.ts";
 import { sidecarFiles } from "./sidecar/files.ts";
 import { SpanSet } from "./spans.ts";
+import { sweepKnown } from "./sweep.ts";
 import { Tier5 } from "./tier5.ts";
 import { freeRegions, JoinedRegions } from "./_regions.ts";
 import { scanRecords } from "./records.ts";
@@ -122,6 +123,12 @@ export interface PhiEngineOptions {
   hl7Scanner?: (text: string) => Hl7Scan;
   /** @default () => new Date() */
   now?: () => Date;
+  /**
+   * Every token must be stored in the lookup table, in every mode: a table that cannot be written
+   * or read refuses the text (PhiRefusedError) instead of using tokens kept in memory. For output
+   * that outlives the process (`phi_sanitize`'s copy, to be revealed later by `phi-reveal`).
+   */
+  storedTokensOnly?: boolean;
 }
 
 interface PassOptions {
@@ -229,6 +236,7 @@ export class PhiEngine {
   #mode: AutoPhiMode;
   #turnAuto = true;
   #tableWarned = false;
+  readonly #storedOnly: boolean;
   /**
    * Token-shaped texts the operator's text or a tool result held with no row in the table (a typed
    * `[[MRN_1]]`): never minted for a value in this session, on any surface or layer (base64).
@@ -260,6 +268,7 @@ export class PhiEngine {
       });
     }
     this.#mode = options.config.autoPhi;
+    this.#storedOnly = options.storedTokensOnly === true;
   }
 
   /** The auto-PHI mode (`/phi-auto`). */
@@ -535,6 +544,10 @@ export class PhiEngine {
     // A value the automatic tiers found once is PHI wherever else it stands in the same text
     // (`MRN 12345678 ... MR# 12345678`), and one word of a name found here standing alone.
     { name: "repeats", auto: true, run: (s) => this.#repeatStage(s) },
+    // Every value tokenized here is PHI wherever else it stands in the text, in its written forms
+    // (phi/sweep.ts): fields a broken sender shifted, unknown segments, AL1 text, lines that are no
+    // segment. A known form covering a field policy's guess inside it replaces the guess.
+    { name: "sweep", auto: true, run: (s) => this.#sweepStage(s) },
     // The form each name token stood for here, in an HL7 field or in prose (detokenize gives it back).
     { name: "forms", run: (s) => this.#formStage(s) },
     // The text with each chosen value replaced by its token.
@@ -547,8 +560,10 @@ export class PhiEngine {
     try {
       await this.table.refresh();
     } catch (err) {
-      const why = (err as Error)?.name ?? "error";
-      if (s.mode === "strict") throw new PhiRefusedError(`the lookup table could not be read (${why})`);
+      const why = ioReason(err);
+      if (s.mode === "strict" || this.#storedOnly) {
+        throw new PhiRefusedError(`the lookup table ${this.table.path} could not be read (${why})`);
+      }
       if (!this.#tableWarned) {
         this.#tableWarned = true;
         s.warnings.push(
@@ -689,6 +704,19 @@ export class PhiEngine {
       await this.#assign(words, s);
       for (const c of words) s.chosen.push(c);
     }
+  }
+
+  async #sweepStage(s: PassState): Promise<void> {
+    if (s.chosen.length === 0) return;
+    const sweep = sweepKnown(s.text, s.chosen, s.chosen, s.fences);
+    if (sweep.add.length === 0) return;
+    await this.#assign(sweep.add, s);
+    if (sweep.drop.size > 0) {
+      let w = 0;
+      for (const c of s.chosen) if (!sweep.drop.has(c)) s.chosen[w++] = c;
+      s.chosen.length = w;
+    }
+    for (const c of sweep.add) s.chosen.push(c);
   }
 
   #formStage(s: PassState): void {
@@ -908,19 +936,24 @@ export class PhiEngine {
     try {
       got = await this.table.assignRows(requests, s.avoid);
     } catch (err) {
-      const why = (err as Error)?.name ?? "error";
-      if (this.#mode === "strict") {
-        throw new PhiRefusedError(`the lookup table could not be written (${why})`);
+      const why = ioReason(err);
+      if (this.#mode === "strict" || this.#storedOnly) {
+        throw new PhiRefusedError(
+          `the lookup table ${this.table.path} could not be written (${why}); ` +
+            "free space or fix its permissions, then run again",
+        );
       }
       got = this.table.rememberRows(requests, s.avoid);
       if (!this.#tableWarned) {
         this.#tableWarned = true;
         warnings.push(
           `phi> the lookup table ${this.table.path} could not be written (${why}); ` +
-            "tokens are kept in memory for this session only",
+            "new tokens are this session's own until it can be written again " +
+            "(free space or fix its permissions)",
         );
       }
     }
+    for (const w of this.table.takeWarnings()) warnings.push(w);
     for (let i = 0; i < todo.length; i++) {
       const c = todo[i], row = got[i];
       c.token = row.token;
@@ -960,7 +993,7 @@ export class PhiEngine {
     try {
       await appendAuditText(this.#paths.autoPhiLog, audit.text);
     } catch (err) {
-      warnings.push(`phi> the audit log could not be written (${(err as Error)?.name ?? "error"})`);
+      warnings.push(`phi> the audit log ${this.#paths.autoPhiLog} could not be written (${ioReason(err)})`);
     }
     return {
       text: out.text,

@@ -65,6 +65,9 @@ function canonOf(category: string, value: string, d: Delimiters): string {
   }
 }
 
+/** How a date or date/time value starts (`YYYY`). */
+const DATE_START = /^\d{4}$/;
+
 const DTM_TIME = /^\s*(\d{8})(\d{2}[\d.+\-]*)\s*$/;
 
 /**
@@ -207,6 +210,12 @@ function applyRule(ctx: Ctx, rule: FieldRule, fs: number, fe: number, d: Delimit
             for (const k of rule.components) {
               pushPart(ctx, C1, n, k - 1, rule.category, d, field, r, TAILS.indexOf(`.${k}`));
             }
+            break;
+          }
+          // A date field that holds no date (a broken sender shifted a name or an address into it):
+          // the whole repetition is one value, so no part of it stays in clear.
+          if (rule.kind === "date" && !DATE_START.test(text.slice(rs, Math.min(re, rs + 4)))) {
+            push(ctx, rs, re, rule.category, d, field, r, T_WHOLE);
             break;
           }
         /* falls through */

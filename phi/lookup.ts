@@ -11,8 +11,24 @@
  * counter continues after the highest one on disk. Rows are appended with one `O_APPEND` write per
  * batch. Readers need no lock: they consume complete lines only (up to the last newline), so a row
  * being written is picked up on the next refresh. The OS drops the lock when a process dies, so a
- * crash never leaves a stale lock; a crash mid-write can leave a partial last line, which the next
- * writer terminates with a newline before appending (the partial row is then ignored as malformed).
+ * crash never leaves a stale lock.
+ *
+ * Why several processes never give one token two values (a REPL, `-p` and `phi_sanitize` on one
+ * home at once): a token is only ever minted under the lock, after reading every whole row the
+ * others appended, so the counter of a category is always past every number on disk, and a value
+ * another process stored first gets that process's token. A process that uses a token has appended
+ * its row first (the append is done before `assign` returns), so a token in any output is on disk.
+ *
+ * A torn row is not a row. Every writer appends whole rows that end in a newline, under the lock, so
+ * bytes after the last newline seen under the lock are what a writer left when it died mid-append
+ * (SIGKILL, power loss). The next writer, still under the lock, ends that line with a torn mark
+ * (`\t\#torn`, one write): a marked line is never read as a row, and its token's number counts as
+ * used wherever the file is read, so it is never minted again; one warning says so. A write that
+ * fails part-way (ENOSPC) is cut back to where it started before the error is thrown.
+ *
+ * A token that could not be stored (disk full, read-only home) is never a name another process can
+ * mint: `remember` gives it this process's own tag (`[[MRN_mk3q7za_1]]`), and it is appended with
+ * the next batch that can be written, so it becomes reversible everywhere once space is back.
  *
  * One token per name: a NAME row whose words without initials are another row's (`Horatio
  * Vanderhoeven` and `Vanderhoeven^Horatio^Q`, in either order) gets that row's token, written as an
@@ -164,6 +180,28 @@ export function readableXpn(xpn: string): string {
   return out === "" ? xpn : out;
 }
 
+/**
+ * The end of a line that was a torn row (`[[MRN_7]]\tMR` + this): never a row, and its token's
+ * number is never minted again. `\#` is no escape `escapeField` writes, so no whole row ends so.
+ */
+const TORN_END = "\t\\#torn";
+
+/** A tag of letters and digits no other process will draw (30 bits of randomness, base 32). */
+function processTag(): string {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  let out = "m";
+  for (const b of bytes) out += alphabet[b & 31];
+  return out;
+}
+
+/** Why a file operation failed, as the operator reads it: the OS's reason, not an error class. */
+export function ioReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/\s*\(os error \d+\)/, "").replace(/:\s*'[^']*'$/, "").trim() ||
+    (err as Error)?.name || "error";
+}
+
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const posix = Deno.build.os !== "windows";
@@ -221,6 +259,12 @@ export class LookupTable {
   #lowerIndexed = 0;
   #maxN = new Map<string, number>();
   #offset = 0;
+  /** Rows kept in memory only (`remember`), appended with the next batch that can be written. */
+  #pending: Row[] = [];
+  /** This process's tag for tokens it could not store (`remember`); drawn on first use. */
+  #tag = "";
+  /** Lines for the operator about the table (a torn row repaired), taken by `takeWarnings`. */
+  #warnings: string[] = [];
   #serial: Promise<unknown> = Promise.resolve();
   #dirReady = false;
   /** The id of the next row this table makes. */
@@ -371,6 +415,7 @@ export class LookupTable {
 
   #parseLine(line: string): void {
     if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line.endsWith(TORN_END)) return this.#reserve(line.slice(0, line.indexOf("\t")));
     if (line === "" || line.startsWith("#")) return;
     const cols = line.split("\t");
     if (cols.length < 3) return;
@@ -393,6 +438,26 @@ export class LookupTable {
         ours?.n ?? 0,
       ),
     );
+  }
+
+  /** Counts a token's number as used, so it is never minted again (a torn row's token). */
+  #reserve(token: string): void {
+    const ours = parseToken(token);
+    if (ours !== undefined && ours.n > (this.#maxN.get(ours.category) ?? 0)) {
+      this.#maxN.set(ours.category, ours.n);
+    }
+  }
+
+  /** Warnings about the table since the last call (a torn row dropped), each given once. */
+  takeWarnings(): string[] {
+    const out = this.#warnings;
+    this.#warnings = [];
+    return out;
+  }
+
+  /** Rows of this process that are in memory only (the table could not be written). */
+  get unsavedCount(): number {
+    return this.#pending.length;
   }
 
   /**
@@ -450,6 +515,7 @@ export class LookupTable {
 
   #reset(): void {
     const unsaved = this.#rows.filter((r) => r.unsaved);
+    const maxN = new Map(this.#maxN);
     this.#rows = [];
     this.#byCanonical.clear();
     this.#bySsn.clear();
@@ -463,6 +529,8 @@ export class LookupTable {
     this.#offset = 0;
     this.generation++;
     for (const r of unsaved) this.#add(r);
+    // Numbers once handed out stay used, whatever the file now says (a file replaced by hand).
+    for (const [c, n] of maxN) if (n > (this.#maxN.get(c) ?? 0)) this.#maxN.set(c, n);
   }
 
   /** Runs `fn` after every earlier call of this instance finished (one writer per process at a time). */
@@ -524,7 +592,10 @@ export class LookupTable {
     try {
       lock.lockSync(true);
       this.refreshSync();
-      const fresh: Row[] = [];
+      this.#repairTornTail();
+      // Rows kept in memory while the table could not be written go first: their tokens are this
+      // process's own (`remember`), so nothing on disk can have taken them meanwhile.
+      const fresh: Row[] = this.#pending.slice();
       const fieldTokens = new Set<string>();
       // Counters of the categories in this batch (few; a Map lookup per value would cost more).
       const cats: string[] = [];
@@ -580,6 +651,7 @@ export class LookupTable {
           this.#append(fresh);
         } catch (err) {
           for (const row of fresh) {
+            if (row.unsaved) continue; // still in memory, still pending
             this.#byCanonical.delete(row.canonical);
             for (const [k, v] of this.#bySsn) if (v === row) this.#bySsn.delete(k);
             for (const [k, v] of this.#byName) if (v === row) this.#byName.delete(k);
@@ -589,8 +661,13 @@ export class LookupTable {
           throw err;
         }
         // New tokens, past the highest counter of their category, or alias rows of a token already
-        // indexed (`byToken` keeps the first row): nothing to check on the way in.
-        for (const row of fresh) {
+        // indexed (`byToken` keeps the first row): nothing to check on the way in. Pending rows are
+        // in memory already and now stored.
+        for (const row of this.#pending) row.unsaved = false;
+        const pending = this.#pending.length;
+        this.#pending = [];
+        for (let k = pending; k < fresh.length; k++) {
+          const row = fresh[k];
           this.#rows.push(row);
           if (!this.#byToken.has(row.token)) this.#byToken.set(row.token, row);
           if (row.original !== undefined) this.#noteForm(row, row.original, row.original.includes("^"));
@@ -608,24 +685,71 @@ export class LookupTable {
     return out;
   }
 
+  /**
+   * Under the lock: bytes after the last whole row are a torn row (its writer died mid-append). One
+   * write ends that line with the torn mark, which makes it a line that is never a row and whose
+   * token is never minted again; no byte of the file is rewritten.
+   */
+  #repairTornTail(): void {
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(this.path, { read: true, append: true });
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return;
+      throw err;
+    }
+    let token: string | undefined;
+    try {
+      const size = file.statSync().size;
+      if (size <= this.#offset) return;
+      const head = new Uint8Array(Math.min(size - this.#offset, 128));
+      file.seekSync(this.#offset, Deno.SeekMode.Start);
+      let got = 0;
+      while (got < head.length) {
+        const n = file.readSync(head.subarray(got));
+        if (n === null) break;
+        got += n;
+      }
+      token = /^(\[\[[A-Za-z][A-Za-z0-9_]*_\d{1,9}\]\])\t/.exec(dec.decode(head.subarray(0, got)))?.[1];
+      const mark = enc.encode(`${TORN_END}\n`);
+      let off = 0;
+      while (off < mark.length) off += file.writeSync(mark.subarray(off));
+    } finally {
+      file.close();
+    }
+    this.refreshSync(); // reads the marked line: its token's number is now used
+    this.#warnings.push(
+      `phi> ${this.path}: a row cut short by a crash was dropped` +
+        (token !== undefined ? `; its token ${token} is never used again` : ""),
+    );
+  }
+
   #append(rows: Row[]): void {
-    let text = rows.map((r) =>
+    const text = rows.map((r) =>
       `${r.token}\t${escapeField(r.category)}\t${escapeField(r.canonical)}\t${
         escapeField(r.original ?? "")
       }\n`
     ).join("");
     const file = Deno.openSync(this.path, { append: true, create: true, mode: 0o600 });
+    let start = -1;
     try {
       const info = file.statSync();
       if (posix && info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(this.path, 0o600);
-      // A crash mid-write can leave a partial last line: end it before adding whole rows.
-      if (info.size > this.#offset) text = `\n${text}`;
+      start = info.size;
       const bytes = enc.encode(text);
       let off = 0;
       while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
       // Our rows are in memory already; move past them unless someone else's bytes sit before them
-      // (a partial line, or a writer that does not lock), which the next refresh then reads.
+      // (a writer that does not lock), which the next refresh then reads.
       if (info.size === this.#offset) this.#offset = info.size + bytes.length;
+    } catch (err) {
+      // Whole rows or nothing: a write that failed part-way (disk full) is cut back to where it began.
+      if (start >= 0) {
+        try {
+          file.truncateSync(start);
+        } catch { /* the next writer's repair (#repairTornTail) drops what is left */ }
+      }
+      throw err;
     } finally {
       file.close();
     }
@@ -642,22 +766,26 @@ export class LookupTable {
 
   /** `remember`, giving the rows. */
   rememberRows(requests: readonly TokenRequest[], avoid?: ReadonlySet<string>): LookupRow[] {
+    if (this.#tag === "") this.#tag = processTag();
     return requests.map((r) => {
       const have = this.#byCanonical.get(r.canonical) ?? this.#alias(r) ?? this.#nameAlias(r);
       if (have) return have;
-      let n = (this.#maxN.get(r.category) ?? 0) + 1;
-      while (avoid?.has(formatToken(r.category, n))) n++;
+      // This process's own token name: no other process can mint it, stored or not.
+      const own = `${r.category}_${this.#tag}`;
+      let n = (this.#maxN.get(own) ?? 0) + 1;
+      while (avoid?.has(formatToken(own, n))) n++;
       const row = new Row(
         this.#nextId++,
-        formatToken(r.category, n),
+        formatToken(own, n),
         r.category,
         r.canonical,
         r.original,
         true,
-        r.category,
+        own,
         n,
       );
       this.#add(row);
+      this.#pending.push(row);
       return row;
     });
   }

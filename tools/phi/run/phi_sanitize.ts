@@ -11,7 +11,7 @@ export { phiSanitizeTool as def } from "../phi_sanitize_tool.ts";
 import { CharsetError, encodeText } from "../../../hl7/charset.ts";
 import { atomicWrite } from "../../../core/atomic_write.ts";
 import { hl7ForTerminal } from "../../../hl7/screen.ts";
-import { createPhiEngine, namesCoverage } from "../../../phi/mod.ts";
+import { createPhiEngine, namesCoverage, PhiRefusedError } from "../../../phi/mod.ts";
 import { ANY_TOKEN_RE } from "../../../phi/token.ts";
 import { checkWriteTarget } from "../../files/guard.ts";
 import { readInput } from "../../input.ts";
@@ -23,8 +23,21 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   if (!src.ok) return src.result;
   const text = src.text;
   const mode = ctx.config.autoPhi === "strict" ? "strict" : "on";
-  const engine = await createPhiEngine({ config: { ...ctx.config, autoPhi: mode } });
-  const out = await engine.sanitizeToolResult(text, "phi_sanitize");
+  // The copy outlives this process (a vendor's reply quoting it is revealed later): every token in
+  // it must be in the lookup table, so a table that cannot be written refuses the copy.
+  const engine = await createPhiEngine({
+    config: { ...ctx.config, autoPhi: mode },
+    storedTokensOnly: true,
+  });
+  let out;
+  try {
+    out = await engine.sanitizeToolResult(text, "phi_sanitize");
+  } catch (err) {
+    if (err instanceof PhiRefusedError) {
+      return toolError("refused", `${err.message}; nothing written`);
+    }
+    throw err;
+  }
   if (out.refused) {
     return toolError("refused", "strict auto-PHI could not de-identify this input; nothing written");
   }

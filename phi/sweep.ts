@@ -1,0 +1,206 @@
+/**
+ * The known-value sweep: a value tokenized anywhere in a text by structure (an HL7 field by the
+ * field policy, a record's field, a marker) is PHI wherever else it stands in that text. A broken
+ * sender shifts fields (a name in NK1-8, a date of birth in NK1-10, an address in NK1-14), an
+ * unknown segment or an AL1 reaction repeats the patient's name, a line that is not a segment
+ * quotes the phone: each is outside the field policy, and each must get the value's token.
+ *
+ * Forms of one value count, compared without regard to case:
+ *
+ * | Category | Forms looked for besides the value itself |
+ * |---|---|
+ * | NAME (an HL7 name `FAMILY^GIVEN^...`) | `FAMILY GIVEN`, `GIVEN FAMILY`, `FAMILY, GIVEN`, `FAMILY,GIVEN` (an HL7 spelling only as written, case and all) |
+ * | PHONE (ten digits) | `2175550142`, `217-555-0142`, `(217)555-0142`, `(217) 555-0142`, `217.555.0142` |
+ * | DOB (`YYYYMMDD`) | `YYYY-MM-DD`, `MM/DD/YYYY` |
+ * | DATE (a date of care) | none: not swept (it is often the traffic's own day, a fact of the log or batch) |
+ * | SSN (nine digits) | `512-44-9087`, `512449087` |
+ *
+ * The same text gets the value's token; another written form is a value of the same category,
+ * and the lookup table decides whether it shares the token (phones, SSNs and dates do: one value
+ * however written; a second HL7 spelling of a name gets its own, so both come back exactly).
+ *
+ * The sweep stays inside the message the value was found in (messages start at their MSH lines):
+ * a batch file holds many patients, and a value of one says nothing about another's message.
+ *
+ * A form matches as a whole value (no letter or digit on either side). Values shorter than four
+ * characters, and numbers of fewer than five digits, are not looked for (they are too often parts
+ * of other facts). The message's header segments (MSH, BHS, FHS and their trailers) are the
+ * engine's facts and are never swept. A form that covers values taken inside it (one word of the
+ * name standing in a note, an identifier the policy guessed inside a shifted field) wins over them.
+ */
+import { type Candidate, candidate } from "./candidate.ts";
+import { protectedRanges } from "./exclusions.ts";
+import { canonicalize } from "./normalize.ts";
+import { SpanSet } from "./spans.ts";
+
+/** Shortest form looked for, and fewest digits of an all-digit form. */
+const MIN_LENGTH = 4;
+const MIN_DIGITS = 5;
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Segments whose fields are the engine's facts: never swept. */
+const HEADER_SEGMENTS = new Set(["MSH", "BHS", "FHS", "BTS", "FTS"]);
+
+/** The forms of a value to look for (lowercased), the value's own first. */
+export function formsOf(c: { value: string; category: string; canonical: string }): string[] {
+  // A date of care is often the day of the traffic as well (a log line's date, a batch header's):
+  // the engine's facts win. Only a birth date is swept.
+  if (c.category === "DATE") return [];
+  const v = c.value;
+  const out = [v];
+  if (c.category === "NAME" && v.includes("^")) {
+    const [family = "", given = ""] = v.split("^");
+    if (family !== "" && given !== "") {
+      out.push(
+        `${family} ${given}`,
+        `${given} ${family}`,
+        `${family}, ${given}`,
+        `${family},${given}`,
+      );
+    }
+  }
+  const digits = v.replace(/\D/g, "");
+  if (c.category === "PHONE" && (digits.length === 10 || (digits.length === 11 && digits[0] === "1"))) {
+    const d = digits.slice(-10);
+    const [a, b, n] = [d.slice(0, 3), d.slice(3, 6), d.slice(6)];
+    out.push(d, `${a}-${b}-${n}`, `(${a})${b}-${n}`, `(${a}) ${b}-${n}`, `${a}.${b}.${n}`);
+  }
+  if (c.category === "DOB" && /^\d{8}$/.test(v)) {
+    const [y, m, d] = [v.slice(0, 4), v.slice(4, 6), v.slice(6, 8)];
+    out.push(`${y}-${m}-${d}`, `${m}/${d}/${y}`);
+  }
+  if (c.category === "SSN" && digits.length === 9) {
+    out.push(digits, `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`);
+  }
+  return [...new Set(out.map((f) => f.toLowerCase()))].filter(worthLooking);
+}
+
+function worthLooking(form: string): boolean {
+  if (form.length < MIN_LENGTH || form.includes("[[")) return false;
+  if (/^\d+$/.test(form)) return form.length >= MIN_DIGITS;
+  return LETTER_OR_DIGIT.test(form);
+}
+
+/** True when the line holding `at` is a header segment's (`MSH|`, `BHS|`, ...). */
+function inHeaderSegment(text: string, at: number): boolean {
+  let s = at;
+  while (s > 0 && text.charCodeAt(s - 1) !== 10 && text.charCodeAt(s - 1) !== 13) s--;
+  return HEADER_SEGMENTS.has(text.slice(s, s + 3)) && s + 3 < text.length &&
+    !/[\p{L}\p{N}\s]/u.test(text[s + 3]);
+}
+
+export interface Sweep {
+  /** New candidates: the known values where they stand again. */
+  add: Candidate[];
+  /** Chosen candidates a longer known value covers (replaced by it). */
+  drop: Set<Candidate>;
+}
+
+/**
+ * Other occurrences of the `known` values in `text` (see the module comment), outside the `chosen`
+ * spans except where a known form covers whole chosen spans of other values; outside fenced code
+ * when `fences` (what the operator types).
+ */
+export function sweepKnown(
+  text: string,
+  known: readonly Candidate[],
+  chosen: readonly Candidate[],
+  fences: boolean,
+): Sweep {
+  const none: Sweep = { add: [], drop: new Set() };
+  // The sweep stays inside the message a value was found in (a batch file holds many patients):
+  // messages start at their MSH lines; text before the first is a message of its own.
+  const starts = messageStarts(text);
+  // Forms by their first four characters; the longest first, so the longest form wins at a place.
+  const byHead = new Map<string, Array<{ form: string; c: Candidate; msg: number }>>();
+  const seen = new Set<string>();
+  for (const c of known) {
+    const msg = messageOf(starts, c.start);
+    for (const form of formsOf(c)) {
+      const key = `${msg}\u0000${form}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const head = form.slice(0, MIN_LENGTH);
+      const list = byHead.get(head) ?? byHead.set(head, []).get(head)!;
+      list.push({ form, c, msg });
+    }
+  }
+  if (byHead.size === 0) return none;
+  for (const list of byHead.values()) list.sort((a, b) => b.form.length - a.form.length);
+  const sorted = chosen.slice().sort((a, b) => a.start - b.start);
+  const fenced = fences ? SpanSet.union(protectedRanges(text).filter((p) => p.kind === "fence")) : undefined;
+  const lower = text.toLowerCase();
+  // Lowercasing keeps offsets for the texts this reads; a text where it does not is left alone.
+  if (lower.length !== text.length) return none;
+  const out: Sweep = { add: [], drop: new Set() };
+  const taken = new SpanSet();
+  let k = 0; // first chosen span that may end after the current place
+  for (let i = 0; i + MIN_LENGTH <= lower.length; i++) {
+    if (i > 0 && isWordChar(lower.charCodeAt(i - 1))) continue;
+    const list = byHead.get(lower.slice(i, i + MIN_LENGTH));
+    if (list === undefined) continue;
+    let here = -1;
+    for (const { form, c, msg } of list) {
+      if (here === -1) here = messageOf(starts, i);
+      if (msg !== here) continue;
+      const end = i + form.length;
+      if (!lower.startsWith(form, i) || (end < lower.length && isWordChar(lower.charCodeAt(end)))) continue;
+      while (k < sorted.length && sorted[k].end <= i) k++;
+      // The chosen spans this place overlaps: all inside it (and of other values) or it is no match.
+      const inside: Candidate[] = [];
+      let blocked = false;
+      for (let j = k; j < sorted.length && sorted[j].start < end; j++) {
+        const o = sorted[j];
+        if (o.end <= i) continue;
+        if (o.start < i || o.end > end || (o.start === i && o.end === end)) {
+          blocked = true;
+          break;
+        }
+        inside.push(o);
+      }
+      if (blocked || fenced?.overlaps(i, end) || inHeaderSegment(text, i)) continue;
+      if (!taken.add(i, end)) continue;
+      for (const o of inside) out.drop.add(o);
+      // The same text is the same value; another written form is its own value of the category,
+      // and the lookup table decides whether it shares the token (phones, SSNs, dates: one value
+      // however written; a second HL7 spelling of a name: a token of its own, so both come back exact).
+      const value = text.slice(i, end);
+      // An HL7 spelling of a name comes back from its token in every field it was seen in: only the
+      // very same spelling shares it (another would change the first field on the way back).
+      if (value !== c.value && value.includes("^")) continue;
+      const canonical = value === c.value ? c.canonical : canonicalize(c.category, value);
+      if (canonical === "") continue;
+      out.add.push(candidate(i, end, value, c.category, canonical, c.tier, c.context));
+      i = end - 1;
+      break;
+    }
+  }
+  return out;
+}
+
+/** Where each HL7 message of `text` starts (its MSH line), in order; empty when it has none. */
+function messageStarts(text: string): number[] {
+  const out: number[] = [];
+  for (let at = text.indexOf("MSH"); at !== -1; at = text.indexOf("MSH", at + 3)) {
+    const before = at === 0 ? 10 : text.charCodeAt(at - 1);
+    if ((before === 10 || before === 13) && !/[\p{L}\p{N}\s]/u.test(text[at + 3] ?? " ")) out.push(at);
+  }
+  return out;
+}
+
+/** The message holding `at`: the number of message starts at or before it. */
+function messageOf(starts: readonly number[], at: number): number {
+  let lo = 0, hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid] <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90) ||
+    (code > 127 && LETTER_OR_DIGIT.test(String.fromCharCode(code)));
+}
