@@ -48,6 +48,10 @@ export function formsOf(c: { value: string; category: string; canonical: string 
   // the engine's facts win. Only a birth date is swept.
   if (c.category === "DATE") return [];
   const v = c.value;
+  if (c.category !== "NAME" && c.category !== "PHONE" && c.category !== "DOB" && c.category !== "SSN") {
+    const form = v.toLowerCase();
+    return worthLooking(form) ? [form] : [];
+  }
   const out = [v];
   if (c.category === "NAME" && v.includes("^")) {
     const [family = "", given = ""] = v.split("^");
@@ -78,8 +82,14 @@ export function formsOf(c: { value: string; category: string; canonical: string 
 
 function worthLooking(form: string): boolean {
   if (form.length < MIN_LENGTH || form.includes("[[")) return false;
-  if (/^\d+$/.test(form)) return form.length >= MIN_DIGITS;
-  return LETTER_OR_DIGIT.test(form);
+  let digits = 0, letters = 0;
+  for (let i = 0; i < form.length; i++) {
+    const code = form.charCodeAt(i);
+    if (code >= 48 && code <= 57) digits++;
+    else if (isWordChar(code)) letters++;
+  }
+  if (letters === 0 && digits === form.length) return digits >= MIN_DIGITS;
+  return letters + digits > 0;
 }
 
 /** True when the line holding `at` is a header segment's (`MSH|`, `BHS|`, ...). */
@@ -112,71 +122,103 @@ export function sweepKnown(
   // The sweep stays inside the message a value was found in (a batch file holds many patients):
   // messages start at their MSH lines; text before the first is a message of its own.
   const starts = messageStarts(text);
-  // Forms by their first four characters; the longest first, so the longest form wins at a place.
-  const byHead = new Map<string, Array<{ form: string; c: Candidate; msg: number }>>();
-  const seen = new Set<string>();
+  // Each form by message and text; and per first four characters, the lengths of the forms that
+  // start so (longest first), so a place costs one lookup per length, however many values share a start.
+  const entries = new Map<string, { c: Candidate; form: string }>();
+  const lengths = new Map<number, number[]>();
+  const memo = new Map<string, string[]>();
   for (const c of known) {
     const msg = messageOf(starts, c.start);
-    for (const form of formsOf(c)) {
+    const memoKey = `${c.category}\u0000${c.value}`;
+    let forms = memo.get(memoKey);
+    if (forms === undefined) memo.set(memoKey, forms = formsOf(c));
+    for (const form of forms) {
       const key = `${msg}\u0000${form}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const head = form.slice(0, MIN_LENGTH);
-      const list = byHead.get(head) ?? byHead.set(head, []).get(head)!;
-      list.push({ form, c, msg });
+      if (entries.has(key)) continue;
+      entries.set(key, { c, form });
+      const head = headHash(form, 0);
+      const list = lengths.get(head) ?? lengths.set(head, []).get(head)!;
+      if (!list.includes(form.length)) list.push(form.length);
     }
   }
-  if (byHead.size === 0) return none;
-  for (const list of byHead.values()) list.sort((a, b) => b.form.length - a.form.length);
+  if (entries.size === 0) return none;
+  for (const list of lengths.values()) list.sort((a, b) => b - a);
   const sorted = chosen.slice().sort((a, b) => a.start - b.start);
+  const maxEnd = new Array<number>(sorted.length);
+  for (let j = 0, m = 0; j < sorted.length; j++) maxEnd[j] = m = Math.max(m, sorted[j].end);
   const fenced = fences ? SpanSet.union(protectedRanges(text).filter((p) => p.kind === "fence")) : undefined;
   const lower = text.toLowerCase();
   // Lowercasing keeps offsets for the texts this reads; a text where it does not is left alone.
   if (lower.length !== text.length) return none;
   const out: Sweep = { add: [], drop: new Set() };
   const taken = new SpanSet();
-  let k = 0; // first chosen span that may end after the current place
+  // The first two characters of every form (ASCII), as a table: most places are passed over on one
+  // array read, without a map lookup.
+  const pairs = new Uint8Array(128 * 128);
+  let wide = false;
+  for (const key of entries.values()) {
+    const a = key.form.charCodeAt(0), b = key.form.charCodeAt(1);
+    if (a < 128 && b < 128) pairs[a * 128 + b] = 1;
+    else wide = true;
+  }
   for (let i = 0; i + MIN_LENGTH <= lower.length; i++) {
+    const a = lower.charCodeAt(i), b = lower.charCodeAt(i + 1);
+    if (a < 128 && b < 128 ? pairs[a * 128 + b] === 0 : !wide) continue;
     if (i > 0 && isWordChar(lower.charCodeAt(i - 1))) continue;
-    const list = byHead.get(lower.slice(i, i + MIN_LENGTH));
+    const list = lengths.get(headHash(lower, i));
     if (list === undefined) continue;
-    let here = -1;
-    for (const { form, c, msg } of list) {
-      if (here === -1) here = messageOf(starts, i);
-      if (msg !== here) continue;
-      const end = i + form.length;
-      if (!lower.startsWith(form, i) || (end < lower.length && isWordChar(lower.charCodeAt(end)))) continue;
-      while (k < sorted.length && sorted[k].end <= i) k++;
-      // The chosen spans this place overlaps: all inside it (and of other values) or it is no match.
+    const here = messageOf(starts, i);
+    for (const length of list) {
+      const end = i + length;
+      if (end > lower.length || (end < lower.length && isWordChar(lower.charCodeAt(end)))) continue;
+      const entry = entries.get(`${here}\u0000${lower.slice(i, end)}`);
+      if (entry === undefined) continue;
+      const c = entry.c;
+      // The same text is the same value; another written form is its own value of the category,
+      // and the lookup table decides whether it shares the token (phones, SSNs, birth dates: one
+      // value however written). An HL7 spelling of a name comes back from its token in every field
+      // it was seen in: only the very same spelling shares it.
+      const value = text.slice(i, end);
+      if (value !== c.value && value.includes("^")) continue;
+      const canonical = value === c.value ? c.canonical : canonicalize(c.category, value);
+      if (canonical === "") continue;
+      // The chosen spans this place overlaps: all inside it (and not this very span) or no match.
+      // A span that starts before the place and reaches into it blocks it (the running maximum of
+      // the ends tells, whatever the spans' lengths); the ones starting inside are few.
+      const p = firstAtOrAfter(sorted, i);
+      let blocked = p > 0 && maxEnd[p - 1] > i;
       const inside: Candidate[] = [];
-      let blocked = false;
-      for (let j = k; j < sorted.length && sorted[j].start < end; j++) {
+      for (let j = p; !blocked && j < sorted.length && sorted[j].start < end; j++) {
         const o = sorted[j];
-        if (o.end <= i) continue;
-        if (o.start < i || o.end > end || (o.start === i && o.end === end)) {
-          blocked = true;
-          break;
-        }
-        inside.push(o);
+        if (o.end > end || (o.start === i && o.end === end)) blocked = true;
+        else inside.push(o);
       }
       if (blocked || fenced?.overlaps(i, end) || inHeaderSegment(text, i)) continue;
       if (!taken.add(i, end)) continue;
       for (const o of inside) out.drop.add(o);
-      // The same text is the same value; another written form is its own value of the category,
-      // and the lookup table decides whether it shares the token (phones, SSNs, dates: one value
-      // however written; a second HL7 spelling of a name: a token of its own, so both come back exact).
-      const value = text.slice(i, end);
-      // An HL7 spelling of a name comes back from its token in every field it was seen in: only the
-      // very same spelling shares it (another would change the first field on the way back).
-      if (value !== c.value && value.includes("^")) continue;
-      const canonical = value === c.value ? c.canonical : canonicalize(c.category, value);
-      if (canonical === "") continue;
       out.add.push(candidate(i, end, value, c.category, canonical, c.tier, c.context));
       i = end - 1;
       break;
     }
   }
   return out;
+}
+
+/** The first four characters at `at` as one number (a lookup key that costs no string). */
+function headHash(s: string, at: number): number {
+  return (((s.charCodeAt(at) * 65599 + s.charCodeAt(at + 1)) | 0) * 65599 + s.charCodeAt(at + 2)) * 65599 +
+      s.charCodeAt(at + 3) | 0;
+}
+
+/** The index of the first of `sorted` (by start) that starts at or after `at`. */
+function firstAtOrAfter(sorted: readonly Candidate[], at: number): number {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid].start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Where each HL7 message of `text` starts (its MSH line), in order; empty when it has none. */
