@@ -12,7 +12,12 @@ import type { ToolContext, ToolDef, ToolInput, ToolResult } from "./types.ts";
 /** A tool's definition and its body. */
 export interface LoadedTool {
   def: ToolDef;
-  run: (input: ToolInput, ctx: ToolContext) => Promise<ToolResult>;
+  /**
+   * The body. Each declares its input as `InputOf<typeof def>` (tools/types.ts), which is what
+   * `validateInput(def, ...)` returns (tools/args.ts); every caller validates first, so the table
+   * can hold the bodies under one signature (a method, whose parameter may be the narrower type).
+   */
+  run(input: ToolInput, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /**
@@ -74,7 +79,7 @@ export function loadTool(name: string): Promise<LoadedTool | undefined> {
   return Object.hasOwn(TOOL_BODIES, name) ? TOOL_BODIES[name]() : Promise.resolve(undefined);
 }
 
-/** Runs a tool of the registry: loads its body (once per process) and calls it. */
+/** Runs a tool of the registry on a validated input: loads its body (once per process) and calls it. */
 export async function runTool(def: ToolDef, input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   const tool = await loadTool(def.name);
   if (!tool) throw new Error(`no body for tool ${def.name}`);
