@@ -24,7 +24,7 @@ export interface LoadedTool {
  * Tool name → its body module (`run/<name>.ts`, which re-exports the definition). Each entry is a
  * literal lazy load, so the layer test reads where it goes; the test of this table loads through it.
  */
-export const TOOL_BODIES: Readonly<Record<string, () => Promise<LoadedTool>>> = {
+const BODIES = {
   read_file: () =>
     lazy<typeof import("./files/run/read_file.ts")>(import.meta.url, "./files/run/read_file.ts"),
   grep_files: () =>
@@ -69,7 +69,13 @@ export const TOOL_BODIES: Readonly<Record<string, () => Promise<LoadedTool>>> = 
   phi_scan: () => lazy<typeof import("./phi/run/phi_scan.ts")>(import.meta.url, "./phi/run/phi_scan.ts"),
   phi_sanitize: () =>
     lazy<typeof import("./phi/run/phi_sanitize.ts")>(import.meta.url, "./phi/run/phi_sanitize.ts"),
-};
+} satisfies Record<string, () => Promise<LoadedTool>>;
+
+/** Each body module's own type, by tool name (tests/tools/input_types.test.ts checks each `run`). */
+export type ToolBodies = typeof BODIES;
+
+/** The table under one signature, for lookup by any name. */
+export const TOOL_BODIES: Readonly<Record<string, () => Promise<LoadedTool>>> = BODIES;
 
 /** Every tool name, in the registry's order. */
 export const TOOL_NAMES: readonly string[] = Object.keys(TOOL_BODIES);

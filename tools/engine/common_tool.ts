@@ -47,18 +47,18 @@ export const THREAD_PARAM = {
 } as const satisfies ParamSpec;
 
 /** `format`, its words typed as given (the first is the default): `formatParam(["text", "json"])`. */
-export function formatParam<
-  const V extends readonly [string, ...string[]] = readonly ["text", "tsv", "json"],
->(
-  values: V = ["text", "tsv", "json"] as unknown as V,
-) {
-  return {
-    name: "format",
-    type: "string",
-    description: "output format",
-    enum: values,
-    default: values[0],
-  } as const satisfies ParamSpec;
+export function formatParam(): FormatParam<readonly ["text", "tsv", "json"]>;
+export function formatParam<const V extends readonly [string, ...string[]]>(values: V): FormatParam<V>;
+export function formatParam(values: readonly [string, ...string[]] = ["text", "tsv", "json"]) {
+  return { name: "format", type: "string", description: "output format", enum: values, default: values[0] };
+}
+
+interface FormatParam<V extends readonly string[]> {
+  readonly name: "format";
+  readonly type: "string";
+  readonly description: string;
+  readonly enum: V;
+  readonly default: string;
 }
 
 /** How many recent messages a route test takes from each inbound's SMAT archive (nc_route_test, nc_regression). */
