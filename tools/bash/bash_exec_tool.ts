@@ -17,4 +17,5 @@ export const bashExecTool = {
     { name: "cwd", type: "string", description: "working folder (default the current one)" },
   ],
   examples: ["'hcisitectl -s siteA status'", "'ls -la $HCIROOT' --timeout-seconds 10"],
+  exampleInput: { command: "hcisitectl -s siteA status", timeout_seconds: 60 },
 } as const satisfies ToolDef;

@@ -11,4 +11,5 @@ export const listSitesTool = {
     "not exist on this host is looked for under the root by its name, with a note.",
   params: [aliasParam(true), HCIROOT_PARAM, formatParam()],
   examples: ["", "--hciroot /hci/cis20.1/integrator --format tsv", "eng1"],
+  exampleInput: { hciroot: "/hci/cis20.1/integrator", format: "tsv" },
 } as const satisfies ToolDef;

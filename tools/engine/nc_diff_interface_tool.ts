@@ -79,4 +79,5 @@ export const ncDiffInterfaceTool = {
     "adt_in.adt --alias test --to-alias prod",
     "adt_in.adt --to-hciroot /hci/test/integrator --exit-code",
   ],
+  exampleInput: { site: "adt", thread: "adt_in", to_hciroot: "/hci/test/integrator" },
 } as const satisfies ToolDef;

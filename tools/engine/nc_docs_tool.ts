@@ -19,4 +19,5 @@ export const ncDocsTool = {
     aliasParam(),
   ],
   examples: ["adt", "adt adt_in", "lab --onenote-table", "adt adt_in --raw-tcl"],
+  exampleInput: { site: "adt", thread: "adt_in" },
 } as const satisfies ToolDef;

@@ -85,4 +85,5 @@ export const ncMsgsTool = {
     "lab --since 2024-11-20T08:30 --text ORU",
     "--file /tmp/pulled/adt_in.smatdb --limit 100",
   ],
+  exampleInput: { site: "adt", thread: "adt_in", hl7: ["MSH.9.2=A08"], limit: 5 },
 } as const satisfies ToolDef;

@@ -71,4 +71,5 @@ export const ncPathsTool = {
     formatParam(),
   ],
   examples: ["adt adt_in", "adt --to lab_sys_out.lab", "--all-sites --format tsv"],
+  exampleInput: { site: "adt", thread: "adt_in", to: "lab_sys_out.lab" },
 } as const satisfies ToolDef;

@@ -31,4 +31,5 @@ export const ncRefsTool = {
     formatParam(),
   ],
   examples: ["adt_a01_to_lab.xlt", "tps_add_zpi --kind proc", "sex_codes --kind table --site adt"],
+  exampleInput: { name: "sex_codes", kind: "table", site: "adt" },
 } as const satisfies ToolDef;

@@ -91,4 +91,5 @@ export const ncRegressionTool = {
     "prod test --site adt --ignore PV1.19 --ignore EVN.2",
     "prod test --output regression-prod-test-20261124-0200 --from-phase 5",
   ],
+  exampleInput: { source_ssh_alias: "prod", target_ssh_alias: "test", thread: "adt_in.adt", count: 20 },
 } as const satisfies ToolDef;

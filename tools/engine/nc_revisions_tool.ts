@@ -69,4 +69,5 @@ export const ncRevisionsTool = {
     aliasParam(),
   ],
   examples: ["lab_in.lab", "lab_in --format diff --limit 2", "--system --site adt --since 2024-10-01"],
+  exampleInput: { site: "lab", thread: "lab_in", format: "diff", limit: 2 },
 } as const satisfies ToolDef;

@@ -43,4 +43,5 @@ export const ncRouteTestTool = {
     { name: "dry_run", type: "boolean", description: "write the plan and commands.sh only", default: false },
   ],
   examples: ["adt_in.adt --count 5", "adt_in --site adt --alias test --dry-run"],
+  exampleInput: { thread: "adt_in", site: "adt", count: 5 },
 } as const satisfies ToolDef;

@@ -20,4 +20,5 @@ export const ncRoutesTool = {
     formatParam(),
   ],
   examples: ["adt adt_in", "hub --replies --format tsv"],
+  exampleInput: { site: "adt", thread: "adt_in" },
 } as const satisfies ToolDef;

@@ -31,4 +31,5 @@ export const ncShowTool = {
     },
   ],
   examples: ["adt adt_in", "adt_in.adt PROTOCOL.PORT", "adt_in --format tcl"],
+  exampleInput: { site: "adt", thread: "adt_in", path: "PROTOCOL.PORT" },
 } as const satisfies ToolDef;

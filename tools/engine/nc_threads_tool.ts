@@ -18,4 +18,5 @@ export const ncThreadsTool = {
     formatParam(),
   ],
   examples: ["adt", "adt --match '*_out' --format tsv"],
+  exampleInput: { site: "adt", match: "*_out" },
 } as const satisfies ToolDef;

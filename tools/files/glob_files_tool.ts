@@ -32,4 +32,5 @@ export const globFilesTool = {
     },
   ],
   examples: ["'*/NetConfig' /hci/prod", "'**/*.tcl' --max-results 50"],
+  exampleInput: { pattern: "**/*.tcl", path: "/hci/prod" },
 } as const satisfies ToolDef;

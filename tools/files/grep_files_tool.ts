@@ -32,4 +32,5 @@ export const grepFilesTool = {
     },
   ],
   examples: ["'ICLSERVERPORT' /hci/prod --glob NetConfig", "'proc ' tclprocs --glob '*.tcl' --ignore-case"],
+  exampleInput: { pattern: "ICLSERVERPORT", path: "/hci/prod", glob: "NetConfig" },
 } as const satisfies ToolDef;

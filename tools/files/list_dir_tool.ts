@@ -19,4 +19,5 @@ export const listDirTool = {
     },
   ],
   examples: ["/hci/prod", "$HCIROOT/siteA/exec/processes --max-entries 50"],
+  exampleInput: { path: "/hci/prod" },
 } as const satisfies ToolDef;

@@ -20,4 +20,5 @@ export const readFileTool = {
     { name: "end_line", type: "integer", description: "last line to show (inclusive)", min: 1, metavar: "N" },
   ],
   examples: ["/hci/prod/siteA/NetConfig", "notes.txt --start-line 100 --end-line 160"],
+  exampleInput: { path: "/hci/prod/siteA/NetConfig", start_line: 100, end_line: 160 },
 } as const satisfies ToolDef;

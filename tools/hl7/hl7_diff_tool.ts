@@ -39,4 +39,5 @@ export const hl7DiffTool = {
     "a.hl7 b.hl7 --ignore none",
     "before.hl7 after.hl7 --exit-code",
   ],
+  exampleInput: { left: "before.hl7", right: "after.hl7", ignore: ["MSH.7"] },
 } as const satisfies ToolDef;

@@ -42,4 +42,5 @@ export const hl7FieldTool = {
     "- MSH.9 < today.hl7",
     "MSH.9 PID.5 < today.hl7",
   ],
+  exampleInput: { file: "adt.hl7", paths: ["MSH.10", "PID.3.1"] },
 } as const satisfies ToolDef;

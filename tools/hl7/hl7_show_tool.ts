@@ -30,4 +30,5 @@ export const hl7ShowTool = {
     },
   ],
   examples: ["adt.hl7", "batch.hl7 --message 3 --all", "- < msg.hl7"],
+  exampleInput: { file: "batch.hl7", message: 3 },
 } as const satisfies ToolDef;

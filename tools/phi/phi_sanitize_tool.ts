@@ -25,4 +25,5 @@ export const phiSanitizeTool = {
     { name: "output", type: "string", description: "write the copy to this file instead of returning it" },
   ],
   examples: ["msgs/adt_a01.hl7", "msgs/adt_a01.hl7 --output /tmp/adt_a01.deid.hl7", "- < pasted.hl7"],
+  exampleInput: { path: "msgs/adt_a01.hl7", output: "/tmp/adt_a01.deid.hl7" },
 } as const satisfies ToolDef;

@@ -34,4 +34,5 @@ export const phiScanTool = {
     },
   ],
   examples: ["msgs/adt_a01.hl7", "notes.txt --show-values", "- < pasted.txt"],
+  exampleInput: { path: "msgs/adt_a01.hl7" },
 } as const satisfies ToolDef;

@@ -25,4 +25,5 @@ export const sshExecTool = {
     ...EXEC_PARAMS,
   ],
   examples: ["eng1 'hcisitectl'", "eng1 'ls $HCIROOT' --max-lines 50", "eng1 'NOLOGIN uptime'"],
+  exampleInput: { alias: "eng1", command: "ls $HCIROOT" },
 } as const satisfies ToolDef;

@@ -36,4 +36,5 @@ export const sshPullSmatTool = {
     },
   ],
   examples: ["eng1 adt_in --days-back 7", "eng1 /hci/cis20.1/integrator/adt/exec/processes/p1/adt_in.smatdb"],
+  exampleInput: { alias: "eng1", smatdb: "adt_in", site: "adt", days_back: 7 },
 } as const satisfies ToolDef;

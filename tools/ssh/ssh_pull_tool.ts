@@ -32,4 +32,5 @@ export const sshPullTool = {
     "eng1 '$HCIROOT/server/server.ini'",
     "eng1 /hci/cis20.1/integrator/adt/NetConfig ./NetConfig.adt",
   ],
+  exampleInput: { alias: "eng1", remote_path: "$HCIROOT/server/server.ini" },
 } as const satisfies ToolDef;

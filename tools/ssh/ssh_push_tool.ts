@@ -27,4 +27,5 @@ export const sshPushTool = {
     },
   ],
   examples: ["eng1 ./test_msgs.nl /tmp/test_msgs.nl"],
+  exampleInput: { alias: "eng1", local_path: "./test_msgs.nl", remote_path: "/tmp/test_msgs.nl" },
 } as const satisfies ToolDef;

@@ -11,4 +11,5 @@ export const sshStatusTool = {
     { name: "alias", type: "string", description: "only this alias", positional: true },
   ],
   examples: ["", "eng1"],
+  exampleInput: { alias: "eng1" },
 } as const satisfies ToolDef;
