@@ -62,7 +62,7 @@ export function run(input: InputOf<typeof sshPullSmatTool>, ctx: ToolContext): P
           `SMATDB_PATH: ${smatPath}`,
           `local: ${dest}`,
           `[ssh_pull_smat: full copy, ${r.bytes} bytes; byte count verified]`,
-          `next: assist tools nc_msgs --file ${shellWord(dest)} (or hl7_show, hl7_field on it)`,
+          nextStep(dest, ctx),
         ].join("\n"),
       };
     }
@@ -106,10 +106,21 @@ export function run(input: InputOf<typeof sshPullSmatTool>, ctx: ToolContext): P
         `messages: ${parsed.rows.length} (newest first; last ${daysBack} day(s); at most ${SAMPLE_LIMIT})`,
         `tsv: ${dest}`,
         `columns: ${TSV_COLUMNS.join(", ")}`,
-        `next: assist tools nc_msgs --file ${shellWord(dest)} (or hl7_show, hl7_field on it)`,
+        nextStep(dest, ctx),
       ].join("\n"),
     };
   });
+}
+
+/**
+ * What to run on the copy, in the reader's form: the model calls a tool with JSON (it cannot run
+ * `assist tools ...`); an operator gets the command line.
+ */
+function nextStep(dest: string, ctx: ToolContext): string {
+  const call = ctx.caller === "model"
+    ? `nc_msgs ${JSON.stringify({ file: dest })}`
+    : `assist tools nc_msgs --file ${shellWord(dest)}`;
+  return `next: ${call} (or hl7_show, hl7_field on it)`;
 }
 
 /** A path as one shell word (quoted when it holds anything but plain path characters). */
