@@ -5,7 +5,8 @@
  * 1 MB. Run: deno bench -q -P=test bench/phi_scan.bench.ts
  */
 import { hl7RealisticCorpus, notesCorpus } from "../tests/support/phi_corpus.ts";
-import { run } from "../tools/phi/run/phi_scan.ts";
+import { def, run } from "../tools/phi/run/phi_scan.ts";
+import { validateInput } from "../tools/args.ts";
 import { createPhiEngine } from "../phi/mod.ts";
 import { loadConfig } from "../core/config.ts";
 import { testConfig } from "../tests/phi/_support.ts";
@@ -34,7 +35,7 @@ for (const mb of [1, 4, 16]) {
 }
 const ctx = { config, cwd: home, caller: "manual" as const };
 // Warm-up: the lexicon and the rule tables load once per process.
-await run({ path: inputs.get(1)! }, ctx);
+await run(validateInput(def, { path: inputs.get(1)! }), ctx);
 
 const engine = await createPhiEngine({ config: testConfig(home), sidecar: false });
 const oneMb = await Deno.readTextFile(inputs.get(1)!);
@@ -49,6 +50,6 @@ Deno.bench(
 
 for (const mb of [1, 4, 16]) {
   Deno.bench(`phi_scan ${mb} MB`, { group: "scan", n: mb === 16 ? 1 : 3, warmup: 0 }, async () => {
-    await run({ path: inputs.get(mb)! }, ctx);
+    await run(validateInput(def, { path: inputs.get(mb)! }), ctx);
   });
 }

@@ -5,7 +5,7 @@
  */
 import { AssistError } from "../core/errors.ts";
 import { coerceInt, stripCr } from "../core/clean.ts";
-import type { ParamSpec, ToolDef, ToolInput } from "./types.ts";
+import type { Caller, InputOf, ParamSpec, ToolDef, ToolInput } from "./types.ts";
 
 /** JSON schema of the tool's input, as the model's tool definition carries it. */
 export function inputSchema(def: ToolDef): Record<string, unknown> {
@@ -36,39 +36,70 @@ function usageError(def: ToolDef, message: string): AssistError {
 }
 
 /**
+ * An input error in the reader's terms. An operator (manual mode, the REPL) is pointed at
+ * `assist tools <name> --help`; the model, which cannot run that, is told what the tool takes
+ * (with `listArgs`: the argument names, required ones marked) and shown the definition's example
+ * input in its own JSON form.
+ *
+ * @example
+ * ```ts
+ * import { readFileTool } from "./files/read_file_tool.ts";
+ * inputError(readFileTool, "model", 'unknown argument "file"', true).message;
+ * // 'unknown argument "file"; read_file takes path (required), start_line, end_line; e.g. {"path":...}'
+ * ```
+ */
+export function inputError(def: ToolDef, caller: Caller, message: string, listArgs = false): AssistError {
+  if (caller !== "model") return usageError(def, message);
+  const parts = [message];
+  if (listArgs) {
+    const names = def.params.map((p) => p.required ? `${p.name} (required)` : p.name);
+    parts.push(names.length ? `${def.name} takes ${names.join(", ")}` : `${def.name} takes no arguments`);
+  }
+  if (def.exampleInput) parts.push(`e.g. ${JSON.stringify(def.exampleInput)}`);
+  return new AssistError(parts.join("; "), { level: "usage" });
+}
+
+/**
  * Checks and normalizes an input object (from the model, from `--json`, or from parsed flags):
  * unknown keys, types, enumerations and bounds; integers are CR-stripped and coerced; defaults are
- * filled in. Throws an AssistError of level "usage".
+ * filled in. This is the one check of an input against the declared parameters; bodies trust its
+ * result, typed {@link InputOf} their definition. Throws an AssistError of level "usage", worded
+ * for `caller` ({@link inputError}; @default "model").
  */
-export function validateInput(def: ToolDef, raw: unknown): ToolInput {
+export function validateInput<D extends ToolDef>(def: D, raw: unknown, caller: Caller = "model"): InputOf<D> {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw usageError(def, "input must be a JSON object");
+    throw inputError(def, caller, "input must be a JSON object", true);
   }
   const obj = raw as Record<string, unknown>;
   const known = new Map(def.params.map((p) => [p.name, p]));
   for (const key of Object.keys(obj)) {
-    if (!known.has(key)) throw usageError(def, `unknown argument "${key}"`);
+    if (!known.has(key)) throw inputError(def, caller, `unknown argument "${key.slice(0, 40)}"`, true);
   }
   const out: ToolInput = {};
   for (const p of def.params) {
-    let v = obj[p.name];
+    const v = obj[p.name];
     if (v === undefined || v === null) {
-      if (p.required) throw usageError(def, `missing ${p.name}`);
+      if (p.required) throw inputError(def, caller, `missing ${p.name}`, true);
       if (p.default !== undefined) out[p.name] = p.default;
       continue;
     }
-    out[p.name] = coerceValue(def, p, v);
-    v = out[p.name];
+    out[p.name] = coerceValue(def, caller, p, v);
   }
-  return out;
+  return out as InputOf<D>;
 }
 
-function coerceValue(def: ToolDef, p: ParamSpec, v: unknown): string | number | boolean | string[] {
+function coerceValue(
+  def: ToolDef,
+  caller: Caller,
+  p: ParamSpec,
+  v: unknown,
+): string | number | boolean | string[] {
+  const bad = (message: string) => inputError(def, caller, message);
   switch (p.type) {
     case "string": {
-      if (typeof v !== "string") throw usageError(def, `${p.name} must be a string`);
+      if (typeof v !== "string") throw bad(`${p.name} must be a string`);
       if (p.enum && !p.enum.includes(v)) {
-        throw usageError(def, `${p.name} must be one of ${p.enum.join(", ")}`);
+        throw bad(`${p.name} must be one of ${p.enum.join(", ")}`);
       }
       return v;
     }
@@ -78,7 +109,7 @@ function coerceValue(def: ToolDef, p: ParamSpec, v: unknown): string | number | 
         const range = p.min !== undefined || p.max !== undefined
           ? ` from ${p.min ?? "-∞"} to ${p.max ?? "∞"}`
           : "";
-        throw usageError(def, `${p.name} must be an integer${range} (got ${JSON.stringify(v)})`);
+        throw bad(`${p.name} must be an integer${range} (got ${JSON.stringify(v)})`);
       }
       return n;
     }
@@ -89,12 +120,12 @@ function coerceValue(def: ToolDef, p: ParamSpec, v: unknown): string | number | 
         if (["true", "1", "yes", "on"].includes(s)) return true;
         if (["false", "0", "no", "off"].includes(s)) return false;
       }
-      throw usageError(def, `${p.name} must be true or false`);
+      throw bad(`${p.name} must be true or false`);
     }
     case "string[]": {
       const list = typeof v === "string" ? [v] : v;
       if (!Array.isArray(list) || list.some((x) => typeof x !== "string")) {
-        throw usageError(def, `${p.name} must be a list of strings`);
+        throw bad(`${p.name} must be a list of strings`);
       }
       return list as string[];
     }
@@ -115,7 +146,7 @@ function coerceValue(def: ToolDef, p: ParamSpec, v: unknown): string | number | 
  * With `stdinPiped` (standard input is not a terminal), a param marked `stdin` that is not given
  * (nor `text` in its place) is `-`: `cat x.hl7 | assist tools hl7_show` reads the pipe.
  */
-export function parseManualArgs(def: ToolDef, argv: string[], stdinPiped = false): ToolInput {
+export function parseManualArgs<D extends ToolDef>(def: D, argv: string[], stdinPiped = false): InputOf<D> {
   const byName = new Map(def.params.map((p) => [p.name, p]));
   const positionals = def.params.filter((p) => p.positional);
   const obj: Record<string, unknown> = {};
@@ -183,9 +214,9 @@ export function parseManualArgs(def: ToolDef, argv: string[], stdinPiped = false
   }
   if (json !== undefined) {
     if (Object.keys(obj).length > 0) throw usageError(def, "--json cannot be combined with other arguments");
-    return validateInput(def, json);
+    return validateInput(def, json, "manual");
   }
-  return validateInput(def, obj);
+  return validateInput(def, obj, "manual");
 }
 
 function kebab(name: string): string {

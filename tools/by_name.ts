@@ -12,14 +12,19 @@ import type { ToolContext, ToolDef, ToolInput, ToolResult } from "./types.ts";
 /** A tool's definition and its body. */
 export interface LoadedTool {
   def: ToolDef;
-  run: (input: ToolInput, ctx: ToolContext) => Promise<ToolResult>;
+  /**
+   * The body. Each declares its input as `InputOf<typeof def>` (tools/types.ts), which is what
+   * `validateInput(def, ...)` returns (tools/args.ts); every caller validates first, so the table
+   * can hold the bodies under one signature (a method, whose parameter may be the narrower type).
+   */
+  run(input: ToolInput, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /**
  * Tool name → its body module (`run/<name>.ts`, which re-exports the definition). Each entry is a
  * literal lazy load, so the layer test reads where it goes; the test of this table loads through it.
  */
-export const TOOL_BODIES: Readonly<Record<string, () => Promise<LoadedTool>>> = {
+const BODIES = {
   read_file: () =>
     lazy<typeof import("./files/run/read_file.ts")>(import.meta.url, "./files/run/read_file.ts"),
   grep_files: () =>
@@ -64,7 +69,13 @@ export const TOOL_BODIES: Readonly<Record<string, () => Promise<LoadedTool>>> = 
   phi_scan: () => lazy<typeof import("./phi/run/phi_scan.ts")>(import.meta.url, "./phi/run/phi_scan.ts"),
   phi_sanitize: () =>
     lazy<typeof import("./phi/run/phi_sanitize.ts")>(import.meta.url, "./phi/run/phi_sanitize.ts"),
-};
+} satisfies Record<string, () => Promise<LoadedTool>>;
+
+/** Each body module's own type, by tool name (tests/tools/input_types.test.ts checks each `run`). */
+export type ToolBodies = typeof BODIES;
+
+/** The table under one signature, for lookup by any name. */
+export const TOOL_BODIES: Readonly<Record<string, () => Promise<LoadedTool>>> = BODIES;
 
 /** Every tool name, in the registry's order. */
 export const TOOL_NAMES: readonly string[] = Object.keys(TOOL_BODIES);
@@ -74,7 +85,7 @@ export function loadTool(name: string): Promise<LoadedTool | undefined> {
   return Object.hasOwn(TOOL_BODIES, name) ? TOOL_BODIES[name]() : Promise.resolve(undefined);
 }
 
-/** Runs a tool of the registry: loads its body (once per process) and calls it. */
+/** Runs a tool of the registry on a validated input: loads its body (once per process) and calls it. */
 export async function runTool(def: ToolDef, input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   const tool = await loadTool(def.name);
   if (!tool) throw new Error(`no body for tool ${def.name}`);

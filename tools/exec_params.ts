@@ -8,7 +8,7 @@
 import type { ParamSpec } from "./types.ts";
 
 /** `timeout_seconds` and `max_lines` (spec, Limits: tool output lines default 500). */
-export const EXEC_PARAMS: readonly ParamSpec[] = [
+export const EXEC_PARAMS = [
   {
     name: "timeout_seconds",
     type: "integer",
@@ -25,4 +25,4 @@ export const EXEC_PARAMS: readonly ParamSpec[] = [
     min: 1,
     max: 100000,
   },
-];
+] as const satisfies readonly ParamSpec[];

@@ -35,6 +35,56 @@ export interface ParamSpec {
 
 export type ToolInput = Record<string, string | number | boolean | string[] | undefined>;
 
+/**
+ * The value one declared parameter takes once validated (tools/args.ts): one of its `enum` words,
+ * else by its `type`. Exact only for a parameter written `as const` (see {@link InputOf}).
+ */
+export type ValueOf<P extends ParamSpec> = P extends { readonly enum: readonly (infer E extends string)[] }
+  ? E
+  : ValueByType[P["type"]];
+
+interface ValueByType {
+  string: string;
+  integer: number;
+  boolean: boolean;
+  "string[]": string[];
+}
+
+/** A parameter that validation always fills in: required, or with a default. */
+type AlwaysGiven<P extends ParamSpec> = P extends { readonly required: true } ? true
+  : P extends { readonly default: string | number | boolean } ? true
+  : false;
+
+/**
+ * The input a tool's body receives, derived from its declared parameters: one key per parameter,
+ * present when required or defaulted, optional otherwise; enumerations as their words. A body
+ * declares `run(input: InputOf<typeof def>, ctx)`, so renaming or retyping a parameter in the
+ * definition breaks the build wherever the body reads it (tests/tools/input_types_test.ts).
+ * The definition must keep its literal types: `{ ... } as const satisfies ToolDef`, and shared
+ * parameters likewise (tools/engine/common_tool.ts).
+ *
+ * @example
+ * ```ts
+ * const def = {
+ *   name: "demo",
+ *   summary: "",
+ *   description: "",
+ *   params: [
+ *     { name: "path", type: "string", description: "", required: true },
+ *     { name: "max", type: "integer", description: "", default: 10 },
+ *     { name: "format", type: "string", description: "", enum: ["text", "json"] },
+ *   ],
+ * } as const satisfies ToolDef;
+ * const input: InputOf<typeof def> = { path: "a.txt", max: 10 }; // format?: "text" | "json"
+ * ```
+ */
+export type InputOf<D extends { readonly params: readonly ParamSpec[] }> = Flat<
+  & { -readonly [P in D["params"][number] as AlwaysGiven<P> extends true ? P["name"] : never]: ValueOf<P> }
+  & { -readonly [P in D["params"][number] as AlwaysGiven<P> extends true ? never : P["name"]]?: ValueOf<P> }
+>;
+
+type Flat<T> = { [K in keyof T]: T[K] };
+
 export type Caller = "manual" | "model" | "repl";
 
 export interface ToolContext {
@@ -108,9 +158,19 @@ export interface ToolDef {
   summary: string;
   /** Full description sent to the model and shown by `tools <name> --help`. */
   description: string;
-  params: ParamSpec[];
-  /** Manual-mode examples for --help (without the `assist tools <name>` prefix). */
-  examples?: string[];
+  /** Written `as const` with the definition, so {@link InputOf} reads the names and types. */
+  params: readonly ParamSpec[];
+  /**
+   * Manual-mode examples for --help (without the `assist tools <name>` prefix). The first that
+   * parses is also shown to the model, in its JSON form, when its input is wrong (tools/args.ts).
+   */
+  examples?: readonly string[];
+  /**
+   * One input as the model sends it (`{"path": "notes.txt", "start_line": 10}`): shown to the model
+   * when its input is wrong (tools/args.ts `inputError`). It must pass validation
+   * (tests/tools/args.test.ts checks every tool's).
+   */
+  exampleInput?: Readonly<Record<string, string | number | boolean | readonly string[]>>;
   /**
    * Its results stop at the review gate when large or HL7-shaped (phi/review.ts): output of a shell
    * or a remote host, which nothing of ours shaped.

@@ -27,6 +27,7 @@ import {
   withNotes,
 } from "../../tools/types.ts";
 import { AssistError } from "../../core/errors.ts";
+import { closestNames } from "../../core/suggest.ts";
 
 export interface AgentIO {
   /** Detokenized model text, as it streams. */
@@ -243,15 +244,17 @@ export class Agent {
       };
     }
     if (!def) {
-      return {
-        text: JSON.stringify({ error: "unknown_tool", message: `no tool named ${name}` }),
-        isError: true,
-      };
+      const near = closestNames(name, o.tools.map((t) => t.name));
+      const message = `no tool named ${name.slice(0, 40)}` +
+        (near.length ? `; did you mean ${near.join(", ")}?` : "");
+      return { text: JSON.stringify({ error: "unknown_tool", message }), isError: true };
     }
     const input = o.gate.toolInput(rawInput);
     let result: ToolResult;
     try {
-      const valid = validateInput(def, input);
+      // The one check of an input against the declared parameters; its errors are worded for the
+      // model (what the tool takes, an example call), since the model cannot read --help.
+      const valid = validateInput(def, input, "model");
       // Shown as the model asked for it (detokenized), without the defaults validation filled in.
       o.io.toolCall(name, input);
       result = await (o.runTool ?? runTool)(def, valid, { ...o.toolContext, signal });

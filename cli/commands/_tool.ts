@@ -17,7 +17,7 @@ export async function runTool(
 ): Promise<number> {
   const def = findTool(name);
   if (!def) throw new AssistError(`no such tool: ${name}`, { level: "internal" });
-  const parsed = Array.isArray(input) ? parseManualArgs(def, input) : validateInput(def, input);
+  const parsed = Array.isArray(input) ? parseManualArgs(def, input) : validateInput(def, input, "repl");
   const result = await runBody(def, parsed, { config: ctx.config, cwd: Deno.cwd(), caller: "repl" });
   if (result.isError) {
     ctx.io.warn(`${def.name}: ${errorMessage(result)}`);

@@ -89,7 +89,8 @@ Deno.test("phi-reveal: a command the model runs through bash_exec is refused", a
 });
 
 Deno.test("phi_scan: a large input shows progress and finds what one whole pass finds", async () => {
-  const { run } = await import("../../tools/phi/run/phi_scan.ts");
+  const { def, run } = await import("../../tools/phi/run/phi_scan.ts");
+  const { validateInput } = await import("../../tools/args.ts");
   const { hl7RealisticCorpus, notesCorpus } = await import("../support/phi_corpus.ts");
   const { createPhiEngine } = await import("../../phi/mod.ts");
   const home = await Deno.makeTempDir();
@@ -101,7 +102,7 @@ Deno.test("phi_scan: a large input shows progress and finds what one whole pass 
   await Deno.writeTextFile(`${home}/big.txt`, text);
   const config = { ...loadConfig(), home, phiPort: 1 };
   const progress: string[] = [];
-  const r = await run({ path: `${home}/big.txt` }, {
+  const r = await run(validateInput(def, { path: `${home}/big.txt` }), {
     config,
     cwd: home,
     caller: "manual",

@@ -8,6 +8,8 @@ import { deepStrictEqual as assertEquals, match, ok as assert } from "node:asser
 import { Sshd } from "../support/sshd.ts";
 import { assist, envFor, killPid, masterPid } from "./_support.ts";
 import { withoutTempNames } from "../../tools/ssh/run/_remote.ts";
+import { sshPullSmatTool } from "../../tools/ssh/ssh_pull_smat_tool.ts";
+import { call, contextFor } from "../tools/support.ts";
 
 Deno.test("pulls and pushes into folders; pulled SMAT archives and samples read by the tools", async (t) => {
   await using sshd = await Sshd.start();
@@ -93,6 +95,17 @@ Deno.test("pulls and pushes into folders; pulled SMAT archives and samples read 
         assertEquals(renamedField.stdout, field.stdout);
       },
     );
+
+    await t.step("for the model the next step is a tool call in JSON, not `assist tools`", async () => {
+      const ctx = { ...contextFor(home, work), caller: "model" as const };
+      const dest = `${work}/for_model.smatdb`;
+      const r = await call(sshPullSmatTool, { alias: "e1", smatdb: "adt_in", local_path: dest }, ctx);
+      assertEquals(r.isError, undefined, r.text);
+      const lines = r.text.split("\n");
+      assertEquals(lines[1], `local: ${dest}`);
+      assertEquals(lines[3], `next: nc_msgs {"file":${JSON.stringify(dest)}} (or hl7_show, hl7_field on it)`);
+      assert(!r.text.includes("assist tools"), r.text);
+    });
 
     await t.step(
       "a sampled TSV: read by nc_msgs, hl7_show and hl7_field; the pull names the next command",

@@ -67,6 +67,45 @@ Deno.test("parseManualArgs / validateInput: errors name the tool and the problem
   throws(() => validateInput(def, { path: "x", all: "perhaps" }), /all must be true or false/);
 });
 
+Deno.test("validateInput for the model: names what the tool takes and shows a call in JSON, never --help", () => {
+  const diff = TOOLS.find((t) => t.name === "nc_diff_interface")!;
+  const takes =
+    "nc_diff_interface takes site, thread, other, to_site, alias, to_alias, hciroot, to_hciroot, " +
+    "netconfig, to_netconfig, cosmetic, format, exit_code";
+  const example = 'e.g. {"site":"adt","thread":"adt_in","to_hciroot":"/hci/test/integrator"}';
+  throws(() => validateInput(diff, { left: "adt_in" }), {
+    message: `unknown argument "left"; ${takes}; ${example}`,
+  });
+  throws(() => validateInput(diff, { thread: "adt_in", format: "tsv" }), {
+    message: `format must be one of text, json; ${example}`,
+  });
+  const read = TOOLS.find((t) => t.name === "read_file")!;
+  throws(() => validateInput(read, {}), {
+    message: "missing path; read_file takes path (required), start_line, end_line; " +
+      'e.g. {"path":"/hci/prod/siteA/NetConfig","start_line":100,"end_line":160}',
+  });
+  throws(() => validateInput(def, "x"), {
+    message: "input must be a JSON object; demo takes path (required), " +
+      "max_lines, format, all, ignore",
+  });
+  // By hand (and `--json`), the operator's own way out.
+  throws(() => validateInput(diff, { left: "x" }, "manual"), {
+    message: 'nc_diff_interface: unknown argument "left" (see `assist tools nc_diff_interface --help`)',
+  });
+  throws(
+    () => parseManualArgs(diff, ["--json", '{"left":"x"}']),
+    /see `assist tools nc_diff_interface --help`/,
+  );
+});
+
+Deno.test("every registered tool has an example input that validates", () => {
+  for (const t of TOOLS) {
+    assertEquals(t.exampleInput !== undefined, true, `${t.name} has no exampleInput`);
+    const valid = validateInput(t, t.exampleInput);
+    for (const [k, v] of Object.entries(t.exampleInput!)) assertEquals(valid[k], v, `${t.name}.${k}`);
+  }
+});
+
 Deno.test("inputSchema is JSON schema for the model", () => {
   assertEquals(inputSchema(def), {
     type: "object",

@@ -2,7 +2,7 @@
 import { EXEC_PARAMS } from "../exec_params.ts";
 import type { ToolDef } from "../types.ts";
 
-export const bashExecTool: ToolDef = {
+export const bashExecTool = {
   name: "bash_exec",
   summary: "Run a shell command locally (timeout, line cap, exit-code footer)",
   description: "Run a command with bash on this machine (cmd.exe on Windows) and return its output: " +
@@ -17,4 +17,5 @@ export const bashExecTool: ToolDef = {
     { name: "cwd", type: "string", description: "working folder (default the current one)" },
   ],
   examples: ["'hcisitectl -s siteA status'", "'ls -la $HCIROOT' --timeout-seconds 10"],
-};
+  exampleInput: { command: "hcisitectl -s siteA status", timeout_seconds: 60 },
+} as const satisfies ToolDef;

@@ -10,7 +10,7 @@ import { lazy } from "../../core/lazy.ts";
 import { type EnvReader, readEnv } from "../../core/env.ts";
 import { posix, win32 } from "../../core/path.ts";
 import { stripCr } from "../../core/clean.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../types.ts";
+import { type ToolContext, toolError, type ToolResult } from "../types.ts";
 import { type EngineFs, EngineFsError, localEngineFs } from "./engine_fs.ts";
 import { EngineInputError } from "./errors.ts";
 import { listSites, type Site, type SiteList } from "./sites.ts";
@@ -81,10 +81,10 @@ export interface LoadedSite {
  *
  * @example
  * ```ts
- * import type { ToolContext, ToolInput } from "../types.ts";
- * declare const input: ToolInput, ctx: ToolContext;
- * const engine = openEngine(input.hciroot as string | undefined, ctx);
- * const { site, nc } = await engine.load(input.site as string | undefined);
+ * import type { ToolContext } from "../types.ts";
+ * declare const input: { hciroot?: string; site?: string }, ctx: ToolContext;
+ * const engine = openEngine(input.hciroot, ctx);
+ * const { site, nc } = await engine.load(input.site);
  * ```
  */
 export class Engine {
@@ -208,14 +208,17 @@ export function openEngine(
  * the files are read over the alias's master, the root is `hciroot`, else the alias's pin, else the
  * host's login `$HCIROOT`). Asynchronous because finding a remote root asks the host.
  */
-export async function engineFor(input: ToolInput, ctx: ToolContext): Promise<Engine> {
-  const alias = typeof input.alias === "string" ? input.alias.trim() : "";
+export async function engineFor(
+  input: { alias?: string; hciroot?: string },
+  ctx: ToolContext,
+): Promise<Engine> {
+  const alias = input.alias?.trim() ?? "";
   if (alias !== "") {
     const { remoteRoot } = await lazy<typeof import("./remote.ts")>(import.meta.url, "./remote.ts");
-    const { fs, root, env } = await remoteRoot(ctx, alias, input.hciroot as string | undefined);
+    const { fs, root, env } = await remoteRoot(ctx, alias, input.hciroot);
     return new Engine(fs, root, env);
   }
-  return openEngine(input.hciroot as string | undefined, ctx);
+  return openEngine(input.hciroot, ctx);
 }
 
 /**

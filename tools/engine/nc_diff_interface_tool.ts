@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM } from "./common_tool.ts";
 
-export const ncDiffInterfaceTool: ToolDef = {
+export const ncDiffInterfaceTool = {
   name: "nc_diff_interface",
   summary: "Compare one thread's configuration between NetConfigs, sites or engine roots",
   description: "Compare one thread's configuration key by key between two places: another thread of " +
@@ -79,4 +79,5 @@ export const ncDiffInterfaceTool: ToolDef = {
     "adt_in.adt --alias test --to-alias prod",
     "adt_in.adt --to-hciroot /hci/test/integrator --exit-code",
   ],
-};
+  exampleInput: { site: "adt", thread: "adt_in", to_hciroot: "/hci/test/integrator" },
+} as const satisfies ToolDef;

@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
-export const ncDocsTool: ToolDef = {
+export const ncDocsTool = {
   name: "nc_docs",
   summary: "Document a site's or thread's interfaces (text, --onenote-table TSV, --raw-tcl)",
   description: "Write interface documentation from a site's NetConfig: for each thread (or one), its " +
@@ -19,4 +19,5 @@ export const ncDocsTool: ToolDef = {
     aliasParam(),
   ],
   examples: ["adt", "adt adt_in", "lab --onenote-table", "adt adt_in --raw-tcl"],
-};
+  exampleInput: { site: "adt", thread: "adt_in" },
+} as const satisfies ToolDef;

@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
-export const ncMsgsTool: ToolDef = {
+export const ncMsgsTool = {
   name: "nc_msgs",
   summary: "List or search SMAT messages (.smatdb, .idx/.msg) by thread, time, text or HL7 field",
   description: "Read saved messages from SMAT archives, newest first: SQLite .smatdb files (table " +
@@ -85,4 +85,5 @@ export const ncMsgsTool: ToolDef = {
     "lab --since 2024-11-20T08:30 --text ORU",
     "--file /tmp/pulled/adt_in.smatdb --limit 100",
   ],
-};
+  exampleInput: { site: "adt", thread: "adt_in", hl7: ["MSH.9.2=A08"], limit: 5 },
+} as const satisfies ToolDef;

@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
-export const ncPathsTool: ToolDef = {
+export const ncPathsTool = {
   name: "nc_paths",
   summary: "Route chains from a thread across sites (columns SITE THREAD TRXID HOPS PATH)",
   description: "Trace where messages entering a thread can go: every route chain, depth-first in " +
@@ -71,4 +71,5 @@ export const ncPathsTool: ToolDef = {
     formatParam(),
   ],
   examples: ["adt adt_in", "adt --to lab_sys_out.lab", "--all-sites --format tsv"],
-};
+  exampleInput: { site: "adt", thread: "adt_in", to: "lab_sys_out.lab" },
+} as const satisfies ToolDef;

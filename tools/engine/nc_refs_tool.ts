@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM } from "./common_tool.ts";
 
-export const ncRefsTool: ToolDef = {
+export const ncRefsTool = {
   name: "nc_refs",
   summary: "Which threads use an Xlate, a Tcl proc or a table",
   description: "Find the threads (and processes) whose NetConfig configuration uses a name: an Xlate " +
@@ -31,4 +31,5 @@ export const ncRefsTool: ToolDef = {
     formatParam(),
   ],
   examples: ["adt_a01_to_lab.xlt", "tps_add_zpi --kind proc", "sex_codes --kind table --site adt"],
-};
+  exampleInput: { name: "sex_codes", kind: "table", site: "adt" },
+} as const satisfies ToolDef;

@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { countParam, DAYS_BACK_PARAM } from "./common_tool.ts";
 
-export const ncRegressionTool: ToolDef = {
+export const ncRegressionTool = {
   name: "nc_regression",
   summary: "Cross-environment regression: the same messages through two hosts' route tests, compared",
   description: "Prove that two engine hosts (say test and production) route the same messages to the " +
@@ -91,4 +91,5 @@ export const ncRegressionTool: ToolDef = {
     "prod test --site adt --ignore PV1.19 --ignore EVN.2",
     "prod test --output regression-prod-test-20261124-0200 --from-phase 5",
   ],
-};
+  exampleInput: { source_ssh_alias: "prod", target_ssh_alias: "test", thread: "adt_in.adt", count: 20 },
+} as const satisfies ToolDef;

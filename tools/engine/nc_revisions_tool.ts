@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
-export const ncRevisionsTool: ToolDef = {
+export const ncRevisionsTool = {
   name: "nc_revisions",
   summary: "Revision timeline or diff of a thread's (or a site's whole) NetConfig",
   description: "Show how a thread's configuration changed across the saved NetConfigs of its site: " +
@@ -69,4 +69,5 @@ export const ncRevisionsTool: ToolDef = {
     aliasParam(),
   ],
   examples: ["lab_in.lab", "lab_in --format diff --limit 2", "--system --site adt --since 2024-10-01"],
-};
+  exampleInput: { site: "lab", thread: "lab_in", format: "diff", limit: 2 },
+} as const satisfies ToolDef;

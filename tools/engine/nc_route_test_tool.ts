@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, countParam, DAYS_BACK_PARAM, HCIROOT_PARAM } from "./common_tool.ts";
 
-export const ncRouteTestTool: ToolDef = {
+export const ncRouteTestTool = {
   name: "nc_route_test",
   summary: "Run the engine's route test on recent messages through a thread's route chains",
   description: "From an inbound thread, find its downstream route chains (as nc_paths), take N recent " +
@@ -43,4 +43,5 @@ export const ncRouteTestTool: ToolDef = {
     { name: "dry_run", type: "boolean", description: "write the plan and commands.sh only", default: false },
   ],
   examples: ["adt_in.adt --count 5", "adt_in --site adt --alias test --dry-run"],
-};
+  exampleInput: { thread: "adt_in", site: "adt", count: 5 },
+} as const satisfies ToolDef;

@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
 
-export const ncRoutesTool: ToolDef = {
+export const ncRoutesTool = {
   name: "nc_routes",
   summary: "Routes of a thread or site: TRXID, route and detail state, type, destinations, xlate, procs",
   description: "List the routes (DATAXLATE) of one thread, or of every thread of a site, one row per " +
@@ -20,4 +20,5 @@ export const ncRoutesTool: ToolDef = {
     formatParam(),
   ],
   examples: ["adt adt_in", "hub --replies --format tsv"],
-};
+  exampleInput: { site: "adt", thread: "adt_in" },
+} as const satisfies ToolDef;

@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
-export const ncShowTool: ToolDef = {
+export const ncShowTool = {
   name: "nc_show",
   summary: "One thread's NetConfig configuration, or one dotted path of it (PROTOCOL.PORT)",
   description: "Show the configuration of one thread (protocol record) of a site's NetConfig as an " +
@@ -31,4 +31,5 @@ export const ncShowTool: ToolDef = {
     },
   ],
   examples: ["adt adt_in", "adt_in.adt PROTOCOL.PORT", "adt_in --format tcl"],
-};
+  exampleInput: { site: "adt", thread: "adt_in", path: "PROTOCOL.PORT" },
+} as const satisfies ToolDef;

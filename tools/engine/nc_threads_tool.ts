@@ -2,7 +2,7 @@
 import type { ToolDef } from "../types.ts";
 import { aliasParam, formatParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
 
-export const ncThreadsTool: ToolDef = {
+export const ncThreadsTool = {
   name: "nc_threads",
   summary: "A site's threads: process, protocol, host/port, direction, SMAT, routes",
   description: "List the threads (protocol records) of one site's NetConfig, one row each: process, " +
@@ -18,4 +18,5 @@ export const ncThreadsTool: ToolDef = {
     formatParam(),
   ],
   examples: ["adt", "adt --match '*_out' --format tsv"],
-};
+  exampleInput: { site: "adt", match: "*_out" },
+} as const satisfies ToolDef;

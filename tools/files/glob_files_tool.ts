@@ -1,7 +1,7 @@
 /** glob_files: paths matching a glob pattern, never listing inside protected places. */
 import type { ToolDef } from "../types.ts";
 
-export const globFilesTool: ToolDef = {
+export const globFilesTool = {
   name: "glob_files",
   summary: "Find files and folders by glob pattern (*, **, ?, [..], {a,b})",
   description: "List paths matching a glob pattern, sorted, folders with a trailing /. Patterns: * within " +
@@ -32,4 +32,5 @@ export const globFilesTool: ToolDef = {
     },
   ],
   examples: ["'*/NetConfig' /hci/prod", "'**/*.tcl' --max-results 50"],
-};
+  exampleInput: { pattern: "**/*.tcl", path: "/hci/prod" },
+} as const satisfies ToolDef;

@@ -1,7 +1,7 @@
 /** grep_files: lines matching a regular expression, in files below a folder, never in protected places. */
 import type { ToolDef } from "../types.ts";
 
-export const grepFilesTool: ToolDef = {
+export const grepFilesTool = {
   name: "grep_files",
   summary: "Search file contents by regular expression (binary files skipped)",
   description: "Search files for lines matching a JavaScript regular expression. `path` is a file or a " +
@@ -32,4 +32,5 @@ export const grepFilesTool: ToolDef = {
     },
   ],
   examples: ["'ICLSERVERPORT' /hci/prod --glob NetConfig", "'proc ' tclprocs --glob '*.tcl' --ignore-case"],
-};
+  exampleInput: { pattern: "ICLSERVERPORT", path: "/hci/prod", glob: "NetConfig" },
+} as const satisfies ToolDef;

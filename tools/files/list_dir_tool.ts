@@ -1,7 +1,7 @@
 /** list_dir: one folder's entries with type, size and modification time. */
 import type { ToolDef } from "../types.ts";
 
-export const listDirTool: ToolDef = {
+export const listDirTool = {
   name: "list_dir",
   summary: "List a folder: type, size, modification time, name",
   description: "List the entries of one folder (not recursive), folders first, each as a tab-separated " +
@@ -19,4 +19,5 @@ export const listDirTool: ToolDef = {
     },
   ],
   examples: ["/hci/prod", "$HCIROOT/siteA/exec/processes --max-entries 50"],
-};
+  exampleInput: { path: "/hci/prod" },
+} as const satisfies ToolDef;

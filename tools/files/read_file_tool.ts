@@ -1,7 +1,7 @@
 /** read_file: a text file, whole or by line range, cut at 250 KB with a footer that says how to go on. */
 import type { ToolDef } from "../types.ts";
 
-export const readFileTool: ToolDef = {
+export const readFileTool = {
   name: "read_file",
   summary: "Read a text file, or a range of its lines (250 KB at most per call)",
   description: "Read a text file from the local machine. Optionally only lines start_line..end_line " +
@@ -20,4 +20,5 @@ export const readFileTool: ToolDef = {
     { name: "end_line", type: "integer", description: "last line to show (inclusive)", min: 1, metavar: "N" },
   ],
   examples: ["/hci/prod/siteA/NetConfig", "notes.txt --start-line 100 --end-line 160"],
-};
+  exampleInput: { path: "/hci/prod/siteA/NetConfig", start_line: 100, end_line: 160 },
+} as const satisfies ToolDef;

@@ -1,7 +1,7 @@
 /** hl7_diff: field-level differences between two messages or two files of messages. */
 import type { ToolDef } from "../types.ts";
 
-export const hl7DiffTool: ToolDef = {
+export const hl7DiffTool = {
   name: "hl7_diff",
   summary: "Field-level diff of two HL7 messages or files of messages",
   description: "Compare HL7 v2 messages field by field: two messages, or two files of messages paired " +
@@ -39,4 +39,5 @@ export const hl7DiffTool: ToolDef = {
     "a.hl7 b.hl7 --ignore none",
     "before.hl7 after.hl7 --exit-code",
   ],
-};
+  exampleInput: { left: "before.hl7", right: "after.hl7", ignore: ["MSH.7"] },
+} as const satisfies ToolDef;

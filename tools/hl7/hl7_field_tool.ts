@@ -1,7 +1,7 @@
 /** hl7_field: chosen fields of every message (and its batch envelope) as TSV, one row per message. */
 import type { ToolDef } from "../types.ts";
 
-export const hl7FieldTool: ToolDef = {
+export const hl7FieldTool = {
   name: "hl7_field",
   summary: "Extract HL7 fields (PID.3.1, OBX.5, ...) from every message as TSV",
   description: "Extract one or more fields from every HL7 v2 message in a file, stdin or literal text, as " +
@@ -42,4 +42,5 @@ export const hl7FieldTool: ToolDef = {
     "- MSH.9 < today.hl7",
     "MSH.9 PID.5 < today.hl7",
   ],
-};
+  exampleInput: { file: "adt.hl7", paths: ["MSH.10", "PID.3.1"] },
+} as const satisfies ToolDef;

@@ -1,7 +1,7 @@
 /** hl7_show: messages laid out segment by segment with the schema's field names. */
 import type { ToolDef } from "../types.ts";
 
-export const hl7ShowTool: ToolDef = {
+export const hl7ShowTool = {
   name: "hl7_show",
   summary: "Show HL7 messages field by field, with names from the schema",
   description: "Show HL7 v2 messages from a file, stdin or literal text segment by segment: each field " +
@@ -30,4 +30,5 @@ export const hl7ShowTool: ToolDef = {
     },
   ],
   examples: ["adt.hl7", "batch.hl7 --message 3 --all", "- < msg.hl7"],
-};
+  exampleInput: { file: "batch.hl7", message: 3 },
+} as const satisfies ToolDef;

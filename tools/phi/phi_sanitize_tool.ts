@@ -6,7 +6,7 @@
  */
 import type { ToolDef } from "../types.ts";
 
-export const phiSanitizeTool: ToolDef = {
+export const phiSanitizeTool = {
   name: "phi_sanitize",
   summary: "Write a de-identified copy of a file or stdin (tokens from the lookup table)",
   description: "De-identify a file (or - for standard input): HL7 fields by the field policy, free text " +
@@ -25,4 +25,5 @@ export const phiSanitizeTool: ToolDef = {
     { name: "output", type: "string", description: "write the copy to this file instead of returning it" },
   ],
   examples: ["msgs/adt_a01.hl7", "msgs/adt_a01.hl7 --output /tmp/adt_a01.deid.hl7", "- < pasted.hl7"],
-};
+  exampleInput: { path: "msgs/adt_a01.hl7", output: "/tmp/adt_a01.deid.hl7" },
+} as const satisfies ToolDef;

@@ -4,7 +4,7 @@
  */
 import type { ToolDef } from "../types.ts";
 
-export const phiScanTool: ToolDef = {
+export const phiScanTool = {
   name: "phi_scan",
   summary: "Show what the PHI gate would tokenize in a file (tier, category), writing nothing",
   description: "Scan a file (or - for standard input) the way the PHI gate scans a tool result: the HL7 " +
@@ -34,4 +34,5 @@ export const phiScanTool: ToolDef = {
     },
   ],
   examples: ["msgs/adt_a01.hl7", "notes.txt --show-values", "- < pasted.txt"],
-};
+  exampleInput: { path: "msgs/adt_a01.hl7" },
+} as const satisfies ToolDef;

@@ -2,7 +2,7 @@
 import { EXEC_PARAMS } from "../exec_params.ts";
 import type { ToolDef } from "../types.ts";
 
-export const sshExecTool: ToolDef = {
+export const sshExecTool = {
   name: "ssh_exec",
   summary: "Run a command on an engine host over SSH (login shell, line cap, exit footer)",
   description: "Run a shell command on the engine host of an SSH alias and return its output: stdout, then " +
@@ -25,4 +25,5 @@ export const sshExecTool: ToolDef = {
     ...EXEC_PARAMS,
   ],
   examples: ["eng1 'hcisitectl'", "eng1 'ls $HCIROOT' --max-lines 50", "eng1 'NOLOGIN uptime'"],
-};
+  exampleInput: { alias: "eng1", command: "ls $HCIROOT" },
+} as const satisfies ToolDef;

@@ -1,7 +1,7 @@
 /** ssh_pull_smat: a SMAT archive from an engine host, whole or as a sample of recent messages. */
 import type { ToolDef } from "../types.ts";
 
-export const sshPullSmatTool: ToolDef = {
+export const sshPullSmatTool = {
   name: "ssh_pull_smat",
   summary: "Copy a SMAT archive (.smatdb) from an engine host, or sample its recent messages",
   description: "Find a SMAT message archive (.smatdb) on the engine host of an SSH alias and either copy " +
@@ -36,4 +36,5 @@ export const sshPullSmatTool: ToolDef = {
     },
   ],
   examples: ["eng1 adt_in --days-back 7", "eng1 /hci/cis20.1/integrator/adt/exec/processes/p1/adt_in.smatdb"],
-};
+  exampleInput: { alias: "eng1", smatdb: "adt_in", site: "adt", days_back: 7 },
+} as const satisfies ToolDef;

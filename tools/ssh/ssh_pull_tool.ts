@@ -1,7 +1,7 @@
 /** ssh_pull: copies a file from an engine host; the byte count is verified. */
 import type { ToolDef } from "../types.ts";
 
-export const sshPullTool: ToolDef = {
+export const sshPullTool = {
   name: "ssh_pull",
   summary: "Copy a file from an engine host (byte count verified; pull cache by default)",
   description: "Copy a file from the engine host of an SSH alias to this machine and return the local path " +
@@ -32,4 +32,5 @@ export const sshPullTool: ToolDef = {
     "eng1 '$HCIROOT/server/server.ini'",
     "eng1 /hci/cis20.1/integrator/adt/NetConfig ./NetConfig.adt",
   ],
-};
+  exampleInput: { alias: "eng1", remote_path: "$HCIROOT/server/server.ini" },
+} as const satisfies ToolDef;

@@ -1,7 +1,7 @@
 /** ssh_push: copies a local file to an engine host; the byte count is verified. */
 import type { ToolDef } from "../types.ts";
 
-export const sshPushTool: ToolDef = {
+export const sshPushTool = {
   name: "ssh_push",
   summary: "Copy a local file to an engine host (byte count verified)",
   description:
@@ -27,4 +27,5 @@ export const sshPushTool: ToolDef = {
     },
   ],
   examples: ["eng1 ./test_msgs.nl /tmp/test_msgs.nl"],
-};
+  exampleInput: { alias: "eng1", local_path: "./test_msgs.nl", remote_path: "/tmp/test_msgs.nl" },
+} as const satisfies ToolDef;

@@ -1,7 +1,7 @@
 /** ssh_status: the registered aliases, whether each master is open, and whether a password is stored. */
 import type { ToolDef } from "../types.ts";
 
-export const sshStatusTool: ToolDef = {
+export const sshStatusTool = {
   name: "ssh_status",
   summary: "SSH aliases, open masters and stored credentials",
   description: "List the SSH aliases of engine hosts: target, mode (multiplex or direct), whether the " +
@@ -11,4 +11,5 @@ export const sshStatusTool: ToolDef = {
     { name: "alias", type: "string", description: "only this alias", positional: true },
   ],
   examples: ["", "eng1"],
-};
+  exampleInput: { alias: "eng1" },
+} as const satisfies ToolDef;

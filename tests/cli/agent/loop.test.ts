@@ -140,6 +140,32 @@ Deno.test("unknown tools and bad inputs come back to the model as structured err
   match(bad.content, /path must be a string/);
 });
 
+Deno.test("input errors tell the model what the tool takes, a call in JSON, the nearest tool name; never --help", async () => {
+  await using s = await setup();
+  s.fake.replies.push({
+    toolCalls: [{ name: "nc_diff_interface", input: { left: "adt_in", right: "adt_in" } }, {
+      name: "read_file",
+      input: {},
+    }, { name: "nc_path", input: {} }],
+  });
+  s.fake.replies.push({ text: "Sorry." });
+  await s.agent.turn("go");
+  const results = s.fake.messageRequests[1].json!.messages as Array<
+    { content: Array<{ content: string; is_error?: boolean }> }
+  >;
+  const [diff, read, near] = results[2].content.map((r) => JSON.parse(r.content.replace(/^⟦|⟧$/g, "")));
+  assertEquals(diff.error, "bad_input");
+  match(diff.message, /^unknown argument "left"; nc_diff_interface takes site, thread, other, to_site, /);
+  match(diff.message, /; e\.g\. \{"site":"adt","thread":"adt_in","to_hciroot":"\/hci\/test\/integrator"\}$/);
+  assertEquals(read.error, "bad_input");
+  match(
+    read.message,
+    /^missing path; read_file takes path \(required\), start_line, end_line; e\.g\. \{"path":/,
+  );
+  assertEquals(near, { error: "unknown_tool", message: "no tool named nc_path; did you mean nc_paths?" });
+  for (const r of results[2].content) assert(!/--help|assist tools/.test(r.content), r.content);
+});
+
 Deno.test("the model asking to reveal tokens is refused: phi-reveal is never a tool", async () => {
   await using s = await setup();
   s.fake.replies.push({ toolCalls: [{ name: "phi_reveal", input: { path: "reply.txt" } }] });

@@ -4,7 +4,8 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { howDiffer } from "../../../hl7/diff.ts";
-import { run } from "../../../tools/hl7/run/hl7_diff.ts";
+import { def, run } from "../../../tools/hl7/run/hl7_diff.ts";
+import { validateInput } from "../../../tools/args.ts";
 import type { ToolContext } from "../../../tools/types.ts";
 import { leaks, testEngine } from "../../phi/_support.ts";
 
@@ -32,7 +33,7 @@ Deno.test("howDiffer: leading zeros, punctuation, case, white space; different v
 });
 
 Deno.test("hl7_diff through the PHI gate: the model sees how tokenized values differ, no value", async () => {
-  const out = await run({ left_text: LEFT, right_text: RIGHT }, {} as ToolContext);
+  const out = await run(validateInput(def, { left_text: LEFT, right_text: RIGHT }), {} as ToolContext);
   assert(out.text, "diff text");
   await using h = await testEngine();
   const seen = await h.engine.sanitizeToolResult(out.text, "hl7_diff");

@@ -1,7 +1,8 @@
 /** bash_exec: a shell command on this machine, with a timeout, a line cap and an exit-code footer. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { bashExecTool as def } from "../bash_exec_tool.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import type { bashExecTool } from "../bash_exec_tool.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { childEnv } from "../../../core/child_env.ts";
 import { ARGV_COMMAND_LIMIT, shellFor, shellForScript } from "../shell.ts";
 import { readEnv } from "../../../core/env.ts";
@@ -10,8 +11,8 @@ import { budgetLines, OutputCapture } from "../../../core/exec_budget.ts";
 /** How long output is still read after the command itself has ended. */
 const PIPE_GRACE_MS = 500;
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const command = input.command as string;
+export async function run(input: InputOf<typeof bashExecTool>, ctx: ToolContext): Promise<ToolResult> {
+  const command = input.command;
   // A long command (a heredoc with a message in it) goes through a 0600 script file, not argv.
   let script: string | undefined;
   if (Deno.build.os !== "windows" && new TextEncoder().encode(command).length > ARGV_COMMAND_LIMIT) {
@@ -32,17 +33,17 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
 }
 
 async function runShell(
-  input: ToolInput,
+  input: InputOf<typeof bashExecTool>,
   ctx: ToolContext,
   { program, args, raw }: { program: string; args: string[]; raw: boolean },
 ): Promise<ToolResult> {
-  const timeoutMs = (input.timeout_seconds as number) * 1000;
-  const maxLines = input.max_lines as number;
+  const timeoutMs = input.timeout_seconds * 1000;
+  const maxLines = input.max_lines;
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(program, {
       args,
-      cwd: (input.cwd as string | undefined) ?? ctx.cwd,
+      cwd: input.cwd ?? ctx.cwd,
       clearEnv: true,
       // For the model's commands, a marker that makes `assist phi-reveal` refuse to run there
       // (cli/commands/_reveal.ts); stdin is closed too, so nothing can answer for the operator.
@@ -80,7 +81,7 @@ async function runShell(
     }, PIPE_GRACE_MS);
     const [stdout, stderr] = await Promise.all([out.done, err.done]);
     clearTimeout(grace);
-    const text = render(stdout, stderr, status.code, maxLines, killedBy, input.timeout_seconds as number);
+    const text = render(stdout, stderr, status.code, maxLines, killedBy, input.timeout_seconds);
     const note = "[bash_exec: a background process still holds the output open; not waited for]";
     return {
       text: late

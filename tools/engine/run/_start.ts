@@ -6,7 +6,6 @@
  *
  * @module
  */
-import type { ToolInput } from "../../types.ts";
 import { EngineInputError } from "../errors.ts";
 
 /** `thread.site` split at its last dot (a site given apart must agree), else the name as is. */
@@ -23,9 +22,11 @@ function threadAndSite(spec: string, site: string | undefined): { thread: string
 }
 
 /** The optional scope of nc_regression: a thread (with its site) or a site, or everything. */
-export function regressionScope(input: ToolInput): { thread?: string; site?: string } {
-  const t = (input.thread as string | undefined)?.trim();
-  const site = (input.site as string | undefined)?.trim() || undefined;
+export function regressionScope(
+  input: { thread?: string; site?: string },
+): { thread?: string; site?: string } {
+  const t = input.thread?.trim();
+  const site = input.site?.trim() || undefined;
   if (!t) return { site };
   return threadAndSite(t, site);
 }

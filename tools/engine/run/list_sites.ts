@@ -1,16 +1,17 @@
 /** list_sites: the sites of the engine root, with release and description from siteInfo. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { listSitesTool as def } from "../list_sites_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { listSitesTool } from "../list_sites_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { readSiteInfo } from "../sites.ts";
-import { renderTable, type TableFormat } from "../table.ts";
+import { renderTable } from "../table.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof listSitesTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
     const list = await engine.sites();
-    const format = input.format as TableFormat;
+    const format = input.format;
     const rows = [];
     for (const site of list.sites) {
       const info = site.hasNetConfig ? await readSiteInfo(engine.fs, site).catch(() => undefined) : undefined;

@@ -1,7 +1,8 @@
 /** nc_diff_interface: one thread's configuration in two NetConfigs, sites or engine roots, key by key. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncDiffInterfaceTool as def } from "../nc_diff_interface_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { ncDiffInterfaceTool } from "../nc_diff_interface_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure, loadNetConfig } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
@@ -65,18 +66,18 @@ async function side(
   };
 }
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncDiffInterfaceTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const aliasA = (input.alias as string | undefined) || undefined;
-    const aliasB = (input.to_alias as string | undefined) || aliasA;
-    const rootA = input.hciroot as string | undefined;
+    const aliasA = input.alias || undefined;
+    const aliasB = input.to_alias || aliasA;
+    const rootA = input.hciroot;
     // Another host's engine root is its own: the first side's --hciroot carries over only on one host.
-    const rootB = (input.to_hciroot as string | undefined) ?? (aliasB === aliasA ? rootA : undefined);
-    const fileA = input.netconfig as string | undefined;
-    const fileB = input.to_netconfig as string | undefined;
-    let threadA = (input.thread as string | undefined)?.trim() || undefined;
-    let other = (input.other as string | undefined)?.trim() || undefined;
-    let siteA = (input.site as string | undefined)?.trim() || undefined;
+    const rootB = input.to_hciroot ?? (aliasB === aliasA ? rootA : undefined);
+    const fileA = input.netconfig;
+    const fileB = input.to_netconfig;
+    let threadA = input.thread?.trim() || undefined;
+    let other = input.other?.trim() || undefined;
+    let siteA = input.site?.trim() || undefined;
     // By hand the words are `[site] thread [other]`: a first word that names no site of the first
     // side's engine root (or any first word, against a NetConfig file) is the thread.
     if (siteA !== undefined && other === undefined) {
@@ -97,7 +98,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     const left = await side(ctx, threadA, siteA, undefined, rootA, fileA, aliasA);
-    const siteB = (input.to_site as string | undefined)?.trim() || undefined;
+    const siteB = input.to_site?.trim() || undefined;
     const right = await side(
       ctx,
       other ?? left.entry.name,
@@ -114,7 +115,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     const namesDiffer = left.entry.name.toLowerCase() !== right.entry.name.toLowerCase();
-    const cosmetic = input.cosmetic as boolean;
+    const cosmetic = input.cosmetic;
     const status: { exitCode?: number } = {};
     const changes = diffConfig(left.entry.config, right.entry.config, {
       cosmetic,

@@ -1,7 +1,8 @@
 /** nc_docs (spec, documentation helper): plain text, --onenote-table TSV rows, or --raw-tcl. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncDocsTool as def } from "../nc_docs_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { ncDocsTool } from "../nc_docs_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { type NcEntry, routeTargets } from "../netconfig/mod.ts";
@@ -10,7 +11,7 @@ import { docThread, ONENOTE_COLUMNS, onenoteRow, threadText } from "../docs.ts";
 import { readSiteInfo } from "../sites.ts";
 import { resolveThread } from "../thread_ref.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncDocsTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     if (input.onenote_table && input.raw_tcl) {
       throw new EngineInputError("usage", "choose one of --onenote-table and --raw-tcl");
@@ -18,8 +19,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const engine = await engineFor(input, ctx);
     const ref = await resolveThread(
       engine,
-      input.site as string | undefined,
-      input.thread as string | undefined,
+      input.site,
+      input.thread,
     );
     const { site, nc } = ref;
     const threads: NcEntry[] = ref.entry ? [ref.entry] : nc.protocols;

@@ -1,9 +1,10 @@
 /** nc_msgs: list and search messages in SMAT archives (.smatdb and .idx/.msg), newest first. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncMsgsTool as def } from "../nc_msgs_tool.ts";
+import type { ncMsgsTool } from "../nc_msgs_tool.ts";
 import { expandTilde } from "../../../core/tilde.ts";
 import { posix, win32 } from "../../../core/path.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
@@ -19,7 +20,6 @@ import {
   readSmatDb,
   readSmatFiles,
   siteSmatFiles,
-  type SmatDirection,
   type SmatFile,
   type SmatMessage,
   SmatQueryError,
@@ -30,10 +30,10 @@ import { utf8Length } from "../../../core/bytes.ts";
 import { resolveThread } from "../thread_ref.ts";
 import { TIME_FORMS } from "../../../core/time.ts";
 
-function filterOf(input: ToolInput): MessageFilter {
+function filterOf(input: InputOf<typeof ncMsgsTool>): MessageFilter {
   const f: MessageFilter = {};
   for (const [key, end] of [["since", false], ["until", true]] as const) {
-    const v = input[key] as string | undefined;
+    const v = input[key];
     if (v === undefined) continue;
     const t = parseTime(v, end);
     if (t === undefined) {
@@ -44,18 +44,18 @@ function filterOf(input: ToolInput): MessageFilter {
     }
     f[key] = t;
   }
-  if (input.text !== undefined && input.text !== "") f.text = input.text as string;
-  f.ignoreCase = input.ignore_case as boolean;
-  const conds = (input.hl7 as string[] | undefined) ?? [];
+  if (input.text !== undefined && input.text !== "") f.text = input.text;
+  f.ignoreCase = input.ignore_case;
+  const conds = input.hl7 ?? [];
   if (conds.length) f.hl7 = conds.map(parseCondition);
   f.otherForms = new Map();
   return f;
 }
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const filter = filterOf(input);
-    const limit = input.limit as number;
+    const limit = input.limit;
     const utc = input.utc === true;
     let files: SmatFile[];
     let fs;
@@ -65,7 +65,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (input.file) {
       fs = localEngineFs(ctx);
       const lib = Deno.build.os === "windows" ? win32 : posix;
-      const path = lib.resolve(ctx.cwd, expandTilde(input.file as string));
+      const path = lib.resolve(ctx.cwd, expandTilde(input.file));
       const f = await namedSmatFile(fs, path);
       if (!f) {
         return toolError("not_found", `no SMAT archive at ${input.file} (.smatdb, .idx/.msg)`, { path });
@@ -77,8 +77,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       fs = engine.fs;
       const { site, entry } = await resolveThread(
         engine,
-        input.site as string | undefined,
-        input.thread as string | undefined,
+        input.site,
+        input.thread,
       );
       siteName = site.name;
       siteDir = site.dir;
@@ -88,8 +88,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           fs,
           site,
           thread,
-          input.direction as SmatDirection,
-          input.history as boolean,
+          input.direction,
+          input.history,
         );
         files = r.files;
         scope = `thread ${thread.name} of site ${site.name}`;
@@ -107,7 +107,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           );
         }
       } else {
-        files = await siteSmatFiles(fs, site, input.history as boolean);
+        files = await siteSmatFiles(fs, site, input.history);
         scope = `site ${site.name}`;
         if (files.length === 0) {
           return toolError("no_smat", `no SMAT archives in ${fs.join(site.dir, "exec", "processes")}`);
@@ -148,7 +148,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const rel = (
       p: string,
     ) => (siteDir && p.startsWith(siteDir) ? p.slice(siteDir.length).replace(/^[\\/]+/, "") : p);
-    const output = input.output as "summary" | "raw" | "json";
+    const output = input.output;
     if (output === "json") {
       return {
         text: JSON.stringify(

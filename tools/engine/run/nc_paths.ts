@@ -1,21 +1,22 @@
 /** nc_paths: route chains from a thread (or a site's entry threads) across sites. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncPathsTool as def } from "../nc_paths_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { ncPathsTool } from "../nc_paths_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { type Chain, chainText, type PathNode, RouteGraph } from "../paths.ts";
-import { renderTable, type TableFormat } from "../table.ts";
+import { renderTable } from "../table.ts";
 import { resolveThread, splitThreadName } from "../thread_ref.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const format = input.format as TableFormat;
-    const allSites = input.all_sites as boolean;
+    const format = input.format;
+    const allSites = input.all_sites;
     const { loaded, skipped } = await engine.loadAll();
     const graph = new RouteGraph(loaded, {
-      includeDisabled: input.include_disabled as boolean,
-      localHosts: (input.local_hosts as string[] | undefined) ?? [],
+      includeDisabled: input.include_disabled,
+      localHosts: input.local_hosts ?? [],
     });
     let starts: PathNode[] = [];
     let scope: string;
@@ -26,8 +27,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       // Throws for a broken NetConfig of the site asked.
       const { site, entry: t } = await resolveThread(
         engine,
-        input.site as string | undefined,
-        input.thread as string | undefined,
+        input.site,
+        input.thread,
       );
       if (t) {
         starts = [{ site: site.name, name: t.name, kind: "thread" }];
@@ -44,10 +45,10 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     let target: { site: string; name: string } | undefined;
     if (input.to) {
       // `thread.site` or `site thread`; a thread alone is looked for in the start's site first.
-      const words = (input.to as string).trim().split(/\s+/);
+      const words = input.to.trim().split(/\s+/);
       const ts = words.length === 2
         ? { site: words[0], thread: words[1] }
-        : await splitThreadName(engine, input.to as string, undefined);
+        : await splitThreadName(engine, input.to, undefined);
       const near = ts.site === undefined ? starts[0]?.site : undefined;
       const own = near === undefined ? undefined : graph.netconfig(near)?.protocol(ts.thread);
       const hit = own && near !== undefined
@@ -62,8 +63,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     let truncated = false;
     for (const s of starts) {
       const r = graph.trace(s, {
-        maxHops: input.max_hops as number,
-        limit: input.limit as number,
+        maxHops: input.max_hops,
+        limit: input.limit,
         target,
       }, chains);
       if (r.truncated) {
@@ -72,7 +73,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       }
     }
     // --trxid: the chains whose first route carries that TRXID (a pattern with * and ?).
-    const trxid = (input.trxid as string | undefined)?.trim() || undefined;
+    const trxid = input.trxid?.trim() || undefined;
     if (trxid !== undefined) {
       const re = new RegExp(
         `^${trxid.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`,

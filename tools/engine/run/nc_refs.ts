@@ -1,22 +1,23 @@
 /** nc_refs: which threads use a given Xlate, Tcl proc or table. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncRefsTool as def } from "../nc_refs_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { ncRefsTool } from "../nc_refs_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure, type LoadedSite } from "../engine.ts";
 import { findRefs, mentionsTable, type Ref, type RefKind } from "../refs.ts";
-import { renderTable, type TableFormat } from "../table.ts";
+import { renderTable } from "../table.ts";
 import { closestNames } from "../../../core/suggest.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncRefsTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const name = (input.name as string).trim();
-    const kind = input.kind as RefKind | "any";
+    const name = input.name.trim();
+    const kind = input.kind;
     const kinds = new Set<RefKind>(kind === "any" ? ["xlate", "proc", "table"] : [kind]);
-    const format = input.format as TableFormat;
+    const format = input.format;
     let sites: LoadedSite[];
     let skipped: Array<{ site: string; reason: string }> = [];
-    if (input.site) sites = [await engine.load(input.site as string)];
+    if (input.site) sites = [await engine.load(input.site)];
     else ({ loaded: sites, skipped } = await engine.loadAll());
     const rows: Array<Ref & { site: string }> = [];
     for (const { site, nc } of sites) {

@@ -1,9 +1,10 @@
 /** nc_regression: the six phases of a cross-environment regression, or the rest of one from a phase. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncRegressionTool as def } from "../nc_regression_tool.ts";
+import type { ncRegressionTool } from "../nc_regression_tool.ts";
 import { join, resolve } from "node:path";
 import { expandTilde } from "../../../core/tilde.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { openRegression, type RegressionParams } from "../regression.ts";
@@ -12,8 +13,8 @@ import { stamp } from "./nc_route_test.ts";
 import { Hl7PathError, parsePath } from "../../../hl7/mod.ts";
 
 /** The operator's ignore paths, each checked now (a bad one would otherwise fail in phase 5). */
-function ignorePaths(input: ToolInput): string[] {
-  const paths = ((input.ignore as string[] | undefined) ?? []).map((p) => p.trim()).filter((p) => p !== "");
+function ignorePaths(input: InputOf<typeof ncRegressionTool>): string[] {
+  const paths = (input.ignore ?? []).map((p) => p.trim()).filter((p) => p !== "");
   for (const p of paths) {
     try {
       parsePath(p);
@@ -29,11 +30,11 @@ function ignorePaths(input: ToolInput): string[] {
 
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncRegressionTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const from = (input.from_phase as number | undefined) ?? 1;
-    const source = (input.source_ssh_alias as string | undefined)?.trim() || undefined;
-    const target = (input.target_ssh_alias as string | undefined)?.trim() || undefined;
+    const from = input.from_phase ?? 1;
+    const source = input.source_ssh_alias?.trim() || undefined;
+    const target = input.target_ssh_alias?.trim() || undefined;
     let params: RegressionParams | undefined;
     if (source || target || from === 1) {
       if (!source || !target) {
@@ -49,18 +50,18 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       params = {
         source,
         target,
-        sourceRoot: (input.source_hciroot as string | undefined) || undefined,
-        targetRoot: (input.target_hciroot as string | undefined) || undefined,
+        sourceRoot: input.source_hciroot || undefined,
+        targetRoot: input.target_hciroot || undefined,
         site: scope.site,
         thread: scope.thread,
-        count: (input.count as number | undefined) ?? 10,
-        daysBack: input.days_back as number | undefined,
+        count: input.count ?? 10,
+        daysBack: input.days_back,
         ignore: ignorePaths(input),
-        maxHops: (input.max_hops as number | undefined) ?? 20,
+        maxHops: input.max_hops ?? 20,
         dryRun: Boolean(input.dry_run),
       };
     }
-    const given = (input.output as string | undefined)?.trim();
+    const given = input.output?.trim();
     if (from > 1 && !given) {
       throw new EngineInputError("bad_input", "--from-phase needs --output <run folder> of the earlier run");
     }

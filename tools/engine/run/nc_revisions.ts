@@ -1,8 +1,9 @@
 /** nc_revisions (spec): a thread's or a whole NetConfig's revision timeline, or the diffs between them. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncRevisionsTool as def } from "../nc_revisions_tool.ts";
+import type { ncRevisionsTool } from "../nc_revisions_tool.ts";
 import { formatTime, TIME_FORMS } from "../../../core/time.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { type NetConfig, NetConfigError, parseNetConfig } from "../netconfig/mod.ts";
@@ -147,12 +148,12 @@ function systemEvents(snaps: Snapshot[], unchanged: { n: number }): Event[] {
   return events;
 }
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const system = input.system as boolean;
-    const siteArg = input.site as string | undefined;
-    const threadArg = input.thread as string | undefined;
+    const system = input.system;
+    const siteArg = input.site;
+    const threadArg = input.thread;
     if (!system && !threadArg && !siteArg) {
       throw new EngineInputError(
         "usage",
@@ -161,7 +162,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     if (system && threadArg) throw new EngineInputError("usage", "give a thread or --system, not both");
     const bound = (key: "since" | "until") => {
-      const v = input[key] as string | undefined;
+      const v = input[key];
       if (v === undefined) return undefined;
       const k = sinceKey(v, key === "until");
       if (k === undefined) throw new EngineInputError("bad_time", `--${key} ${v}: expected ${TIME_FORMS}`);
@@ -172,8 +173,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     const utc = input.utc === true;
     const when = (key: string) =>
       /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(key) ? formatTime(Date.parse(key), { utc }) : key || "?";
-    const limit = input.limit as number;
-    const format = input.format as "timeline" | "diff";
+    const limit = input.limit;
+    const format = input.format;
 
     let sites: Site[];
     let thread: string | undefined;

@@ -1,11 +1,12 @@
 /** nc_route_test: route tests of recent messages along a thread's chains, on this machine or a host. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncRouteTestTool as def } from "../nc_route_test_tool.ts";
+import type { ncRouteTestTool } from "../nc_route_test_tool.ts";
 import { join, resolve } from "node:path";
 import { readEnv } from "../../../core/env.ts";
 import { expandTilde } from "../../../core/tilde.ts";
 import { childEnv } from "../../../core/child_env.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { toolError } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
@@ -41,15 +42,15 @@ export async function freshFolder(path: string): Promise<void> {
   await Deno.mkdir(path, { recursive: true, mode: 0o700 });
 }
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncRouteTestTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const alias = (input.alias as string | undefined)?.trim() || undefined;
+    const alias = input.alias?.trim() || undefined;
     const where = alias ?? "this machine";
     const engine = await engineFor(input, ctx);
     const { loaded, skipped } = await engine.loadAll();
     const ref = await resolveThread(
       engine,
-      (input.site as string | undefined)?.trim(),
+      input.site?.trim(),
       String(input.thread ?? "").trim() || undefined,
     );
     const site = ref.site;
@@ -59,19 +60,19 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (!thread) {
       throw new EngineInputError("bad_input", "name the start inbound thread (site thread, or thread.site)");
     }
-    const { chains, truncated } = traceChains(loaded, site.name, thread.name, input.max_hops as number);
+    const { chains, truncated } = traceChains(loaded, site.name, thread.name, input.max_hops);
     const plan = planRouteTest({ site: site.name, thread: thread.name }, chains, siteDirs(loaded));
     const sample = await sampleThread(
       engine,
       ls,
       thread,
-      input.count as number,
-      input.days_back as number | undefined,
+      input.count,
+      input.days_back,
     );
     const key = inboundKey(site.name, thread.name);
     const out = resolve(
       ctx.cwd,
-      expandTilde((input.output as string | undefined) || `route-test-${key}-${stamp()}`),
+      expandTilde(input.output || `route-test-${key}-${stamp()}`),
     );
     await freshFolder(out);
     const batch: Batch = { key, plan, messages: sample.messages };

@@ -1,10 +1,11 @@
 /** nc_routes: TRXID → route details → type, destinations, xlate, procs, enabled flags. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncRoutesTool as def } from "../nc_routes_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { ncRoutesTool } from "../nc_routes_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { type NcEntry, type NetConfig, routesOf, type TpsProc } from "../netconfig/mod.ts";
-import { renderTable, type TableFormat } from "../table.ts";
+import { renderTable } from "../table.ts";
 import { resolveThread } from "../thread_ref.ts";
 
 function procList(ps: TpsProc[]): string {
@@ -19,18 +20,18 @@ function destShown(nc: NetConfig, name: string): string {
   return `${name}(undefined)`;
 }
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncRoutesTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
     const ref = await resolveThread(
       engine,
-      input.site as string | undefined,
-      input.thread as string | undefined,
+      input.site,
+      input.thread,
     );
     const { site, nc } = ref;
-    const format = input.format as TableFormat;
+    const format = input.format;
     const threads: NcEntry[] = ref.entry ? [ref.entry] : nc.protocols;
-    const withReplies = input.replies as boolean;
+    const withReplies = input.replies;
     const rows: string[][] = [];
     const json: unknown[] = [];
     let count = 0;

@@ -1,7 +1,8 @@
 /** nc_show: one thread's (or destination's, or process's) configuration, or one dotted path of it. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncShowTool as def } from "../nc_show_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { ncShowTool } from "../nc_show_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { KeyedList, valueToJSON } from "../netconfig/mod.ts";
@@ -9,12 +10,12 @@ import { renderTree, toTcl } from "../netconfig/render.ts";
 import { namesSite, resolveShifted, resolveThread } from "../thread_ref.ts";
 import { dottedPath } from "../diff.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncShowTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    let siteArg = input.site as string | undefined;
-    let threadArg = input.thread as string | undefined;
-    let pathArg = input.path as string | undefined;
+    let siteArg = input.site;
+    let threadArg = input.thread;
+    let pathArg = input.path;
     // By hand `nc_show adt_in.adt PROTOCOL.PORT` (or `adt_in PROTOCOL.PORT`): the positionals shift.
     let shifted = false;
     if (siteArg && threadArg && pathArg === undefined && !(await namesSite(engine, siteArg))) {
@@ -33,7 +34,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     }
     const entry = ref.entry;
     const path = pathArg?.trim();
-    const format = input.format as string;
+    const format = input.format;
     const where = `${entry.type} ${entry.name} (site ${site.name}, NetConfig line ${entry.line})`;
     if (!path) {
       if (format === "json") {

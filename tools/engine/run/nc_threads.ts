@@ -1,18 +1,19 @@
 /** nc_threads: one site's threads, one row each. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncThreadsTool as def } from "../nc_threads_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { ncThreadsTool } from "../nc_threads_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { routeTargets, threadInfo } from "../netconfig/mod.ts";
-import { renderTable, type TableFormat } from "../table.ts";
+import { renderTable } from "../table.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof ncThreadsTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const { site, nc } = await engine.load(input.site as string | undefined);
-    const format = input.format as TableFormat;
+    const { site, nc } = await engine.load(input.site);
+    const format = input.format;
     const targets = routeTargets(nc);
-    const pattern = input.match === undefined ? undefined : globRegex(input.match as string);
+    const pattern = input.match === undefined ? undefined : globRegex(input.match);
     const infos = nc.protocols.filter((p) => !pattern || pattern.test(p.name)).map((p) =>
       threadInfo(p, targets)
     );

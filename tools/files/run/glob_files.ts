@@ -1,19 +1,20 @@
 /** glob_files: paths matching a glob pattern, never listing inside protected places. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { globFilesTool as def } from "../glob_files_tool.ts";
+import type { globFilesTool } from "../glob_files_tool.ts";
 import { posix, win32 } from "../../../core/path.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { globDepth, globToRegExp, splitGlob } from "../glob.ts";
 import { checkPath, fsError, guardFor } from "../guard.ts";
 import { walk, type WalkStats } from "../walk.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const pattern = input.pattern as string;
-  const max = input.max_results as number;
+export async function run(input: InputOf<typeof globFilesTool>, ctx: ToolContext): Promise<ToolResult> {
+  const pattern = input.pattern;
+  const max = input.max_results;
   const guard = await guardFor(ctx);
   const lib = guard.flavor.windows ? win32 : posix;
   const { base, rest } = splitGlob(pattern, guard.flavor.windows);
-  const baseDir = lib.isAbsolute(base) ? base : lib.join(input.path as string, base);
+  const baseDir = lib.isAbsolute(base) ? base : lib.join(input.path, base);
   const checked = await checkPath(baseDir, ctx);
   if (!checked.ok) return checked.result;
   try {
@@ -30,7 +31,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     return toolError("bad_pattern", `not a usable glob pattern: ${pattern}`);
   }
   const stats: WalkStats = { protectedSkipped: 0, unreadable: 0 };
-  const shown = lib.isAbsolute(base) || base !== "." ? baseDir : (input.path as string);
+  const shown = lib.isAbsolute(base) || base !== "." ? baseDir : input.path;
   const hits: string[] = [];
   let capped = false;
   for await (

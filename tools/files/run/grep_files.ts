@@ -1,8 +1,9 @@
 /** grep_files: lines matching a regular expression, in files below a folder, never in protected places. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { grepFilesTool as def } from "../grep_files_tool.ts";
+import type { grepFilesTool } from "../grep_files_tool.ts";
 import { posix, win32 } from "../../../core/path.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { globToRegExp } from "../glob.ts";
 import { checkPath, fsError, guardFor, looksBinary } from "../guard.ts";
 import { walk, type WalkStats } from "../walk.ts";
@@ -13,23 +14,23 @@ export const GREP_MAX_FILE_BYTES = 64 * 1024 * 1024;
 const LINE_SHOW_CHARS = 300;
 const SKIP_DIRS = new Set([".git", ".hg", ".svn", "node_modules"]);
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const pattern = input.pattern as string;
-  const max = input.max_results as number;
+export async function run(input: InputOf<typeof grepFilesTool>, ctx: ToolContext): Promise<ToolResult> {
+  const pattern = input.pattern;
+  const max = input.max_results;
   try {
     new RegExp(pattern, input.ignore_case ? "i" : ""); // validated here; matched in the worker
   } catch (err) {
     return toolError("bad_pattern", `not a valid regular expression: ${(err as Error).message}`);
   }
-  const root = input.path as string;
+  const root = input.path;
   const checked = await checkPath(root, ctx);
   if (!checked.ok) return checked.result;
   const guard = await guardFor(ctx);
   const lib = guard.flavor.windows ? win32 : posix;
   const filter = input.glob === undefined
     ? undefined
-    : globToRegExp(input.glob as string, guard.flavor.caseInsensitive);
-  const nameOnly = input.glob !== undefined && !(input.glob as string).includes("/");
+    : globToRegExp(input.glob, guard.flavor.caseInsensitive);
+  const nameOnly = input.glob !== undefined && !input.glob.includes("/");
 
   let info: Deno.FileInfo;
   try {
@@ -66,7 +67,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   // A pattern that cannot backtrack catastrophically runs here; any other in a worker with a deadline.
   const matcher: Matcher = boundedPattern(pattern)
     ? new InlineMatcher(pattern, flags)
-    : new LineMatcher(pattern, flags, (input.timeout_seconds as number) * 1000, ctx.signal);
+    : new LineMatcher(pattern, flags, input.timeout_seconds * 1000, ctx.signal);
   try {
     for (const f of files) {
       if (ctx.signal?.aborted) break;

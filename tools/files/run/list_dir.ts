@@ -1,14 +1,15 @@
 /** list_dir: one folder's entries with type, size and modification time. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { listDirTool as def } from "../list_dir_tool.ts";
+import type { listDirTool } from "../list_dir_tool.ts";
 import { formatTime } from "../../../core/time.ts";
 import { posix, win32 } from "../../../core/path.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { checkPath, fsError, guardFor } from "../guard.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const path = input.path as string;
-  const max = input.max_entries as number;
+export async function run(input: InputOf<typeof listDirTool>, ctx: ToolContext): Promise<ToolResult> {
+  const path = input.path;
+  const max = input.max_entries;
   const checked = await checkPath(path, ctx);
   if (!checked.ok) return checked.result;
   const guard = await guardFor(ctx);

@@ -4,16 +4,17 @@
  */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { readFileTool as def } from "../read_file_tool.ts";
+import type { readFileTool } from "../read_file_tool.ts";
 import { decodeBytes, firstDeclared } from "../../../hl7/charset.ts";
 import { crToNewlines, startsLikeHl7 } from "../../../hl7/screen.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { checkPath, fsError } from "../guard.ts";
 import { readLimited, truncationFooter } from "../read_limited.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const path = input.path as string;
-  const start = (input.start_line as number | undefined) ?? 1;
-  const end = input.end_line as number | undefined;
+export async function run(input: InputOf<typeof readFileTool>, ctx: ToolContext): Promise<ToolResult> {
+  const path = input.path;
+  const start = input.start_line ?? 1;
+  const end = input.end_line;
   if (end !== undefined && end < start) {
     return toolError("bad_range", `end_line ${end} is before start_line ${start}`);
   }

@@ -1,17 +1,18 @@
 /** hl7_diff: field-level differences between two messages or two files of messages. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { hl7DiffTool as def } from "../hl7_diff_tool.ts";
+import type { hl7DiffTool } from "../hl7_diff_tool.ts";
 import { diffMessageLists, formatDiff } from "../../../hl7/diff.ts";
 import { len10Counting } from "../../../hl7/charset.ts";
 import { parseMessages } from "../../../hl7/split.ts";
 import { parsePath } from "../../../hl7/path.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
+export async function run(input: InputOf<typeof hl7DiffTool>, ctx: ToolContext): Promise<ToolResult> {
   const files = [input.left, input.right].filter((f): f is string => f !== undefined);
-  const leftText = input.left_text as string | undefined;
-  const rightText = input.right_text as string | undefined;
+  const leftText = input.left_text;
+  const rightText = input.right_text;
   // Files fill the sides that have no literal text, in order (by hand, positionals shift).
   const left = leftText !== undefined
     ? { text: leftText }
@@ -28,7 +29,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   if ("file" in left && "file" in right && left.file === "-" && right.file === "-") {
     return toolError("bad_input", "only one side can be standard input");
   }
-  const ignoreList = input.ignore as string[] | undefined;
+  const ignoreList = input.ignore;
   let label = "";
   try {
     const ignore = ignoreList === undefined
@@ -36,7 +37,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       : ignoreList.length === 1 && ignoreList[0].trim().toLowerCase() === "none"
       ? []
       : ignoreList.map((p) => parsePath(p));
-    const key = input.key === undefined ? undefined : parsePath(input.key as string);
+    const key = input.key === undefined ? undefined : parsePath(input.key);
     const sides = [];
     const notes: string[] = [];
     for (const source of [left, right]) {

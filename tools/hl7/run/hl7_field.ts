@@ -5,19 +5,20 @@
  */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { hl7FieldTool as def } from "../hl7_field_tool.ts";
+import type { hl7FieldTool } from "../hl7_field_tool.ts";
 import { posix, win32 } from "../../../core/path.ts";
 import { extractTable } from "../../../hl7/extract.ts";
 import { len10Counting } from "../../../hl7/charset.ts";
 import { parseMessages } from "../../../hl7/split.ts";
 import { parsePath } from "../../../hl7/path.ts";
 import { withEnvelopes } from "../../../hl7/envelope.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { hl7Error, readInput } from "./_input.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  let paths = [...(input.paths as string[] | undefined ?? [])];
-  let file = input.file as string | undefined;
-  const text = input.text as string | undefined;
+export async function run(input: InputOf<typeof hl7FieldTool>, ctx: ToolContext): Promise<ToolResult> {
+  let paths = [...(input.paths ?? [])];
+  let file = input.file;
+  const text = input.text;
   if (text !== undefined && file !== undefined) {
     // By hand, `--text ... PID.5` puts the first path in the file slot: it was a path.
     if (!fieldShaped(file)) return toolError("bad_input", "give either a file or text, not both");
@@ -51,7 +52,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (envelopes.length === 0) return toolError("no_messages", `no HL7 messages found in ${src.label}`);
     // A file of only an envelope: its one row is the envelope itself.
     const rows = doc.messages.length > 0 ? doc.messages : envelopes;
-    const text = extractTable(rows, parsed, { index: input.index as boolean, envelopes });
+    const text = extractTable(rows, parsed, { index: input.index, envelopes });
     return src.notes.length ? { text, notes: src.notes } : { text };
   } catch (err) {
     const result = hl7Error(err, src.label);

@@ -8,6 +8,7 @@
  */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { phiSanitizeTool as def } from "../phi_sanitize_tool.ts";
+import type { phiSanitizeTool } from "../phi_sanitize_tool.ts";
 import { CharsetError, encodeText } from "../../../hl7/charset.ts";
 import { atomicWrite } from "../../../core/atomic_write.ts";
 import { hl7ForTerminal } from "../../../hl7/screen.ts";
@@ -15,10 +16,10 @@ import { createPhiEngine, namesCoverage, PhiRefusedError } from "../../../phi/mo
 import { ANY_TOKEN_RE } from "../../../phi/token.ts";
 import { checkWriteTarget } from "../../files/guard.ts";
 import { readInput } from "../../input.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const path = input.path as string;
+export async function run(input: InputOf<typeof phiSanitizeTool>, ctx: ToolContext): Promise<ToolResult> {
+  const path = input.path;
   const src = await readInput({ file: path }, ctx);
   if (!src.ok) return src.result;
   const text = src.text;
@@ -51,7 +52,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       ? `; distinct values by category: ${[...counts].map(([c, n]) => `${c}×${n}`).join(" ")}`
       : "");
   const coverage = await namesCoverage(ctx.config);
-  const output = input.output as string | undefined;
+  const output = input.output;
   const notes = src.notes.length ? { notes: src.notes } : {};
   if (output === undefined) {
     // The copy is the result; the coverage line goes to the operator's stderr (by hand) or after it.

@@ -4,9 +4,10 @@
  */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { phiScanTool as def } from "../phi_scan_tool.ts";
+import type { phiScanTool } from "../phi_scan_tool.ts";
 import { createPhiEngine, namesCoverage, type ScanFinding } from "../../../phi/mod.ts";
 import { readInput } from "../../input.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 
 /** `S…(10)`: the first character and the length, never the value. */
 export function maskValue(value: string): string {
@@ -57,8 +58,8 @@ export function pieceEnds(text: string, size = SCAN_PIECE): number[] {
   return ends;
 }
 
-export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const path = input.path as string;
+export async function run(input: InputOf<typeof phiScanTool>, ctx: ToolContext): Promise<ToolResult> {
+  const path = input.path;
   if (input.show_values && ctx.caller === "model") {
     return toolError("refused", "show_values is only available to the operator by hand");
   }

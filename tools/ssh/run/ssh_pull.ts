@@ -1,14 +1,15 @@
 /** ssh_pull: copies a file from an engine host; the byte count is verified. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { sshPullTool as def } from "../ssh_pull_tool.ts";
-import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
+import type { sshPullTool } from "../ssh_pull_tool.ts";
+import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { cacheFileFor, pullToFile, resolveRemotePath } from "../../../ssh/transfer.ts";
 import { localDestination, withRemote } from "./_remote.ts";
 
-export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const alias = input.alias as string;
+export function run(input: InputOf<typeof sshPullTool>, ctx: ToolContext): Promise<ToolResult> {
+  const alias = input.alias;
   return withRemote(ctx, alias, async ({ remote, options }) => {
-    const remotePath = await resolveRemotePath(remote, input.remote_path as string, {
+    const remotePath = await resolveRemotePath(remote, input.remote_path, {
       hciroot: options.hciroot,
       noLogin: ctx.config.sshNoLogin,
     }, ctx.signal);

@@ -1,8 +1,9 @@
 /** ssh_pull_smat: a SMAT archive from an engine host, whole or as a sample of recent messages. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { sshPullSmatTool as def } from "../ssh_pull_smat_tool.ts";
+import type { sshPullSmatTool } from "../ssh_pull_smat_tool.ts";
 import { atomicWrite } from "../../../core/atomic_write.ts";
-import { type ToolContext, toolError, type ToolInput, type ToolResult } from "../../types.ts";
+import { type InputOf, type ToolContext, toolError, type ToolResult } from "../../types.ts";
 import { cacheFileFor, pullToFile, resolveRemotePath } from "../../../ssh/transfer.ts";
 import {
   parseSampleOutput,
@@ -17,9 +18,9 @@ import {
 import { wrapCommand } from "../../../ssh/wrap.ts";
 import { localDestination, withRemote } from "./_remote.ts";
 
-export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
-  const alias = input.alias as string;
-  const daysBack = input.days_back as number | undefined;
+export function run(input: InputOf<typeof sshPullSmatTool>, ctx: ToolContext): Promise<ToolResult> {
+  const alias = input.alias;
+  const daysBack = input.days_back;
   return withRemote(ctx, alias, async ({ remote, options }) => {
     const how = { hciroot: options.hciroot, noLogin: ctx.config.sshNoLogin };
     const runScript = async (script: string, maxBytes?: number) => {
@@ -28,12 +29,12 @@ export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
       const dec = new TextDecoder();
       return { ...r, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
     };
-    let target = input.smatdb as string | undefined;
+    let target = input.smatdb;
     if (target !== undefined && /^(~\/|\$HCIROOT\b|\$\{HCIROOT\})/.test(target)) {
       target = await resolveRemotePath(remote, target, how, ctx.signal);
     }
     const resolved = await runScript(
-      resolveScript({ hciroot: options.hciroot ?? "", site: input.site as string, target }),
+      resolveScript({ hciroot: options.hciroot ?? "", site: input.site, target }),
     );
     const error = resolveError(resolved.out);
     if (error !== undefined || resolved.code !== 0) {
@@ -61,7 +62,7 @@ export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
           `SMATDB_PATH: ${smatPath}`,
           `local: ${dest}`,
           `[ssh_pull_smat: full copy, ${r.bytes} bytes; byte count verified]`,
-          `next: assist tools nc_msgs --file ${shellWord(dest)} (or hl7_show, hl7_field on it)`,
+          nextStep(dest, ctx),
         ].join("\n"),
       };
     }
@@ -105,10 +106,21 @@ export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
         `messages: ${parsed.rows.length} (newest first; last ${daysBack} day(s); at most ${SAMPLE_LIMIT})`,
         `tsv: ${dest}`,
         `columns: ${TSV_COLUMNS.join(", ")}`,
-        `next: assist tools nc_msgs --file ${shellWord(dest)} (or hl7_show, hl7_field on it)`,
+        nextStep(dest, ctx),
       ].join("\n"),
     };
   });
+}
+
+/**
+ * What to run on the copy, in the reader's form: the model calls a tool with JSON (it cannot run
+ * `assist tools ...`); an operator gets the command line.
+ */
+function nextStep(dest: string, ctx: ToolContext): string {
+  const call = ctx.caller === "model"
+    ? `nc_msgs ${JSON.stringify({ file: dest })}`
+    : `assist tools nc_msgs --file ${shellWord(dest)}`;
+  return `next: ${call} (or hl7_show, hl7_field on it)`;
 }
 
 /** A path as one shell word (quoted when it holds anything but plain path characters). */
