@@ -88,3 +88,42 @@ Deno.test("listSnapshots: without a prologue date, the check-in time, then the f
   ]);
   assertEquals(r.notes, ["revisions/NetConfigjunk: no NetConfig inside"]);
 });
+
+Deno.test("nc_revisions: a live NetConfig rolled back to an older version says which one it restores", async () => {
+  const { ncRevisionsTool } = await import("../../../tools/engine/nc_revisions_tool.ts");
+  const { call } = await import("../support.ts");
+  await using tmp = await tempDir();
+  const site = `${tmp.path}/hci/adt`;
+  await Deno.mkdir(`${site}/revisions`, { recursive: true });
+  await Deno.writeTextFile(`${tmp.path}/hci/server.ini`, "");
+  // Version 1: adt_in only. Version 2: adt_in on another port and a new thread lab_out.
+  // Live: version 1's records again, saved later (its own prologue).
+  const prologue = (who: string, when: string) =>
+    `prologue\n    who:\t${who}\n    date:\t${when}\n    type:\tnet\nend_prologue\n`;
+  const v1 = "protocol adt_in {\n    { PROTOCOL { { TYPE tcpip } { PORT 36110 } } }\n}\n";
+  const v2 = "protocol adt_in {\n    { PROTOCOL { { TYPE tcpip } { PORT 36111 } } }\n}\n" +
+    "protocol lab_out {\n    { PROTOCOL { { TYPE tcpip } { PORT 36200 } } }\n}\n";
+  for (const [folder, text] of [
+    ["NetConfig2024_9_1_10_0_0", prologue("jdoe", "September 1, 2024 10:00:00 AM UTC") + v1],
+    ["NetConfig2024_10_1_10_0_0", prologue("jdoe", "October 1, 2024 10:00:00 AM UTC") + v2],
+  ]) {
+    await Deno.mkdir(`${site}/revisions/${folder}`);
+    await Deno.writeTextFile(`${site}/revisions/${folder}/NetConfig`, text);
+  }
+  await Deno.writeTextFile(`${site}/NetConfig`, prologue("cintegrator", "November 2, 2024 9:00:00 AM UTC") + v1);
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const hciroot = `${tmp.path}/hci`;
+  const thread = await call(ncRevisionsTool, { hciroot, site: "adt", thread: "lab_out" }, ctx);
+  const removed = thread.text.split("\n").find((l) => l.startsWith("2024-11-02"));
+  assertEquals(
+    removed?.replace(/\s+/g, " "),
+    "2024-11-02T09:00:00Z cintegrator adt current removed (this save restores revisions/NetConfig2024_9_1_10_0_0)",
+  );
+  const system = await call(ncRevisionsTool, { hciroot, site: "adt", system: true }, ctx);
+  const live = system.text.split("\n").find((l) => l.startsWith("2024-11-02"))?.replace(/\s+/g, " ");
+  assertEquals(
+    live,
+    "2024-11-02T09:00:00Z cintegrator adt current removed lab_out; changed adt_in (~PROTOCOL.PORT: 36111 -> 36110) " +
+      "(this save restores revisions/NetConfig2024_9_1_10_0_0)",
+  );
+});

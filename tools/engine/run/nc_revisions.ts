@@ -31,9 +31,55 @@ function snapshotLabel(s: Snapshot): string {
   return s.aliases.join(" = ") + c;
 }
 
-function pathsSummary(changes: Change[]): string {
-  const shown = changes.slice(0, 3).map((c) => `${c.op}${c.path}`);
-  return shown.join(", ") + (changes.length > 3 ? `, +${changes.length - 3} more` : "");
+/** Longest value shown in a timeline row; the diff format shows every value whole. */
+const VALUE_SHOWN = 80;
+
+function shortValue(v: string | undefined): string {
+  const one = (v ?? "").replace(/\s+/g, " ");
+  return one.length > VALUE_SHOWN ? `${one.slice(0, VALUE_SHOWN - 1)}…` : one;
+}
+
+/** Every change of a timeline row with its values (`~PROTOCOL.PORT: 36110 -> 36111`), none left out. */
+function changesSummary(changes: Change[]): string {
+  return changes.map((c) =>
+    c.op === "~"
+      ? `~${c.path}: ${shortValue(c.old)} -> ${shortValue(c.new)}`
+      : c.op === "+"
+      ? `+${c.path}: ${shortValue(c.new)}`
+      : `-${c.path}: ${shortValue(c.old)}`
+  ).join("; ");
+}
+
+/** True when two NetConfigs hold the same records with the same settings (COORDS and the like aside). */
+function sameRecords(a: NetConfig, b: NetConfig): boolean {
+  if (a.entries.length !== b.entries.length) return false;
+  const key = (t: string, n: string) => `${t}\0${n.toLowerCase()}`;
+  const other = new Map(b.entries.map((e) => [key(e.type, e.name), e]));
+  for (const e of a.entries) {
+    const o = other.get(key(e.type, e.name));
+    if (!o || diffConfig(o.config, e.config).length > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * The earlier saved version a snapshot's records equal when it is not simply the one before it: a
+ * save that rolls the NetConfig back (`restores version 1.1`). The latest such version is named.
+ */
+function restoredFrom(
+  earlier: ReadonlyArray<{ snap: Snapshot; nc: NetConfig }>,
+  nc: NetConfig,
+): Snapshot | undefined {
+  for (let j = earlier.length - 2; j >= 0; j--) {
+    if (sameRecords(earlier[j].nc, nc) && !sameRecords(earlier[earlier.length - 1].nc, nc)) {
+      return earlier[j].snap;
+    }
+  }
+  return undefined;
+}
+
+function restores(snap: Snapshot | undefined): string {
+  return snap ? ` (this save restores ${snapshotLabel(snap)})` : "";
 }
 
 function parsed(s: Snapshot): NetConfig | string {
@@ -50,6 +96,7 @@ function threadEvents(snaps: Snapshot[], thread: string): Event[] {
   let prevCfg: ReturnType<NetConfig["protocol"]>;
   let prev: Snapshot | undefined;
   let seen = false;
+  const earlier: Array<{ snap: Snapshot; nc: NetConfig }> = [];
   for (const s of snaps) {
     const nc = parsed(s);
     if (typeof nc === "string") {
@@ -57,26 +104,30 @@ function threadEvents(snaps: Snapshot[], thread: string): Event[] {
       continue;
     }
     const cur = nc.protocol(thread);
+    const back = restores(restoredFrom(earlier, nc));
     if (!seen) {
       if (cur) {
-        events.push({ snap: s, prev, change: prev ? "added" : "first snapshot", sections: [] });
+        events.push({ snap: s, prev, change: (prev ? "added" : "first snapshot") + back, sections: [] });
         seen = true;
       }
     } else if (prevCfg && !cur) {
-      events.push({ snap: s, prev, change: "removed", sections: [] });
+      events.push({ snap: s, prev, change: `removed${back}`, sections: [] });
     } else if (!prevCfg && cur) {
-      events.push({ snap: s, prev, change: "added again", sections: [] });
+      events.push({ snap: s, prev, change: `added again${back}`, sections: [] });
     } else if (prevCfg && cur) {
       const changes = diffConfig(prevCfg.config, cur.config);
       if (changes.length) {
         events.push({
           snap: s,
           prev,
-          change: `${changes.length} change${changes.length === 1 ? "" : "s"}: ${pathsSummary(changes)}`,
+          change: `${changes.length} change${changes.length === 1 ? "" : "s"}: ${
+            changesSummary(changes)
+          }${back}`,
           sections: [{ changes }],
         });
       }
     }
+    earlier.push({ snap: s, nc });
     prevCfg = cur;
     prev = s;
   }
@@ -92,6 +143,7 @@ function systemEvents(snaps: Snapshot[], unchanged: { n: number }): Event[] {
   const events: Event[] = [];
   let prevNc: NetConfig | undefined;
   let prev: Snapshot | undefined;
+  const earlier: Array<{ snap: Snapshot; nc: NetConfig }> = [];
   for (const s of snaps) {
     const nc = parsed(s);
     if (typeof nc === "string") {
@@ -124,7 +176,7 @@ function systemEvents(snaps: Snapshot[], unchanged: { n: number }): Event[] {
         }
         const changes = diffConfig(old.config, e.config);
         if (changes.length) {
-          changed.push(`${e.name} (${changes.length})`);
+          changed.push(`${e.name} (${changesSummary(changes)})`);
           sections.push({ title: `~ ${e.type} ${e.name}`, changes });
         }
       }
@@ -140,8 +192,14 @@ function systemEvents(snaps: Snapshot[], unchanged: { n: number }): Event[] {
         changed.length ? `changed ${changed.join(", ")}` : "",
       ].filter((p) => p !== "");
       if (parts.length === 0) unchanged.n++;
-      else events.push({ snap: s, prev, change: parts.join("; "), sections });
+      else {events.push({
+          snap: s,
+          prev,
+          change: parts.join("; ") + restores(restoredFrom(earlier, nc)),
+          sections,
+        });}
     }
+    earlier.push({ snap: s, nc });
     prevNc = nc;
     prev = s;
   }
@@ -179,7 +237,14 @@ export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolConte
     let sites: Site[];
     let thread: string | undefined;
     if (threadArg || (siteArg && !system)) {
-      const ref = await resolveThread(engine, siteArg, threadArg);
+      const ref = await resolveThread(engine, siteArg, threadArg).catch(async (err) => {
+        // A thread the live NetConfig no longer has (removed, or a rollback to a version without it)
+        // is what its history is asked for most: its site's saved versions are read for it.
+        if (!(err instanceof EngineInputError) || err.kind !== "unknown_thread" || !siteArg || !threadArg) {
+          throw err;
+        }
+        return { site: await engine.site(siteArg), entry: { name: threadArg } };
+      });
       if (ref.entry) {
         if (system) throw new EngineInputError("usage", "give a thread or --system, not both");
         thread = ref.entry.name;
