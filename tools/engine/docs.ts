@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { operationsOf } from "./netconfig/operations.ts";
 import {
   type NcEntry,
   type NetConfig,
@@ -73,7 +74,7 @@ export function docThread(entry: NcEntry, targets: ReadonlySet<string>, fedBy: s
 }
 
 /** Plain-text documentation of one thread. */
-export function threadText(nc: NetConfig, site: string, d: DocThread): string {
+export function threadText(nc: NetConfig, site: string, d: DocThread, siteDir?: string): string {
   const t = d.info;
   const lines = [`${t.name} (site ${site}, process ${t.process || "?"})`];
   const row = (k: string, v: string) => lines.push(`  ${(k + ":").padEnd(14)}${v}`);
@@ -86,6 +87,18 @@ export function threadText(nc: NetConfig, site: string, d: DocThread): string {
     [t.smatIn ? `in: ${t.smatIn}` : "", t.smatOut ? `out: ${t.smatOut}` : ""].filter((x) => x).join(", ") ||
       "none",
   );
+  // What the operations summary adds to the rows above: TLS, replies and ACKs, retries, encoding,
+  // and the files or folders a file thread reads and writes.
+  const ops = new Map(operationsOf(d.entry, siteDir));
+  if (/^file/.test(t.type) && ops.has("connection")) row("Files", ops.get("connection")!);
+  for (
+    const [key, label] of [["tls", "TLS"], ["encoding", "Encoding"], ["replies", "Replies"], [
+      "delivery",
+      "Delivery",
+    ]]
+  ) {
+    if (ops.has(key)) row(label, ops.get(key)!);
+  }
   if (d.inTps.length) row("Inbound TPS", procNames(d.inTps));
   if (d.outTps.length) row("Outbound TPS", procNames(d.outTps));
   row("Fed by", d.fedBy.join(", ") || "nothing in these sites");

@@ -8,6 +8,7 @@ import { EngineInputError } from "../errors.ts";
 import { type NcEntry, routeTargets } from "../netconfig/mod.ts";
 import { RouteGraph } from "../paths.ts";
 import { docThread, ONENOTE_COLUMNS, onenoteRow, threadText } from "../docs.ts";
+import { listSnapshots } from "../revisions.ts";
 import { readSiteInfo } from "../sites.ts";
 import { resolveThread } from "../thread_ref.ts";
 
@@ -49,6 +50,18 @@ export async function run(input: InputOf<typeof ncDocsTool>, ctx: ToolContext): 
       if (info?.get("releasenum")) head.push(`  Release:      ${info.get("releasenum")}`);
       head.push(`  NetConfig:    ${engine.netConfigPath(site)}`);
       if (p) head.push(`  Saved:        ${p.date ?? "?"} by ${p.who ?? "?"}`);
+      // Which saved version the live file is (the same text kept under revisions/ or version/).
+      const live = (await listSnapshots(engine.fs, site).catch(() => undefined))?.snapshots.find((s) =>
+        s.aliases.includes("current")
+      );
+      const saved = live?.aliases.filter((a) => a !== "current") ?? [];
+      if (live) {
+        head.push(
+          `  Live version: ${
+            saved.length ? `the same as ${saved.join(" = ")}` : "not among the saved versions"
+          }`,
+        );
+      }
       head.push(
         `  Contents:     ${nc.protocols.length} threads, ${nc.processes.length} processes ` +
           `(${nc.processes.map((x) => x.name).join(", ")}), ${nc.destinations.length} inter-site destination${
@@ -57,7 +70,7 @@ export async function run(input: InputOf<typeof ncDocsTool>, ctx: ToolContext): 
       );
       parts.push(head.join("\n"));
     }
-    for (const d of docs) parts.push(threadText(nc, site.name, d));
+    for (const d of docs) parts.push(threadText(nc, site.name, d, site.dir));
     return { text: parts.join("\n\n") };
   } catch (err) {
     return failure(err);

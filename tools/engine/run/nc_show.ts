@@ -6,6 +6,7 @@ import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { KeyedList, valueToJSON } from "../netconfig/mod.ts";
+import { operationsOf, operationsText } from "../netconfig/operations.ts";
 import { renderTree, toTcl } from "../netconfig/render.ts";
 import { namesSite, resolveShifted, resolveThread } from "../thread_ref.ts";
 import { dottedPath } from "../diff.ts";
@@ -45,6 +46,9 @@ export async function run(input: InputOf<typeof ncShowTool>, ctx: ToolContext): 
               type: entry.type,
               name: entry.name,
               line: entry.line,
+              ...(entry.type === "protocol"
+                ? { operations: Object.fromEntries(operationsOf(entry, site.dir)) }
+                : {}),
               config: entry.config.toJSON(),
             },
             null,
@@ -53,7 +57,10 @@ export async function run(input: InputOf<typeof ncShowTool>, ctx: ToolContext): 
         };
       }
       if (format === "tcl") return { text: nc.raw(entry) };
-      return { text: `${where}\n${renderTree(entry.config)}` };
+      // A thread's operational settings in words first (connection, TLS, replies, retries, SMAT):
+      // what most questions need, without reading the tree.
+      const ops = entry.type === "protocol" ? operationsText(operationsOf(entry, site.dir)) : "";
+      return { text: `${where}\n${ops ? `${ops}\nconfiguration:\n` : ""}${renderTree(entry.config)}` };
     }
     // A key as nc_diff_interface writes it (`DATAXLATE[ADT_A01].ROUTE_DETAILS[1].DEST`) reads too.
     const { dotted, near } = dottedPath(entry.config, path);
