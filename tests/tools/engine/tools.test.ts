@@ -93,3 +93,28 @@ Deno.test("engine tools: every input schema is a closed object with enums for fo
     assert(schema.properties.hciroot, def.name);
   }
 });
+
+Deno.test("nc_diff_interface: the model's site, thread and netconfig compare the live thread with the file", async () => {
+  const { ncDiffInterfaceTool } = await import("../../../tools/engine/nc_diff_interface_tool.ts");
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await writeFixtureRoot(root);
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const file = `${root}/adt/revisions/NetConfig2024_3_5_9_4_2/NetConfig`;
+  const r = await call(
+    ncDiffInterfaceTool,
+    { hciroot: root, site: "adt", thread: "adt_in", netconfig: file },
+    ctx,
+  );
+  const lines = r.text.split("\n");
+  assertEquals(lines[0], `--- adt/adt_in (${root})`);
+  assertEquals(lines[1], `+++ adt_in (${file})`);
+  match(r.text, /XLATE: adt_a01_to_lab\.xlt -> adt_a01_lab_v1\.xlt/);
+  // By hand, a first word that names no site is still the thread (`adt_in lab_out --netconfig F`).
+  const byHand = await call(
+    ncDiffInterfaceTool,
+    { hciroot: root, site: "adt_in", thread: "lab_out", netconfig: `${root}/adt/NetConfig` },
+    ctx,
+  );
+  assertEquals(byHand.text.split("\n").slice(0, 2), ["--- adt_in", "+++ lab_out"]);
+});

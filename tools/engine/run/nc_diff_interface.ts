@@ -73,17 +73,23 @@ export async function run(input: InputOf<typeof ncDiffInterfaceTool>, ctx: ToolC
     const rootA = input.hciroot;
     // Another host's engine root is its own: the first side's --hciroot carries over only on one host.
     const rootB = input.to_hciroot ?? (aliasB === aliasA ? rootA : undefined);
-    const fileA = input.netconfig;
-    const fileB = input.to_netconfig;
+    let fileA = input.netconfig;
+    let fileB = input.to_netconfig;
     let threadA = input.thread?.trim() || undefined;
     let other = input.other?.trim() || undefined;
     let siteA = input.site?.trim() || undefined;
     // By hand the words are `[site] thread [other]`: a first word that names no site of the first
     // side's engine root (or any first word, against a NetConfig file) is the thread.
     if (siteA !== undefined && other === undefined) {
-      const shift = threadA === undefined || fileA !== undefined ||
-        !(await namesSite(await engineFor({ alias: aliasA, hciroot: rootA }, ctx), siteA));
-      if (shift) [siteA, threadA, other] = [undefined, siteA, threadA];
+      const isSite = threadA !== undefined &&
+        await namesSite(await engineFor({ alias: aliasA, hciroot: rootA }, ctx), siteA).catch(() => false);
+      if (!isSite) [siteA, threadA, other] = [undefined, siteA, threadA];
+      else if (
+        fileA !== undefined && fileB === undefined && !input.to_site && !input.to_hciroot && !input.to_alias
+      ) {
+        // `--site adt --thread adt_in --netconfig F`: the live thread of that site against the file.
+        [fileA, fileB] = [undefined, fileA];
+      }
     }
     // The named form `{thread: site, other: thread}` (a site put first without `site`) reads as before.
     if (siteA === undefined && threadA !== undefined && other !== undefined && fileA === undefined) {
