@@ -20,6 +20,7 @@ export {
   type Route,
   type RouteDetail,
   routesOf,
+  procText,
   STATIC_ROUTE,
   type TpsProc,
   tpsProcs,
