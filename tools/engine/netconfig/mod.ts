@@ -17,10 +17,10 @@ export { asKeyedList, KeyedList, type KlField, type KlValue, valueToJSON } from 
 export { parseDate, type Prologue, type SortableDate } from "./prologue.ts";
 export {
   isOn,
+  procText,
   type Route,
   type RouteDetail,
   routesOf,
-  procText,
   STATIC_ROUTE,
   type TpsProc,
   tpsProcs,

@@ -10,7 +10,6 @@ import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import {
   headerOf,
-  isoTime,
   type MessageFilter,
   namedSmatFile,
   parseCondition,
@@ -28,14 +27,15 @@ import {
 import { renderTable } from "../table.ts";
 import { utf8Length } from "../../../core/bytes.ts";
 import { resolveThread } from "../thread_ref.ts";
-import { TIME_FORMS } from "../../../core/time.ts";
+import { formatTime, TIME_FORMS } from "../../../core/time.ts";
+import { type SiteZone, siteZone, windowText } from "../site_zone.ts";
 
-function filterOf(input: ToolInput): MessageFilter {
+function filterOf(input: ToolInput, zone: string): MessageFilter {
   const f: MessageFilter = {};
   for (const [key, end] of [["since", false], ["until", true]] as const) {
     const v = input[key] as string | undefined;
     if (v === undefined) continue;
-    const t = parseTime(v, end);
+    const t = parseTime(v, end, Date.now(), zone);
     if (t === undefined) {
       throw new EngineInputError(
         "bad_time",
@@ -54,7 +54,6 @@ function filterOf(input: ToolInput): MessageFilter {
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const filter = filterOf(input);
     const limit = input.limit as number;
     const utc = input.utc === true;
     let files: SmatFile[];
@@ -62,6 +61,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     let siteName: string | undefined;
     let siteDir: string | undefined;
     let scope: string;
+    let tz: SiteZone;
     if (input.file) {
       fs = localEngineFs(ctx);
       const lib = Deno.build.os === "windows" ? win32 : posix;
@@ -72,6 +72,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       }
       files = [f];
       scope = path;
+      tz = await siteZone(undefined, undefined, input.tz as string | undefined);
     } else {
       const engine = await engineFor(input, ctx);
       fs = engine.fs;
@@ -82,6 +83,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
       siteName = site.name;
       siteDir = site.dir;
+      tz = await siteZone(engine, site, input.tz as string | undefined);
       if (entry) {
         const thread = entry;
         const r = await threadSmatFiles(
@@ -114,6 +116,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         }
       }
     }
+    const filter = filterOf(input, tz.zone);
+    const zone = tz.zone;
     const notes: string[] = [];
     const all: Array<SmatMessage & { order: number }> = [];
     let read = 0;
@@ -156,7 +160,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             scope,
             files: files.map((f) => f.path),
             messages: shown.map((m) => ({
-              time: isoTime(m.time, utc),
+              time: formatTime(m.time, { utc, zone }),
               mid: m.mid,
               file: m.file,
               source: m.source,
@@ -176,7 +180,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (output === "raw") {
       for (const m of shown) {
         lines.push(
-          `=== ${isoTime(m.time, utc)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${
+          `=== ${formatTime(m.time, { utc, zone })}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${
             m.dest || "-"
           }  ` +
             `(${m.context || m.type || "?"}, ${m.bytes ?? utf8Length(m.content)} bytes)`,
@@ -188,7 +192,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       const rows = shown.map((m) => {
         const { type: msgType, control } = headerOf(m.content);
         return [
-          isoTime(m.time, utc),
+          formatTime(m.time, { utc, zone }),
           m.mid,
           rel(m.file),
           m.context || m.type || "-",
@@ -209,8 +213,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     const conds = [
-      filter.since !== undefined ? `since ${isoTime(filter.since, utc)}` : "",
-      filter.until !== undefined ? `until ${isoTime(filter.until, utc)}` : "",
+      windowText(filter, zone),
       filter.text ? `text "${filter.text}"${filter.ignoreCase ? " (any case)" : ""}` : "",
       ...(filter.hl7 ?? []).map((c) => `${c.path}${c.op}${c.value}`),
     ].filter((x) => x !== "");
@@ -218,7 +221,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       `[nc_msgs: ${shown.length} message${shown.length === 1 ? "" : "s"} from ${scope}, newest first` +
         `${conds.length ? `, matching ${conds.join(", ")}` : ""}; ${read} archive${
           read === 1 ? "" : "s"
-        } read` +
+        } read; times in ${utc ? "UTC" : `${zone} (${tz.source})`}` +
         `${
           all.length > shown.length
             ? `; more matched: the newest ${limit} shown (--limit, at most 1000, or narrow with --since or --text)`

@@ -2,6 +2,7 @@
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncRevisionsTool as def } from "../nc_revisions_tool.ts";
 import { formatTime, TIME_FORMS } from "../../../core/time.ts";
+import { siteZone, windowText } from "../site_zone.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
@@ -160,18 +161,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
     }
     if (system && threadArg) throw new EngineInputError("usage", "give a thread or --system, not both");
-    const bound = (key: "since" | "until") => {
-      const v = input[key] as string | undefined;
-      if (v === undefined) return undefined;
-      const k = sinceKey(v, key === "until");
-      if (k === undefined) throw new EngineInputError("bad_time", `--${key} ${v}: expected ${TIME_FORMS}`);
-      return k;
-    };
-    const since = bound("since");
-    const until = bound("until");
     const utc = input.utc === true;
-    const when = (key: string) =>
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(key) ? formatTime(Date.parse(key), { utc }) : key || "?";
     const limit = input.limit as number;
     const format = input.format as "timeline" | "diff";
 
@@ -198,6 +188,24 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
     }
 
+    // Bare dates and times mean the site's wall clock (the engine root's with several sites).
+    const tz = await siteZone(
+      engine,
+      sites.length === 1 ? sites[0] : undefined,
+      input.tz as string | undefined,
+    );
+    const bound = (key: "since" | "until") => {
+      const v = input[key] as string | undefined;
+      if (v === undefined) return undefined;
+      const k = sinceKey(v, key === "until", Date.now(), tz.zone);
+      if (k === undefined) throw new EngineInputError("bad_time", `--${key} ${v}: expected ${TIME_FORMS}`);
+      return k;
+    };
+    const since = bound("since");
+    const until = bound("until");
+    const isKey = (key: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(key);
+    const when = (key: string) =>
+      isKey(key) ? formatTime(Date.parse(key), { utc, zone: tz.zone }) : key || "?";
     const unchanged = { n: 0 };
     let events: Event[] = [];
     const notes: string[] = [];
@@ -261,10 +269,15 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     lines.push(
       `[nc_revisions: ${shown} change${total === 1 ? "" : "s"} to ${scope}, newest first, ` +
         `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${
-          since ? ` since ${when(since)}` : ""
-        }${until ? ` until ${when(until)}` : ""}${
-          unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""
-        }]`,
+          since || until
+            ? ` ${
+              windowText({
+                since: since && isKey(since) ? Date.parse(since) : undefined,
+                until: until && isKey(until) ? Date.parse(until) : undefined,
+              }, tz.zone)
+            } (dates in ${tz.zone}, ${tz.source})`
+            : ""
+        }${unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""}]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };
