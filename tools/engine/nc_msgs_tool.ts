@@ -8,7 +8,7 @@ export const ncMsgsTool: ToolDef = {
   description: "Read saved messages from SMAT archives, newest first: SQLite .smatdb files (table " +
     "smat_msgs) and the older .idx/.msg pairs. Choose them by site and thread (its SAVEMSGS files in " +
     "exec/processes/<process>/; --direction in|out|both; --history adds SmatHistory copies), by site " +
-    "alone (every archive of the site), or by --file. Filter by time (--since, --until: a date, a " +
+    "alone (every archive of the site), by neither (every archive of every site, a SITE column), or by --file. Filter by time (--since, --until: a date, a " +
     "date and time in the site's zone (its siteInfo timezone, else the engine host's TZ or clock; --tz " +
     "to name one) unless a zone is given, or an age such as 90m, 36h, 7d; times are shown in that zone " +
     "with its offset, --utc for UTC; the footer gives the window in that zone and in UTC), by text (case-sensitive unless --ignore-case) and by " +
@@ -17,7 +17,7 @@ export const ncMsgsTool: ToolDef = {
     "messages, one segment per line) or json. An encrypted .smatdb (SQLCipher) is recognised and " +
     "reported in one line, not read.",
   params: [
-    siteParam(),
+    { ...siteParam(), description: "site name (default: every site's archives, with a SITE column)" },
     { ...THREAD_PARAM, description: "the thread whose archives to read (default every archive of the site)" },
     {
       name: "file",

@@ -20,6 +20,7 @@
 import { coerceInt } from "../../core/clean.ts";
 import type { LoadedSite } from "./engine.ts";
 import {
+  argWords,
   isOn,
   type NcEntry,
   type NetConfig,
@@ -27,7 +28,6 @@ import {
   STATIC_ROUTE,
   type TpsProc,
   tpsProcs,
-  words,
 } from "./netconfig/mod.ts";
 
 export interface PathNode {
@@ -67,6 +67,8 @@ export interface Carried {
   wildcard: boolean;
   /** Only a disabled route or detail somewhere on the chain lets it through. */
   disabled: boolean;
+  /** The operator's --trxid (matched in any case), shown as typed. */
+  asked?: string;
 }
 
 export interface PathStep {
@@ -141,25 +143,25 @@ function isAll(t: { trxid: string; wildcard: boolean }): boolean {
 const regexCache = new Map<string, RegExp | null>();
 
 /** A wildcard route's TRXID as the engine reads it: a regular expression matching the whole id. */
-function wildcardRe(pattern: string): RegExp | null {
-  let re = regexCache.get(pattern);
+function wildcardRe(c: { trxid: string; asked?: string }): RegExp | null {
+  const k = `${c.asked === undefined ? "" : "i"}\0${c.trxid}`;
+  let re = regexCache.get(k);
   if (re === undefined) {
     try {
-      re = new RegExp(`^(?:${pattern})$`);
+      re = new RegExp(`^(?:${c.trxid})$`, c.asked === undefined ? "" : "i");
     } catch {
       re = null;
     }
-    regexCache.set(pattern, re);
+    regexCache.set(k, re);
   }
   return re;
 }
 
-/** `*` and `?` patterns (the operator's --trxid) as a wildcard TRXID. */
+/** The operator's --trxid (`ADT_A08`, `adt_a0*`: `*` and `?`, any case) as a carried TRXID. */
 export function trxidFilter(text: string): Carried {
   const t = text.trim();
-  if (!/[*?]/.test(t)) return { trxid: t, wildcard: false, disabled: false };
   const re = t.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return { trxid: re, wildcard: true, disabled: false };
+  return { trxid: re, wildcard: true, disabled: false, asked: t };
 }
 
 /** What passes both: a carried TRXID and a route's (undefined when nothing does). */
@@ -168,9 +170,15 @@ function meet(c: Carried, w: { trxid: string; wildcard: boolean; disabled: boole
   if (isAll(c)) return { trxid: w.trxid, wildcard: w.wildcard, disabled };
   if (isAll(w)) return { ...c, disabled };
   if (!c.wildcard && !w.wildcard) return c.trxid === w.trxid ? { ...c, disabled } : undefined;
-  if (!c.wildcard) return wildcardRe(w.trxid)?.test(c.trxid) ? { ...c, disabled } : undefined;
+  if (!c.wildcard) return wildcardRe(w)?.test(c.trxid) ? { ...c, disabled } : undefined;
   if (!w.wildcard) {
-    return wildcardRe(c.trxid)?.test(w.trxid) ? { ...w, wildcard: false, disabled } : undefined;
+    return wildcardRe(c)?.test(w.trxid) ? { trxid: w.trxid, wildcard: false, disabled } : undefined;
+  }
+  if (c.asked !== undefined && !/[*?]/.test(c.asked)) {
+    // The operator's plain TRXID against a wildcard route: the route's expression decides.
+    const re = wildcardRe(w);
+    const hit = [c.asked, c.asked.toUpperCase()].find((t) => re?.test(t));
+    return hit === undefined ? undefined : { trxid: hit, wildcard: false, disabled };
   }
   // Two patterns: the route's own, when they are the same or cannot be compared.
   return { trxid: w.trxid, wildcard: true, disabled };
@@ -194,16 +202,6 @@ function carryThrough(carried: Carried[], ways: Way[]): Carried[] {
 /** The ways of a hop that take what the finished chain carries. */
 function waysFor(ways: Way[], carries: Carried[]): Way[] {
   return ways.filter((w) => carries.some((c) => meet(c, w) !== undefined));
-}
-
-/** Every word of a Tcl value, nested lists opened (a proc's ARGS keyed list). */
-function leafWords(text: string, depth = 0): string[] {
-  const out: string[] = [];
-  for (const w of words(text)) {
-    if (depth < 4 && /[\s{}]/.test(w)) out.push(...leafWords(w, depth + 1));
-    else if (w !== "") out.push(w);
-  }
-  return out;
 }
 
 function enabledProcs(ps: TpsProc[]): TpsProc[] {
@@ -332,7 +330,7 @@ export class RouteGraph {
               // Its procs pick the destinations at run time; the ones their ARGS name are followed.
               const named: PathNode[] = [];
               for (const p of way.procs) {
-                for (const w of leafWords(p.args)) {
+                for (const w of argWords(p.args)) {
                   const to = this.node(node.site, w);
                   if (to && !named.some((n) => n.kind === to.kind && n.name === to.name)) named.push(to);
                 }
@@ -566,7 +564,7 @@ function uniq(xs: string[]): string[] {
 
 /** A carried TRXID as shown (a wildcard's expression as written), `(off)` when only a disabled hop lets it through. */
 export function trxidText(c: Carried): string {
-  return c.trxid + (c.disabled ? "(off)" : "");
+  return (c.asked ?? c.trxid) + (c.disabled ? "(off)" : "");
 }
 
 /** The number of hops of a chain, the final hop to a generate, undefined or remote end included. */

@@ -82,6 +82,19 @@ export function tpsProcs(block: KeyedList | undefined): TpsProc[] {
   }));
 }
 
+/**
+ * Every word of a proc's ARGS, nested Tcl lists opened (keyed-list arguments included):
+ * `{DEST stat_notify_out} {FLAGS {HH LL}}` gives DEST, stat_notify_out, FLAGS, HH, LL.
+ */
+export function argWords(text: string, depth = 0): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (depth < 4 && /[\s{}]/.test(w.trim())) out.push(...argWords(w, depth + 1));
+    else if (w !== "") out.push(w);
+  }
+  return out;
+}
+
 /** A proc as shown: `name` or `name <ARGS>` (`tps_lookup {TABLE fin_class_map}`), `(disabled)` marked. */
 export function procText(p: TpsProc): string {
   return (p.args ? `${p.name} ${p.args}` : p.name) + (p.enabled ? "" : "(disabled)");

@@ -27,6 +27,7 @@ import {
 import { renderTable } from "../table.ts";
 import { utf8Length } from "../../../core/bytes.ts";
 import { resolveThread } from "../thread_ref.ts";
+import type { Site } from "../sites.ts";
 import { formatTime, TIME_FORMS } from "../../../core/time.ts";
 import { type SiteZone, siteZone, windowText } from "../site_zone.ts";
 
@@ -62,6 +63,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     let siteDir: string | undefined;
     let scope: string;
     let tz: SiteZone;
+    /** The site of each archive read (none for --file). */
+    const siteOf = new Map<string, Site>();
     if (input.file) {
       fs = localEngineFs(ctx);
       const lib = Deno.build.os === "windows" ? win32 : posix;
@@ -76,44 +79,64 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     } else {
       const engine = await engineFor(input, ctx);
       fs = engine.fs;
-      const { site, entry } = await resolveThread(
-        engine,
-        input.site as string | undefined,
-        input.thread as string | undefined,
-      );
-      siteName = site.name;
-      siteDir = site.dir;
-      tz = await siteZone(engine, site, input.tz as string | undefined);
-      if (entry) {
-        const thread = entry;
-        const r = await threadSmatFiles(
-          fs,
-          site,
-          thread,
-          input.direction as SmatDirection,
-          input.history as boolean,
-        );
-        files = r.files;
-        scope = `thread ${thread.name} of site ${site.name}`;
+      const siteArg = input.site as string | undefined;
+      const threadArg = input.thread as string | undefined;
+      if (!siteArg?.trim() && !threadArg?.trim()) {
+        // Neither a site nor a thread: every site's archives, with a SITE column.
+        const sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
+        files = [];
+        for (const site of sites) {
+          for (const f of await siteSmatFiles(fs, site, input.history as boolean)) {
+            files.push(f);
+            siteOf.set(f.path, site);
+          }
+        }
+        scope = `${sites.length} site${sites.length === 1 ? "" : "s"}`;
+        tz = await siteZone(engine, undefined, input.tz as string | undefined);
         if (files.length === 0) {
-          const proc = (thread.config.str("PROCESSNAME") ?? "?").trim();
-          return toolError(
-            "no_smat",
-            r.names.length
-              ? `no SMAT archive for ${thread.name}: SAVEMSGS names ${
-                r.names.join(", ")
-              }, but no .smatdb or .idx of ` +
-                `that name is in ${fs.join(site.dir, "exec", "processes", proc)}`
-              : `${thread.name} saves no messages (SAVEMSGS has no INFILE or OUTFILE)`,
-            { thread: thread.name },
-          );
+          return toolError("no_smat", `no SMAT archives in any site's exec/processes under ${engine.root}`);
         }
       } else {
-        files = await siteSmatFiles(fs, site, input.history as boolean);
-        scope = `site ${site.name}`;
-        if (files.length === 0) {
-          return toolError("no_smat", `no SMAT archives in ${fs.join(site.dir, "exec", "processes")}`);
+        const { site, entry } = await resolveThread(
+          engine,
+          siteArg,
+          threadArg,
+        );
+        siteName = site.name;
+        siteDir = site.dir;
+        tz = await siteZone(engine, site, input.tz as string | undefined);
+        if (entry) {
+          const thread = entry;
+          const r = await threadSmatFiles(
+            fs,
+            site,
+            thread,
+            input.direction as SmatDirection,
+            input.history as boolean,
+          );
+          files = r.files;
+          scope = `thread ${thread.name} of site ${site.name}`;
+          if (files.length === 0) {
+            const proc = (thread.config.str("PROCESSNAME") ?? "?").trim();
+            return toolError(
+              "no_smat",
+              r.names.length
+                ? `no SMAT archive for ${thread.name}: SAVEMSGS names ${
+                  r.names.join(", ")
+                }, but no .smatdb or .idx of ` +
+                  `that name is in ${fs.join(site.dir, "exec", "processes", proc)}`
+                : `${thread.name} saves no messages (SAVEMSGS has no INFILE or OUTFILE)`,
+              { thread: thread.name },
+            );
+          }
+        } else {
+          files = await siteSmatFiles(fs, site, input.history as boolean);
+          scope = `site ${site.name}`;
+          if (files.length === 0) {
+            return toolError("no_smat", `no SMAT archives in ${fs.join(site.dir, "exec", "processes")}`);
+          }
         }
+        for (const f of files) siteOf.set(f.path, site);
       }
     }
     const filter = filterOf(input, tz.zone);
@@ -124,7 +147,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     for (const [order, f] of files.entries()) {
       // One more than shown: whether more matched than the limit lets through is then known.
       const r = f.format === "smatdb"
-        ? await readSmatDb(fs, f.path, filter, limit + 1, siteName)
+        ? await readSmatDb(fs, f.path, filter, limit + 1, siteOf.get(f.path)?.name ?? siteName)
         : f.format === "tsv"
         ? await readSampleTsv(fs, f.path, filter, limit + 1)
         : await readSmatFiles(fs, f.path, filter, limit + 1);
@@ -149,9 +172,12 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     all.sort((a, b) => (b.time ?? -Infinity) - (a.time ?? -Infinity) || a.order - b.order || b.seq - a.seq);
     const shown = all.slice(0, limit);
     for (const m of shown) for (const n of m.charsetNotes ?? []) notes.push(`MID ${m.mid}: ${n}`);
-    const rel = (
-      p: string,
-    ) => (siteDir && p.startsWith(siteDir) ? p.slice(siteDir.length).replace(/^[\\/]+/, "") : p);
+    // Archive paths relative to their site's folder.
+    const rel = (p: string) => {
+      const dir = siteOf.get(p)?.dir ?? siteDir;
+      return dir && p.startsWith(dir) ? p.slice(dir.length).replace(/^[\\/]+/, "") : p;
+    };
+    const many = new Set([...siteOf.values()].map((s) => s.name)).size > 1;
     const output = input.output as "summary" | "raw" | "json";
     if (output === "json") {
       return {
@@ -160,6 +186,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
             scope,
             files: files.map((f) => f.path),
             messages: shown.map((m) => ({
+              ...(many ? { site: siteOf.get(m.file)?.name } : {}),
               time: formatTime(m.time, { utc, zone }),
               mid: m.mid,
               file: m.file,
@@ -180,9 +207,9 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (output === "raw") {
       for (const m of shown) {
         lines.push(
-          `=== ${formatTime(m.time, { utc, zone })}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${
-            m.dest || "-"
-          }  ` +
+          `=== ${formatTime(m.time, { utc, zone })}  MID ${m.mid}  ${
+            many ? `${siteOf.get(m.file)?.name}/` : ""
+          }${rel(m.file)}  ${m.source || "-"} -> ${m.dest || "-"}  ` +
             `(${m.context || m.type || "?"}, ${m.bytes ?? utf8Length(m.content)} bytes)`,
           m.content.replace(/\r\n?/g, "\n").replace(/\n+$/, ""),
           "",
@@ -192,6 +219,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       const rows = shown.map((m) => {
         const { type: msgType, control } = headerOf(m.content);
         return [
+          ...(many ? [siteOf.get(m.file)?.name ?? "-"] : []),
           formatTime(m.time, { utc, zone }),
           m.mid,
           rel(m.file),
@@ -205,7 +233,18 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       });
       lines.push(
         renderTable(
-          ["TIME", "MID", "FILE", "CONTEXT", "SOURCE", "DEST", "MSGTYPE", "CONTROL", "BYTES"],
+          [
+            ...(many ? ["SITE"] : []),
+            "TIME",
+            "MID",
+            "FILE",
+            "CONTEXT",
+            "SOURCE",
+            "DEST",
+            "MSGTYPE",
+            "CONTROL",
+            "BYTES",
+          ],
           rows,
           "text",
         ),

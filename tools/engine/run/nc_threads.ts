@@ -1,52 +1,67 @@
-/** nc_threads: one site's threads, one row each. */
+/** nc_threads: one site's threads, one row each; without a site, every site's, with cross-site port problems. */
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncThreadsTool as def } from "../nc_threads_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { engineFor, failure } from "../engine.ts";
-import { routeTargets, threadInfo } from "../netconfig/mod.ts";
+import { engineFor, failure, type LoadedSite } from "../engine.ts";
+import { type NcIssue, routeTargets, threadInfo } from "../netconfig/mod.ts";
+import { portProblems, problemLines } from "../ports.ts";
 import { renderTable, type TableFormat } from "../table.ts";
+
+const COLUMNS = [
+  "THREAD",
+  "PROCESS",
+  "TYPE",
+  "HOST",
+  "PORT",
+  "SERVER",
+  "ICL",
+  "DIR",
+  "SMAT_IN",
+  "SMAT_OUT",
+  "ROUTES",
+  "OFF",
+  "AUTO",
+];
 
 export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
   try {
     const engine = await engineFor(input, ctx);
-    const { site, nc } = await engine.load(input.site as string | undefined);
+    const siteArg = input.site as string | undefined;
     const format = input.format as TableFormat;
-    const targets = routeTargets(nc);
     const pattern = input.match === undefined ? undefined : globRegex(input.match as string);
-    const infos = nc.protocols.filter((p) => !pattern || pattern.test(p.name)).map((p) =>
-      threadInfo(p, targets)
-    );
+    // No site: every site of the engine root (a SITE column), and the problems between them.
+    const all = siteArg === undefined || siteArg.trim() === "";
+    let sites: LoadedSite[];
+    let skipped: Array<{ site: string; reason: string }> = [];
+    if (all) ({ loaded: sites, skipped } = await engine.loadAll());
+    else sites = [await engine.load(siteArg)];
+    const per = sites.map(({ site, nc }) => {
+      const targets = routeTargets(nc);
+      const infos = nc.protocols.filter((p) => !pattern || pattern.test(p.name)).map((p) =>
+        threadInfo(p, targets)
+      );
+      return { site: site.name, infos, issues: nc.issues as NcIssue[] };
+    });
+    const problems = all ? portProblems(sites) : undefined;
+    const count = per.reduce((n, s) => n + s.infos.length, 0);
     if (format === "json") {
-      return {
-        text: JSON.stringify(
-          {
-            site: site.name,
-            netconfig: engine.netConfigPath(site),
-            threads: infos,
-            issues: nc.issues,
-          },
-          null,
-          2,
-        ),
-      };
+      const body = all
+        ? {
+          sites: per.map((s) => ({ site: s.site, threads: s.infos, issues: s.issues })),
+          problems,
+          skipped,
+        }
+        : {
+          site: sites[0].site.name,
+          netconfig: engine.netConfigPath(sites[0].site),
+          threads: per[0].infos,
+          issues: per[0].issues,
+        };
+      return { text: JSON.stringify(body, null, 2) };
     }
-    const table = renderTable(
-      [
-        "THREAD",
-        "PROCESS",
-        "TYPE",
-        "HOST",
-        "PORT",
-        "SERVER",
-        "ICL",
-        "DIR",
-        "SMAT_IN",
-        "SMAT_OUT",
-        "ROUTES",
-        "OFF",
-        "AUTO",
-      ],
-      infos.map((t) => [
+    const rows = per.flatMap((s) =>
+      s.infos.map((t) => [
+        ...(all ? [s.site] : []),
         t.name,
         t.process,
         t.type,
@@ -60,21 +75,27 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         String(t.routes),
         String(t.routesOff),
         t.autostart ? "yes" : "no",
-      ]),
-      format,
+      ])
     );
+    const table = renderTable(all ? ["SITE", ...COLUMNS] : COLUMNS, rows, format);
     if (format === "tsv") return { text: table };
-    const lines = [
-      table,
-      "",
-      `[nc_threads: ${infos.length} thread${infos.length === 1 ? "" : "s"} in site ${site.name}]`,
-    ];
-    if (nc.issues.length > 0) {
+    const scope = all ? `${sites.length} site${sites.length === 1 ? "" : "s"}` : `site ${sites[0].site.name}`;
+    const lines = [table, "", `[nc_threads: ${count} thread${count === 1 ? "" : "s"} in ${scope}]`];
+    if (problems) {
+      const p = problemLines(problems);
       lines.push(
-        `[${nc.issues.length} issue${nc.issues.length === 1 ? "" : "s"} in ${site.name}/NetConfig:]`,
+        p.length
+          ? "[cross-site port problems on this box (every site of the engine root):]"
+          : "[no cross-site port problems]",
+        ...p,
       );
-      for (const i of nc.issues) lines.push(`  line ${i.line}: ${i.severity}: ${i.message}`);
     }
+    for (const s of per) {
+      if (s.issues.length === 0) continue;
+      lines.push(`[${s.issues.length} issue${s.issues.length === 1 ? "" : "s"} in ${s.site}/NetConfig:]`);
+      for (const i of s.issues) lines.push(`  line ${i.line}: ${i.severity}: ${i.message}`);
+    }
+    for (const s of skipped) lines.push(`[nc_threads: site ${s.site} left out: ${s.reason}]`);
     return { text: lines.join("\n") };
   } catch (err) {
     return failure(err);
