@@ -35,7 +35,7 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
       ["list_sites", []],
       ["list_sites", ["--format", "json"]],
       ["nc_threads", ["adt"]],
-      ["nc_threads", []], // HCISITE from the host's login shell
+      ["nc_threads", []], // every site (no site named)
       ["nc_show", ["adt", "adt_in"]],
       ["nc_routes", ["adt", "adt_in"]],
       ["nc_paths", ["adt", "adt_in"]],

@@ -586,9 +586,10 @@ export function chainText(c: Chain, procs = true): string {
   const arrow = (via: "route" | "cross", ways: Way[], disabled: boolean) => {
     if (via === "cross") return " => ";
     const shaft = disabled ? "~" : "-";
-    const gen = ways.some((w) => w.type === "generate") ? "generate:" : "";
+    const gen = ways.some((w) => w.type === "generate") ? "generate" : "";
     const inner = names(ways.flatMap((w) => w.procs));
-    return inner || gen ? ` ${shaft}[${gen}${inner.slice(1, -1)}]${shaft}> ` : ` ${shaft}> `;
+    const label = [gen, inner.slice(1, -1)].filter((x) => x).join(":");
+    return label ? ` ${shaft}[${label}]${shaft}> ` : ` ${shaft}> `;
   };
   let s = label(c.start) + names(c.startProcs);
   for (const step of c.steps) {
