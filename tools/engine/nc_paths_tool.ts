@@ -11,8 +11,9 @@ export const ncPathsTool: ToolDef = {
     "written; `(off)` when only a disabled route or detail lets it through), HOPS and PATH. In PATH `->` " +
     "is a route, `=>` a cross-site hop, `~>` a disabled route (with --include-disabled; without it a " +
     "chain that needs one is not listed); nodes of other sites are site/thread. The TPS procs that can " +
-    "filter a message are written where they run: thread[inbound or outbound TPS], -[route detail " +
-    "procs]->; procs with ARGS are listed once after the table. Cross-site hops: an inter-site " +
+    "filter a message are written where they run: thread[outbound TPS, or inbound TPS after a " +
+    "cross-site hop], -[route detail procs]->; the start thread's inbound TPS and every proc's ARGS are " +
+    "listed once after the table (in TSV the start's TPS is written on each row). Cross-site hops: an inter-site " +
     "destination's PORT to the thread with that ICLSERVERPORT (else a listening thread on that port in " +
     "another site), and a TCP client on this host to the thread listening on its PORT. A chain ends at " +
     "a thread with no routes, (cycle), (hop limit), (no route for TRXID) where a thread reached across " +

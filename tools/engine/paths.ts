@@ -576,13 +576,15 @@ export function hopCount(c: Chain): number {
  * A chain as one line: `adt_in[tps_check] -> lab_out => lab/lab_in -> lab/lab_sys_out`; nodes
  * outside the start's site are written `site/name`; `->` a route, `=>` a cross-site hop, `~>` a
  * route whose every detail here is disabled. The TPS procs that can filter a message on the way
- * are written where they run (unless `procs` is false): a thread's inbound or outbound TPS as
+ * are written where they run (unless `procs` is "none"): a thread's inbound or outbound TPS as
  * `name[p1,p2]`, a route detail's procs on its arrow as `-[p1,p2]->` (`-[generate:p]->` for a
- * generate detail whose ARGS name the destination).
+ * generate detail whose ARGS name the destination). With "hops" the start thread's own inbound
+ * TPS is left to the caller (the same on every chain from it).
  */
-export function chainText(c: Chain, procs = true): string {
+export function chainText(c: Chain, procs: "all" | "hops" | "none" = "all"): string {
   const label = (n: PathNode) => (n.site === c.start.site ? n.name : `${n.site}/${n.name}`);
-  const names = (ps: TpsProc[]) => (procs && ps.length ? `[${uniq(ps.map((p) => p.name)).join(",")}]` : "");
+  const names = (ps: TpsProc[]) =>
+    procs !== "none" && ps.length ? `[${uniq(ps.map((p) => p.name)).join(",")}]` : "";
   const arrow = (via: "route" | "cross", ways: Way[], disabled: boolean) => {
     if (via === "cross") return " => ";
     const shaft = disabled ? "~" : "-";
@@ -591,7 +593,7 @@ export function chainText(c: Chain, procs = true): string {
     const label = [gen, inner.slice(1, -1)].filter((x) => x).join(":");
     return label ? ` ${shaft}[${label}]${shaft}> ` : ` ${shaft}> `;
   };
-  let s = label(c.start) + names(c.startProcs);
+  let s = label(c.start) + (procs === "all" ? names(c.startProcs) : "");
   for (const step of c.steps) {
     s += arrow(step.via, step.ways, step.disabled) + label(step.node) + names(step.procs);
   }

@@ -84,7 +84,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
               thread: c.start.name,
               trxids: c.carries.map(trxidText),
               hops: hopCount(c),
-              path: chainText(c, false),
+              path: chainText(c, "none"),
               in_tps: c.startProcs,
               steps: c.steps.map((s) => ({
                 site: s.node.site,
@@ -117,7 +117,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
         c.start.name,
         c.carries.map(trxidText).join(","),
         String(hopCount(c)),
-        chainText(c),
+        // Text: each start's inbound TPS once, after the table; TSV rows stand alone.
+        chainText(c, format === "tsv" ? "all" : "hops"),
       ]),
       format,
     );
@@ -130,7 +131,15 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (truncated) {
       lines.push(`[nc_paths: stopped at ${input.limit} chains; narrow with a thread, --to or --max-hops]`);
     }
-    const args = procArgs(chains);
+    const inbound = new Map<string, string>();
+    for (const c of chains) {
+      const name = `${c.start.site}/${c.start.name}`;
+      if (c.startProcs.length && !inbound.has(name)) inbound.set(name, c.startProcs.map(procText).join(", "));
+    }
+    for (const [name, procs] of inbound) {
+      lines.push(`[nc_paths: ${name} inbound TPS, on every chain from it: ${procs}]`);
+    }
+    const args = procArgs(chains, false);
     if (args.length) lines.push(`[nc_paths: proc ARGS: ${args.join("; ")}]`);
     for (const s of skipped) lines.push(`[nc_paths: site ${s.site} left out: ${s.reason}]`);
     return { text: lines.join("\n") };
@@ -139,14 +148,14 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   }
 }
 
-/** Each proc with ARGS shown in the chains, once: `tps_table_lookup {TABLE sex_codes}`. */
-function procArgs(chains: Chain[]): string[] {
+/** Each proc with ARGS shown in the chains, once: `tps_table_lookup {TABLE sex_codes}` (the starts' own with `starts`). */
+function procArgs(chains: Chain[], starts: boolean): string[] {
   const out = new Set<string>();
   const add = (ps: TpsProc[]) => {
     for (const p of ps) if (p.args) out.add(procText(p));
   };
   for (const c of chains) {
-    add(c.startProcs);
+    if (starts) add(c.startProcs);
     for (const s of c.steps) {
       add(s.procs);
       for (const w of s.ways) add(w.procs);
