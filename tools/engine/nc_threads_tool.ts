@@ -13,7 +13,8 @@ export const ncThreadsTool: ToolDef = {
     "disabled routes, and AUTOSTART. Problems found in the NetConfig are listed after the table; without a " +
     "site also the cross-site port problems of the box, with both ends: a port two threads listen on (and " +
     "who connects to it), a client or destination on this host whose port nothing listens on (with the " +
-    "nearest listener), and listeners no thread or destination of the root reaches.",
+    "nearest listener), and listeners no thread or destination of the root reaches; with a site, the " +
+    "first two where that site is one end.",
   params: [
     { ...siteParam(), description: "site name (default: every site, with cross-site port problems)" },
     { name: "match", type: "string", description: "only threads whose name matches this pattern (* and ?)" },

@@ -129,6 +129,7 @@ const CROSS_SITE: Array<[string, string[]]> = [
   ]],
   ["cs_nc_paths_all", ["nc_paths", "adthub", "reg_adt_in"]],
   ["cs_nc_threads_every_site", ["nc_threads"]],
+  ["cs_nc_threads_pharmbill", ["nc_threads", "pharmbill"]],
   ["cs_nc_routes_every_site", ["nc_routes"]],
   ["cs_nc_msgs_every_site", ["nc_msgs", "--limit", "4"]],
   ["cs_nc_refs_table_args", ["nc_refs", "fin_class_map"]],

@@ -2,9 +2,9 @@
 // The definition, so one load gives `assist tools <name>` both (tools/by_name.ts).
 export { ncThreadsTool as def } from "../nc_threads_tool.ts";
 import type { ToolContext, ToolInput, ToolResult } from "../../types.ts";
-import { engineFor, failure, type LoadedSite } from "../engine.ts";
+import { type Engine, engineFor, failure, type LoadedSite } from "../engine.ts";
 import { type NcIssue, routeTargets, threadInfo } from "../netconfig/mod.ts";
-import { portProblems, problemLines } from "../ports.ts";
+import { type PortProblems, portProblems, problemLines } from "../ports.ts";
 import { renderTable, type TableFormat } from "../table.ts";
 
 const COLUMNS = [
@@ -42,7 +42,8 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
       );
       return { site: site.name, infos, issues: nc.issues as NcIssue[] };
     });
-    const problems = all ? portProblems(sites) : undefined;
+    // One site: the port problems it shares with the others (a shared port, a client nothing hears).
+    const problems = all ? portProblems(sites) : await siteProblems(engine, sites[0].site.name);
     const count = per.reduce((n, s) => n + s.infos.length, 0);
     if (format === "json") {
       const body = all
@@ -56,6 +57,7 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
           netconfig: engine.netConfigPath(sites[0].site),
           threads: per[0].infos,
           issues: per[0].issues,
+          port_problems: problems,
         };
       return { text: JSON.stringify(body, null, 2) };
     }
@@ -81,12 +83,17 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
     if (format === "tsv") return { text: table };
     const scope = all ? `${sites.length} site${sites.length === 1 ? "" : "s"}` : `site ${sites[0].site.name}`;
     const lines = [table, "", `[nc_threads: ${count} thread${count === 1 ? "" : "s"} in ${scope}]`];
-    if (problems) {
-      const p = problemLines(problems);
+    const p = problemLines(problems);
+    if (all) {
       lines.push(
         p.length
           ? "[cross-site port problems on this box (every site of the engine root):]"
           : "[no cross-site port problems]",
+        ...p,
+      );
+    } else if (p.length) {
+      lines.push(
+        `[port problems of ${sites[0].site.name} on this box (nc_threads without a site lists all):]`,
         ...p,
       );
     }
@@ -100,6 +107,17 @@ export async function run(input: ToolInput, ctx: ToolContext): Promise<ToolResul
   } catch (err) {
     return failure(err);
   }
+}
+
+/** The port problems with an end in `site`, listeners nothing reaches left out (most are fed from outside). */
+async function siteProblems(engine: Engine, site: string): Promise<PortProblems> {
+  const { loaded } = await engine.loadAll();
+  const p = portProblems(loaded);
+  return {
+    shared: p.shared.filter((s) => [...s.listeners, ...s.clients].some((e) => e.site === site)),
+    unheard: p.unheard.filter((u) => u.client.site === site || u.nearest?.site === site),
+    unreached: [],
+  };
 }
 
 /** A shell-style pattern (`*`, `?`), case-insensitive, whole name. */
