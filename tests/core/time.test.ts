@@ -1,6 +1,6 @@
 /** core/time.ts: the one reading of --since/--until, and the one way times are shown. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { formatTime, parseTimeArg } from "../../core/time.ts";
+import { formatTime, parseTimeArg, zoneName } from "../../core/time.ts";
 
 const NOW = Date.UTC(2024, 10, 20, 12, 0, 0);
 
@@ -51,4 +51,24 @@ Deno.test("formatTime: UTC on request; the local zone with its offset otherwise"
   const offset = -new Date(t).getTimezoneOffset();
   if (offset === 0) assertEquals(shown, "2024-11-20T08:11:00Z");
   else assertEquals(/[+-]\d{2}:\d{2}$/.test(shown), true);
+});
+
+Deno.test("parseTimeArg and formatTime in a named zone: the site's wall clock, DST included", () => {
+  const chicago = "America/Chicago";
+  // Monday in Chicago starts at 06:00Z in winter, 05:00Z in summer, whatever this machine's zone.
+  assertEquals(parseTimeArg("2026-11-23", { zone: chicago }), Date.UTC(2026, 10, 23, 6));
+  assertEquals(parseTimeArg("2026-07-06T08:30", { zone: chicago }), Date.UTC(2026, 6, 6, 13, 30));
+  // An explicit zone in the text wins over the site's.
+  assertEquals(parseTimeArg("2026-11-23T00:00Z", { zone: chicago }), Date.UTC(2026, 10, 23));
+  // A bare date as --until: its last millisecond there (the fall-back day has 25 hours).
+  assertEquals(parseTimeArg("2026-11-01", { zone: chicago, end: true }), Date.UTC(2026, 10, 2, 6) - 1);
+  assertEquals(formatTime(Date.UTC(2026, 10, 23, 6), { zone: chicago }), "2026-11-23T00:00:00-06:00");
+  assertEquals(formatTime(Date.UTC(2026, 6, 6, 13, 30), { zone: chicago }), "2026-07-06T08:30:00-05:00");
+  assertEquals(
+    formatTime(Date.UTC(2026, 6, 6, 13, 30), { zone: chicago, utc: true }),
+    "2026-07-06T13:30:00Z",
+  );
+  assertEquals(zoneName("/usr/share/zoneinfo/America/Chicago"), chicago);
+  assertEquals(zoneName(":Etc/UTC"), "UTC");
+  assertEquals(zoneName("Mars/Olympus_Mons"), undefined);
 });

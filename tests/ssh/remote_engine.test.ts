@@ -35,7 +35,7 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
       ["list_sites", []],
       ["list_sites", ["--format", "json"]],
       ["nc_threads", ["adt"]],
-      ["nc_threads", []], // HCISITE from the host's login shell
+      ["nc_threads", []], // every site (no site named)
       ["nc_show", ["adt", "adt_in"]],
       ["nc_routes", ["adt", "adt_in"]],
       ["nc_paths", ["adt", "adt_in"]],
@@ -98,6 +98,34 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
       await run(["tools", "nc_msgs", "adt", "adt_in", "--alias", "e1"]);
       const changed = await Deno.stat(path);
       assert(changed.ino !== before.ino && changed.size === before.size + 4096, "pulled again");
+    });
+
+    await t.step("bare dates mean the engine host's zone: its login TZ", async () => {
+      const profile = `${sshd.home}/.bash_profile`;
+      const plain = await Deno.readTextFile(profile);
+      await Deno.writeTextFile(profile, plain + "TZ=America/Chicago; export TZ\n");
+      try {
+        // lab_in's messages are 08:30Z + 5 min steps: 02:40-03:00 Chicago is 08:40Z-09:00Z.
+        const r = await run([
+          "tools",
+          "nc_msgs",
+          "lab",
+          "--since",
+          "2024-11-20T02:40",
+          "--until",
+          "2024-11-20T03:00",
+          "--alias",
+          "e1",
+        ]);
+        assertEquals(r.code, 0, r.all);
+        assertEquals(r.stdout.match(/^2024-11-20T0[23]:\d\d:00-06:00 /gm)?.length, 5, r.stdout);
+        match(
+          r.stdout,
+          /since 2024-11-20T02:40:00-06:00 \(2024-11-20T08:40:00Z\).*times in America\/Chicago \(the engine host's TZ\)/,
+        );
+      } finally {
+        await Deno.writeTextFile(profile, plain);
+      }
     });
 
     await t.step("the root: --hciroot wins; a sudo-gated profile needs the pin", async () => {

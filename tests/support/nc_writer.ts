@@ -132,6 +132,8 @@ export interface DetailSpec {
   procs?: string[];
   pre?: string[];
   post?: string[];
+  /** ARGS of `procs` (raw, generate) or `pre` (xlate, xslt), one Tcl keyed list each (`{DEST x}`). */
+  args?: string[];
   enabled?: boolean;
 }
 
@@ -158,6 +160,8 @@ export interface ThreadSpec {
   /** ARGS of inProcs, one Tcl keyed list each (`{TABLE sex_codes}`). */
   inArgs?: string[];
   outProcs?: string[];
+  /** ARGS of outProcs. */
+  outArgs?: string[];
   autostart?: boolean;
   outboundOnly?: boolean;
   coords?: [number, number];
@@ -174,9 +178,9 @@ function detail(d: DetailSpec): Kl {
   if (d.type !== "generate") f.DEST = ql(d.dest ?? []);
   if (d.type === "xlate" || d.type === "xslt") {
     f.POSTPROCS = tps(d.post ?? []);
-    f.PREPROCS = tps(d.pre ?? []);
+    f.PREPROCS = tps(d.pre ?? [], d.args ?? []);
   } else {
-    f.PROCS = tps(d.procs ?? []);
+    f.PROCS = tps(d.procs ?? [], d.args ?? []);
   }
   f.TYPE = d.type;
   if (d.type === "xlate") f.XLATE = q(d.xlate ?? "");
@@ -291,7 +295,7 @@ export function protocolRecord(t: ThreadSpec): Record3 {
     SMS: kl({
       FWD_DATA: tps(),
       IN_DATA: smsBlock(t.inProcs ?? [], t.inArgs),
-      OUT_DATA: smsBlock(t.outProcs ?? []),
+      OUT_DATA: smsBlock(t.outProcs ?? [], t.outArgs),
     }),
     STARTPROCS: tps(),
     SYMNAME: q(t.name),

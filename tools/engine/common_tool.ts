@@ -81,3 +81,12 @@ export const DAYS_BACK_PARAM = {
   min: 1,
   max: 3650,
 } as const satisfies ParamSpec;
+
+/** The zone bare dates and times mean (nc_msgs, nc_revisions); default the site's (tools/engine/site_zone.ts). */
+export const TZ_PARAM = {
+  name: "tz",
+  type: "string",
+  description: "time zone of bare dates and times and of the times shown (America/Chicago, UTC, -06:00); " +
+    "default the site's: its siteInfo timezone, else the engine host's TZ or clock",
+  metavar: "ZONE",
+} as const satisfies ParamSpec;

@@ -124,6 +124,19 @@ export class Engine {
     })();
   }
 
+  /**
+   * A variable of the engine host's login (`TZ`, `ZONE`: the host's `/etc/localtime` zone; only
+   * HCIROOT, HCISITE, TZ and ZONE are known for an SSH alias), or this process's for a local root.
+   */
+  hostVar(name: string): string | undefined {
+    return clean(this.#env(name));
+  }
+
+  /** The engine root is on this machine (not reached over SSH). */
+  get isLocal(): boolean {
+    return this.fs.label === "local";
+  }
+
   /** `$HCISITE` as this engine sees it (the remote login's on an SSH alias), or undefined. */
   defaultSiteName(): string | undefined {
     return clean(this.#env("HCISITE"));

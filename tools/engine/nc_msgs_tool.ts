@@ -1,6 +1,6 @@
 /** nc_msgs: messages in SMAT archives (.smatdb via SQLite, .idx/.msg), searched and listed newest first. */
 import type { ToolDef } from "../types.ts";
-import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM } from "./common_tool.ts";
+import { aliasParam, HCIROOT_PARAM, siteParam, THREAD_PARAM, TZ_PARAM } from "./common_tool.ts";
 
 export const ncMsgsTool = {
   name: "nc_msgs",
@@ -8,15 +8,16 @@ export const ncMsgsTool = {
   description: "Read saved messages from SMAT archives, newest first: SQLite .smatdb files (table " +
     "smat_msgs) and the older .idx/.msg pairs. Choose them by site and thread (its SAVEMSGS files in " +
     "exec/processes/<process>/; --direction in|out|both; --history adds SmatHistory copies), by site " +
-    "alone (every archive of the site), or by --file. Filter by time (--since, --until: a date, a " +
-    "date and time in local time unless a zone is given, or an age such as 90m, 36h, 7d; times are " +
-    "shown in the local zone with its offset, --utc for UTC), by text (case-sensitive unless --ignore-case) and by " +
+    "alone (every archive of the site), by neither (every archive of every site, a SITE column), or by --file. Filter by time (--since, --until: a date, a " +
+    "date and time in the site's zone (its siteInfo timezone, else the engine host's TZ or clock; --tz " +
+    "to name one) unless a zone is given, or an age such as 90m, 36h, 7d; times are shown in that zone " +
+    "with its offset, --utc for UTC; the footer gives the window in that zone and in UTC), by text (case-sensitive unless --ignore-case) and by " +
     "HL7 field (--hl7 PID.3.1=12345, != or ~ for contains; repeat for AND). --output summary (one " +
     "line per message: time, MID, file, context, source, destination, MSH-9, MSH-10, size), raw (the " +
     "messages, one segment per line) or json. An encrypted .smatdb (SQLCipher) is recognised and " +
     "reported in one line, not read.",
   params: [
-    siteParam(),
+    { ...siteParam(), description: "site name (default: every site's archives, with a SITE column)" },
     { ...THREAD_PARAM, description: "the thread whose archives to read (default every archive of the site)" },
     {
       name: "file",
@@ -35,8 +36,8 @@ export const ncMsgsTool = {
     {
       name: "since",
       type: "string",
-      description: "messages at or after this time: 2024-11-20, 2024-11-20T08:05 (local time unless a zone " +
-        "is given), or an age such as 90m, 36h, 7d",
+      description: "messages at or after this time: 2024-11-20, 2024-11-20T08:05 (in the site's zone " +
+        "unless one is given), or an age such as 90m, 36h, 7d",
       metavar: "TIME",
     },
     {
@@ -48,7 +49,7 @@ export const ncMsgsTool = {
     {
       name: "utc",
       type: "boolean",
-      description: "show times in UTC rather than the local zone",
+      description: "show times in UTC rather than the site's zone",
       default: false,
     },
     { name: "text", type: "string", description: "messages containing this text" },
@@ -76,6 +77,7 @@ export const ncMsgsTool = {
       enum: ["summary", "raw", "json"],
       default: "summary",
     },
+    TZ_PARAM,
     HCIROOT_PARAM,
     aliasParam(),
   ],

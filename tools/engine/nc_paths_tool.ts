@@ -6,15 +6,20 @@ export const ncPathsTool = {
   name: "nc_paths",
   summary: "Route chains from a thread across sites (columns SITE THREAD TRXID HOPS PATH)",
   description: "Trace where messages entering a thread can go: every route chain, depth-first in " +
-    "NetConfig order, one row each with the columns SITE, THREAD (where the chain starts), TRXID (of its " +
-    "first route; --trxid keeps only those, * and ? allowed), HOPS and PATH. In PATH `->` is a route, `=>` a cross-site hop, `~>` a disabled route (with " +
-    "--include-disabled); nodes of other sites are written site/thread. Cross-site hops: an " +
-    "inter-site destination record's PORT to the thread with that ICLSERVERPORT (else a listening " +
-    "thread on that port in another site), and a TCP client thread on this host to the thread " +
-    "listening on its PORT. A chain ends at a thread with no routes, at (cycle), (hop limit), " +
-    "(generate: procs) for destination-based routing decided at run time by procs, (remote HOST:PORT) " +
-    "for a destination no site here listens on, or NAME (undefined). Without a thread, chains start " +
-    "at the site's entry threads (threads with routes that nothing sends to).",
+    "NetConfig order, one row each with SITE, THREAD (where it starts), TRXID (what the whole chain " +
+    "carries: the TRXIDs every route on it lets through, hop by hop; a wildcard route's expression as " +
+    "written; `(off)` when only a disabled route or detail lets it through), HOPS and PATH. In PATH `->` " +
+    "is a route, `=>` a cross-site hop, `~>` a disabled route (with --include-disabled; without it a " +
+    "chain that needs one is not listed); nodes of other sites are site/thread. The TPS procs that can " +
+    "filter a message are written where they run: thread[outbound TPS, or inbound TPS after a " +
+    "cross-site hop], -[route detail procs]->; the start thread's inbound TPS and every proc's ARGS are " +
+    "listed once after the table (in TSV the start's TPS is written on each row). Cross-site hops: an inter-site " +
+    "destination's PORT to the thread with that ICLSERVERPORT (else a listening thread on that port in " +
+    "another site), and a TCP client on this host to the thread listening on its PORT. A chain ends at " +
+    "a thread with no routes, (cycle), (hop limit), (no route for TRXID) where a thread reached across " +
+    "sites routes none of what arrives, -[generate:proc]-> to the destinations a generate route's ARGS " +
+    "name, (generate: procs) when they name none, (remote HOST:PORT), or NAME (undefined). Without a " +
+    "thread, chains start at the site's entry threads (threads with routes that nothing sends to).",
   params: [
     siteParam(),
     { ...THREAD_PARAM, description: "start thread (default: the site's entry threads)" },
@@ -27,7 +32,7 @@ export const ncPathsTool = {
     {
       name: "trxid",
       type: "string",
-      description: "only chains whose first route has this TRXID (ADT_A01, ADT_A0*)",
+      description: "only what carries this TRXID on every hop (ADT_A08, ADT_A0*; case matters)",
       metavar: "TRXID",
     },
     {

@@ -9,7 +9,8 @@ export const ncRefsTool = {
     "in a route detail (with or without .xlt), a Tcl proc in any TPS list (inbound/outbound, route " +
     "procs, pre/post procs, UPoC read/write, start procs, ...), or a table named in a proc's ARGS or " +
     "mentioned by the Xlate file a route uses. One row per use: SITE, THREAD, KIND and WHERE (the " +
-    "key path, routes by TRXID). Every site unless --site.",
+    "key path, routes by TRXID, then the proc's ARGS, or the proc and ARGS that name the table). Every " +
+    "site unless --site.",
   params: [
     {
       name: "name",

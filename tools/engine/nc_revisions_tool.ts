@@ -1,6 +1,6 @@
 /** nc_revisions (spec): NetConfig revision timeline or diff, for a thread or the whole file. */
 import type { ToolDef } from "../types.ts";
-import { aliasParam, HCIROOT_PARAM, siteParam } from "./common_tool.ts";
+import { aliasParam, HCIROOT_PARAM, siteParam, TZ_PARAM } from "./common_tool.ts";
 
 export const ncRevisionsTool = {
   name: "nc_revisions",
@@ -49,8 +49,8 @@ export const ncRevisionsTool = {
     {
       name: "since",
       type: "string",
-      description: "only snapshots saved at or after this time: 2024-10-01, 2024-10-01T08:00 (local time " +
-        "unless a zone is given), or an age such as 90m, 36h, 7d",
+      description: "only snapshots saved at or after this time: 2024-10-01, 2024-10-01T08:00 (the site's " +
+        "zone unless one is given), or an age such as 90m, 36h, 7d",
       metavar: "TIME",
     },
     {
@@ -62,9 +62,10 @@ export const ncRevisionsTool = {
     {
       name: "utc",
       type: "boolean",
-      description: "show times in UTC rather than the local zone",
+      description: "show times in UTC rather than the site's zone",
       default: false,
     },
+    TZ_PARAM,
     HCIROOT_PARAM,
     aliasParam(),
   ],

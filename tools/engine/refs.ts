@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { KeyedList, type KlValue, type NetConfig, words } from "./netconfig/mod.ts";
+import { argWords, KeyedList, type KlValue, type NetConfig, words } from "./netconfig/mod.ts";
 
 export type RefKind = "xlate" | "proc" | "table";
 
@@ -22,6 +22,8 @@ export interface Ref {
   path: string;
   /** For a table found through an Xlate: the Xlate. */
   via?: string;
+  /** The proc's ARGS (a proc use), or the proc and ARGS naming the table (`tps_lookup {TABLE x}`). */
+  args?: string;
 }
 
 type Visit = (path: string, key: string, value: string, parent: KeyedList) => void;
@@ -56,16 +58,6 @@ function baseName(file: string): string {
   return file.trim().toLowerCase().replace(/\.(xlt|xsl|xslt|tbl)$/, "");
 }
 
-/** Tokens of an ARGS value, read as nested Tcl lists (keyed-list arguments included). */
-function argTokens(text: string, depth = 0): string[] {
-  const out: string[] = [];
-  for (const w of words(text)) {
-    if (depth < 4 && /\s/.test(w.trim())) out.push(...argTokens(w, depth + 1));
-    else out.push(w);
-  }
-  return out;
-}
-
 /**
  * The references to `name` in one NetConfig. `xlateMentions(xlt)` says whether an Xlate file
  * mentions the table (the caller reads the files).
@@ -83,7 +75,7 @@ export async function findRefs(
   for (const e of nc.entries) {
     if (e.type !== "protocol" && e.type !== "process") continue;
     const pending: Array<{ path: string; xlate: string }> = [];
-    walkScalars(e.config, (path, key, value) => {
+    walkScalars(e.config, (path, key, value, parent) => {
       if ((key === "XLATE" || key === "XSLT") && value.trim() !== "") {
         if (kinds.has("xlate") && baseName(value) === want) {
           refs.push({ type: e.type, name: e.name, kind: "xlate", path });
@@ -93,18 +85,37 @@ export async function findRefs(
         }
       }
       if (kinds.has("proc") && (key === "PROCS" || key === "PROC")) {
-        if (words(value).some((p) => p.toLowerCase() === wantProc)) {
+        const procs = words(value);
+        const at = procs.findIndex((p) => p.toLowerCase() === wantProc);
+        if (at >= 0) {
+          const args = key === "PROCS" ? (words(parent.str("ARGS"))[at] ?? "").trim() : "";
           refs.push({
             type: e.type,
             name: e.name,
             kind: "proc",
             path: path.replace(/\.PROCS?$/, "") || path,
+            ...(args ? { args } : {}),
           });
         }
       }
       if (kinds.has("table") && key === "ARGS" && value.trim() !== "") {
-        if (argTokens(value).some((t) => baseName(t) === want)) {
-          refs.push({ type: e.type, name: e.name, kind: "table", path });
+        // Each proc's own ARGS element, so the row names the proc that takes the table.
+        const procs = words(parent.str("PROCS"));
+        const elements = words(value);
+        const hits: Array<{ a: string; p?: string }> = elements.map((a, i) => ({ a: a.trim(), p: procs[i] }))
+          .filter(({ a }) => argWords(a).some((t) => baseName(t) === want));
+        if (hits.length === 0 && argWords(value).some((t) => baseName(t) === want)) {
+          hits.push({ a: "", p: undefined });
+        }
+        for (const { a, p } of hits) {
+          const args = [p, a].filter((x) => x).join(" ");
+          refs.push({
+            type: e.type,
+            name: e.name,
+            kind: "table",
+            path: path.replace(/\.ARGS$/, "") || path,
+            ...(args ? { args } : {}),
+          });
         }
       }
     });

@@ -268,12 +268,13 @@ export async function listSnapshots(
 
 /**
  * A `--since` (or, with `end`, `--until`) value as a key comparable with snapshot keys: the forms of
- * core/time.ts (a date, a date and time in local time unless a zone is given, an age such as 7d), or
+ * core/time.ts (a date, a date and time in `zone`, else local time, unless a zone is given, an age
+ * such as 7d), or
  * a prologue-style date. Undefined when unreadable or impossible (`2024-13-45`).
  */
-export function sinceKey(text: string, end = false, now = Date.now()): string | undefined {
+export function sinceKey(text: string, end = false, now = Date.now(), zone?: string): string | undefined {
   const t = text.trim();
-  const ms = parseTimeArg(t, { end, now });
+  const ms = parseTimeArg(t, { end, now, zone });
   if (ms !== undefined) return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
   if (/^\d{4}-\d{1,2}-\d{1,2}/.test(t)) return undefined;
   return parseDate(t)?.key;

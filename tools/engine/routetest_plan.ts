@@ -140,7 +140,7 @@ export function planRouteTest(
     }
     out.push({
       id: String(i + 1).padStart(2, "0"),
-      text: chainText(c),
+      text: chainText(c, "none"),
       stages: keys,
       final: feed,
       end: c.end.kind,

@@ -58,8 +58,8 @@ export interface RemoteEngineRoot {
   files: RemoteFiles;
   /** `hciroot`, else the pin, else the login `$HCIROOT`; undefined when none is set (not checked further). */
   root: string | undefined;
-  /** HCIROOT and HCISITE as the host's login shell (or the pin) sets them. */
-  vars: { HCIROOT?: string; HCISITE?: string };
+  /** HCIROOT, HCISITE and TZ as the host's login shell (or the pin) sets them; ZONE the host clock's zone. */
+  vars: { HCIROOT?: string; HCISITE?: string; TZ?: string; ZONE?: string };
 }
 
 /** A direct connection stays open this long after its last use, then closes. */
@@ -218,22 +218,28 @@ export function remoteFiles(
   };
 }
 
-/** HCIROOT and HCISITE as the host's login shell (or the pin) sets them. */
+type RemoteVar = "HCIROOT" | "HCISITE" | "TZ" | "ZONE";
+
+/**
+ * HCIROOT, HCISITE and TZ as the host's login shell (or the pin) sets them, and ZONE: the zone of the
+ * host's clock (`/etc/localtime`'s link target, else `/etc/timezone`), for dates in the engine's zone.
+ */
 async function remoteEnv(
   lazy: LazyRemote,
   ctx: ToolContext,
   pin: string | undefined,
-): Promise<{ HCIROOT?: string; HCISITE?: string }> {
-  const w = wrapCommand(`printf 'HCIROOT=%s\\nHCISITE=%s\\n' "$HCIROOT" "$HCISITE"`, {
-    noLogin: ctx.config.sshNoLogin,
-    hciroot: pin,
-  });
+): Promise<Partial<Record<RemoteVar, string>>> {
+  const w = wrapCommand(
+    `printf 'HCIROOT=%s\\nHCISITE=%s\\nTZ=%s\\nZONE=%s\\n' "$HCIROOT" "$HCISITE" "$TZ" ` +
+      `"$(readlink /etc/localtime 2>/dev/null || cat /etc/timezone 2>/dev/null)"`,
+    { noLogin: ctx.config.sshNoLogin, hciroot: pin },
+  );
   const r = await lazy.use((remote) => remote.exec(w.command, { timeoutMs: 30_000, signal: ctx.signal }));
   const text = new TextDecoder().decode(r.stdout);
-  const out: { HCIROOT?: string; HCISITE?: string } = {};
+  const out: Partial<Record<RemoteVar, string>> = {};
   for (const line of text.replace(/\r/g, "").split("\n")) {
-    const m = line.match(/^(HCIROOT|HCISITE)=(.*)$/);
-    if (m && m[2].trim() !== "") out[m[1] as "HCIROOT" | "HCISITE"] = m[2].trim();
+    const m = line.match(/^(HCIROOT|HCISITE|TZ|ZONE)=(.*)$/);
+    if (m && m[2].trim() !== "") out[m[1] as RemoteVar] = m[2].trim();
   }
   return out;
 }
@@ -263,6 +269,6 @@ export async function remoteEngineRoot(
   return {
     files: remoteFiles(ctx, alias, lazy),
     root: root?.startsWith("/") ? posix.normalize(root).replace(/(.)\/+$/, "$1") : root,
-    vars: { HCIROOT: root, HCISITE: vars.HCISITE },
+    vars: { HCIROOT: root, HCISITE: vars.HCISITE, TZ: vars.TZ, ZONE: vars.ZONE },
   };
 }

@@ -10,6 +10,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { REPO_ROOT, runAssist, tempDir } from "../../support/run_assist.ts";
 import { writeFixtureRoot } from "../../support/fixture_root.ts";
+import { writeCrossSiteRoot } from "../../support/cross_site_root.ts";
 import { goldenUpdate } from "../../support/golden.ts";
 
 const GOLDEN = `${REPO_ROOT}tests/fixtures/engine/golden/`;
@@ -101,6 +102,55 @@ Deno.test("engine tools by hand against the fixture root: golden output", async 
         norm(r.stdout).trimEnd(),
         "--- stderr",
         norm(r.stderr).trimEnd(),
+        "",
+      ].join("\n");
+      const file = `${GOLDEN}${name}.txt`;
+      if (UPDATE) {
+        await Deno.writeTextFile(file, actual);
+        return;
+      }
+      const expected = await Deno.readTextFile(file).catch(() => `(no golden file ${file})`);
+      assertEquals(actual, expected);
+    });
+  }
+});
+
+/** The cross-site root (tests/support/cross_site_root.ts): [golden name, arguments after `assist tools`]. */
+const CROSS_SITE: Array<[string, string[]]> = [
+  // The issue's case: rad's ADT_A08 detail to pacs_adt_out is off, so ADT_A08 never gets there.
+  ["cs_nc_paths_a08", ["nc_paths", "adthub", "reg_adt_in", "--trxid", "ADT_A08"]],
+  ["cs_nc_paths_a08_disabled", [
+    "nc_paths",
+    "adthub",
+    "reg_adt_in",
+    "--trxid",
+    "ADT_A08",
+    "--include-disabled",
+  ]],
+  ["cs_nc_paths_all", ["nc_paths", "adthub", "reg_adt_in"]],
+  ["cs_nc_threads_every_site", ["nc_threads"]],
+  ["cs_nc_threads_pharmbill", ["nc_threads", "pharmbill"]],
+  ["cs_nc_routes_every_site", ["nc_routes"]],
+  ["cs_nc_msgs_every_site", ["nc_msgs", "--limit", "4"]],
+  ["cs_nc_refs_table_args", ["nc_refs", "fin_class_map"]],
+  ["cs_nc_refs_proc_args", ["nc_refs", "tps_hl_flags", "--kind", "proc"]],
+];
+
+Deno.test("engine tools across sites (the cross-site root): golden output", async (t) => {
+  await using tmp = await tempDir("assist-engine-golden-cs-");
+  const root = `${tmp.path}/hci`;
+  await writeCrossSiteRoot(root);
+  const env = { ASSIST_HOME: `${tmp.path}/home`, HCIROOT: root, TZ: "America/Chicago" };
+  for (const [name, args] of CROSS_SITE) {
+    await t.step(name, async () => {
+      const r = await runAssist(["tools", ...args], { env });
+      const actual = [
+        `$ assist tools ${args.join(" ")}`,
+        `exit ${r.code}`,
+        "--- stdout",
+        r.stdout.replaceAll(root, "$HCIROOT").trimEnd(),
+        "--- stderr",
+        r.stderr.replaceAll(root, "$HCIROOT").trimEnd(),
         "",
       ].join("\n");
       const file = `${GOLDEN}${name}.txt`;

@@ -85,7 +85,7 @@ Deno.test("parseNetConfig: prologue, records, schema-driven values, unknown keys
     ["out1", "icl"],
     "a.xlt",
   ]);
-  assertEquals(r.details[0].preprocs, [{ name: "p_a", enabled: true }]);
+  assertEquals(r.details[0].preprocs, [{ name: "p_a", enabled: true, args: "" }]);
   const info = threadInfo(nc.protocol("out1")!, routeTargets(nc));
   assertEquals([info.direction, info.host, info.port, info.isServer], ["out", "h", "6001", false]);
   assertEquals(nc.destination("ICL")?.config.str("PORT"), "7101");

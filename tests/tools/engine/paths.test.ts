@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parseNetConfig } from "../../../tools/engine/netconfig/mod.ts";
-import { chainText, RouteGraph } from "../../../tools/engine/paths.ts";
+import { chainText, hopCount, RouteGraph, trxidText } from "../../../tools/engine/paths.ts";
 import type { LoadedSite } from "../../../tools/engine/engine.ts";
 import {
   destinationRecord,
@@ -29,7 +29,7 @@ function site(
 const raw = (trxid: string, ...dest: string[]) => ({ trxid, details: [{ type: "raw" as const, dest }] });
 
 function rows(graph: RouteGraph, s: string, t: string, opts = {}): string[] {
-  return graph.trace({ site: s, name: t, kind: "thread" }, opts).chains.map(chainText);
+  return graph.trace({ site: s, name: t, kind: "thread" }, opts).chains.map((c) => chainText(c));
 }
 
 Deno.test("route chains: fan-out, ICL destinations, TCP client to listener, markers", () => {
@@ -105,7 +105,8 @@ Deno.test("route chains: cycles end, hop limit, target, disabled routes, row lim
   assertEquals(rows(g, "a", "x", { maxHops: 1 }), ["x -> y -> ... (hop limit)"]);
   assertEquals(rows(g, "a", "x", { target: { site: "a", name: "Z" } }), ["x -> y -> z"]);
   const all = new RouteGraph([a], { includeDisabled: true });
-  assertEquals(rows(all, "a", "x"), ["x -> y -> x (cycle)", "x -> y -> z ~> w", "x ~> z ~> w"]);
+  // x's OFF route reaches z, whose only route is for R: OFF goes no further.
+  assertEquals(rows(all, "a", "x"), ["x -> y -> x (cycle)", "x -> y -> z ~> w", "x ~> z"]);
   const r = all.trace({ site: "a", name: "x", kind: "thread" }, { limit: 2 });
   assertEquals([r.chains.length, r.truncated], [2, true]);
   // Same input, same rows, every time.
@@ -113,4 +114,120 @@ Deno.test("route chains: cycles end, hop limit, target, disabled routes, row lim
   const step = all.trace({ site: "a", name: "x", kind: "thread" }).chains[1].steps[1];
   assertEquals([step.node.name, step.via, step.trxids, step.disabled], ["z", "route", ["R"], false]);
   assert(all.trace({ site: "a", name: "x", kind: "thread" }).chains[1].steps[2].disabled);
+});
+
+/**
+ * The issue's case: rad's ADT_A08 detail to pacs_adt_out is disabled while its ADT_A01 route to the
+ * same thread is on. A chain carries what every hop lets through; the procs that can filter a hop
+ * are written on it; generate and undefined ends keep their TRXID and hop.
+ */
+function adthubAndRad(): LoadedSite[] {
+  const adthub = site("adthub", [
+    {
+      name: "reg_adt_in",
+      type: "pdl-tcpip",
+      isServer: true,
+      port: 36001,
+      inProcs: ["tps_check_msh"],
+      routes: [
+        raw("ADT_A01", "to_rad"),
+        {
+          trxid: "ADT_A08",
+          details: [{ type: "raw", dest: ["to_rad"], procs: ["tps_hl_flags"], args: ["{FLAGS {HH LL}}"] }],
+        },
+        raw("ADT_A03", "gone_out"),
+        {
+          trxid: "ORM_O01",
+          details: [{ type: "generate", procs: ["gen_stat"], args: ["{DEST stat_notify_out}"] }],
+        },
+        { trxid: "ORU_R01", details: [{ type: "generate", procs: ["gen_dyn"] }] },
+      ],
+    },
+    { name: "stat_notify_out", type: "file", outProcs: ["tps_stat_fmt"] },
+  ], [["to_rad", "localhost", 37001]]);
+  const rad = site("rad", [
+    {
+      name: "rad_adt_in",
+      type: "tcpip",
+      isServer: true,
+      port: 36201,
+      icl: 37001,
+      routes: [
+        raw("ADT_A01", "pacs_adt_out"),
+        {
+          trxid: "ADT_A08",
+          details: [{ type: "raw", dest: ["pacs_adt_out"], enabled: false }, {
+            type: "raw",
+            dest: ["ris_out"],
+          }],
+        },
+      ],
+    },
+    { name: "pacs_adt_out", type: "tcpip", host: "pacs.example.org", port: 2575, outProcs: ["tps_pacs_ack"] },
+    { name: "ris_out", type: "file" },
+  ]);
+  return [adthub, rad];
+}
+
+Deno.test("route chains: a chain carries what every hop lets through; procs and ends", () => {
+  const g = new RouteGraph(adthubAndRad());
+  const start = { site: "adthub", name: "reg_adt_in", kind: "thread" as const };
+  const view = (chains: ReturnType<RouteGraph["trace"]>["chains"]) =>
+    chains.map((c) => [c.carries.map(trxidText).join(","), hopCount(c), chainText(c)]);
+  assertEquals(view(g.trace(start, { trxid: "ADT_A08" }).chains), [
+    ["ADT_A08", 3, "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in -> rad/ris_out"],
+  ]);
+  assertEquals(view(g.trace(start).chains), [
+    ["ADT_A01", 3, "reg_adt_in[tps_check_msh] -> to_rad => rad/rad_adt_in -> rad/pacs_adt_out[tps_pacs_ack]"],
+    ["ADT_A08", 3, "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in -> rad/ris_out"],
+    ["ADT_A03", 1, "reg_adt_in[tps_check_msh] -> gone_out (undefined)"],
+    ["ORM_O01", 1, "reg_adt_in[tps_check_msh] -[generate:gen_stat]-> stat_notify_out[tps_stat_fmt]"],
+    ["ORU_R01", 1, "reg_adt_in[tps_check_msh] -> (generate: gen_dyn)"],
+  ]);
+  // With disabled routes followed, the disabled detail is there, marked.
+  const all = new RouteGraph(adthubAndRad(), { includeDisabled: true });
+  assertEquals(view(all.trace(start, { trxid: "ADT_A0?" }).chains).slice(0, 3), [
+    [
+      "ADT_A01,ADT_A08(off)",
+      3,
+      "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in -> rad/pacs_adt_out[tps_pacs_ack]",
+    ],
+    ["ADT_A08", 3, "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in -> rad/ris_out"],
+    ["ADT_A03", 1, "reg_adt_in[tps_check_msh] -> gone_out (undefined)"],
+  ]);
+  // A thread reached across sites with no route for what arrives ends the chain there.
+  const [a, r] = adthubAndRad();
+  const radA01Only = site("rad", [
+    {
+      name: "rad_adt_in",
+      type: "tcpip",
+      isServer: true,
+      port: 36201,
+      icl: 37001,
+      routes: [raw("ADT_A01", "ris_out")],
+    },
+    { name: "ris_out", type: "file" },
+  ]);
+  assert(r.site.name === "rad");
+  assertEquals(view(new RouteGraph([a, radA01Only]).trace(start, { trxid: "ADT_A08" }).chains), [
+    [
+      "ADT_A08",
+      2,
+      "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in (no route for ADT_A08)",
+    ],
+  ]);
+  // A wildcard route lets through what its expression matches, whole.
+  const w = site("w", [
+    {
+      name: "in",
+      type: "file",
+      routes: [{ trxid: "ADT_A0\\d", wildcard: true, details: [{ type: "raw", dest: ["out"] }] }],
+    },
+    { name: "out", type: "file" },
+  ]);
+  const wg = new RouteGraph([w]);
+  const wStart = { site: "w", name: "in", kind: "thread" as const };
+  assertEquals(view(wg.trace(wStart, { trxid: "ADT_A08" }).chains), [["ADT_A08", 1, "in -> out"]]);
+  assertEquals(view(wg.trace(wStart, { trxid: "ADT_A10" }).chains), []);
+  assertEquals(view(wg.trace(wStart).chains), [["ADT_A0\\d", 1, "in -> out"]]);
 });

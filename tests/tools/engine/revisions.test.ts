@@ -103,14 +103,19 @@ Deno.test("nc_revisions: a live NetConfig rolled back to an older version says w
   const v1 = "protocol adt_in {\n    { PROTOCOL { { TYPE tcpip } { PORT 36110 } } }\n}\n";
   const v2 = "protocol adt_in {\n    { PROTOCOL { { TYPE tcpip } { PORT 36111 } } }\n}\n" +
     "protocol lab_out {\n    { PROTOCOL { { TYPE tcpip } { PORT 36200 } } }\n}\n";
-  for (const [folder, text] of [
-    ["NetConfig2024_9_1_10_0_0", prologue("jdoe", "September 1, 2024 10:00:00 AM UTC") + v1],
-    ["NetConfig2024_10_1_10_0_0", prologue("jdoe", "October 1, 2024 10:00:00 AM UTC") + v2],
-  ]) {
+  for (
+    const [folder, text] of [
+      ["NetConfig2024_9_1_10_0_0", prologue("jdoe", "September 1, 2024 10:00:00 AM UTC") + v1],
+      ["NetConfig2024_10_1_10_0_0", prologue("jdoe", "October 1, 2024 10:00:00 AM UTC") + v2],
+    ]
+  ) {
     await Deno.mkdir(`${site}/revisions/${folder}`);
     await Deno.writeTextFile(`${site}/revisions/${folder}/NetConfig`, text);
   }
-  await Deno.writeTextFile(`${site}/NetConfig`, prologue("cintegrator", "November 2, 2024 9:00:00 AM UTC") + v1);
+  await Deno.writeTextFile(
+    `${site}/NetConfig`,
+    prologue("cintegrator", "November 2, 2024 9:00:00 AM UTC") + v1,
+  );
   const ctx = contextFor(`${tmp.path}/home`, tmp.path);
   const hciroot = `${tmp.path}/hci`;
   const thread = await call(ncRevisionsTool, { hciroot, site: "adt", thread: "lab_out" }, ctx);

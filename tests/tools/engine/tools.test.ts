@@ -118,3 +118,51 @@ Deno.test("nc_diff_interface: the model's site, thread and netconfig compare the
   );
   assertEquals(byHand.text.split("\n").slice(0, 2), ["--- adt_in", "+++ lab_out"]);
 });
+
+Deno.test("nc_msgs and nc_revisions: bare dates mean the site's zone; footers give it and UTC", async () => {
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await writeFixtureRoot(root);
+  // lab's engine runs on Chicago time (its settings say so); this machine's zone does not matter.
+  const info = await Deno.readTextFile(`${root}/lab/siteInfo`);
+  await Deno.writeTextFile(`${root}/lab/siteInfo`, info + "timezone=America/Chicago\n");
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  // lab_in's messages are at 08:30Z + 5 min steps: 02:40 to 03:00 Chicago time is 08:40Z to 09:00Z.
+  const r = await call(ncMsgsTool, {
+    site: "lab",
+    since: "2024-11-20T02:40",
+    until: "2024-11-20T03:00",
+    hciroot: root,
+  }, ctx);
+  assert(!r.isError, r.text);
+  assertEquals(r.text.match(/^2024-11-20T0[23]:\d\d:00-06:00 /gm)?.length, 5, r.text);
+  match(
+    r.text,
+    /matching since 2024-11-20T02:40:00-06:00 \(2024-11-20T08:40:00Z\) until 2024-11-20T03:00:00-06:00 \(2024-11-20T09:00:00Z\);.*times in America\/Chicago \(lab\/siteInfo timezone\)\]/,
+  );
+  // The operator's zone wins; an unknown one is refused in one line.
+  const utc = await call(ncMsgsTool, {
+    site: "lab",
+    since: "2024-11-20T08:40",
+    until: "2024-11-20T09:00",
+    tz: "UTC",
+    hciroot: root,
+  }, ctx);
+  assertEquals(utc.text.match(/^2024-11-20T0[89]:\d\d:00Z /gm)?.length, 5, utc.text);
+  assertEquals(
+    errorOf(await call(ncMsgsTool, { site: "lab", tz: "Mars/Olympus", hciroot: root }, ctx)).message,
+    "--tz Mars/Olympus: expected a zone such as America/Chicago, UTC or -06:00",
+  );
+  // nc_revisions: lab 1.10 was saved Oct 28 2024 15:10:30Z = 10:10:30 Chicago; since 10:10 Chicago keeps it.
+  const rev = await call(ncRevisionsTool, {
+    system: true,
+    site: "lab",
+    since: "2024-10-28T10:10",
+    hciroot: root,
+  }, ctx);
+  assert(!rev.isError, rev.text);
+  match(
+    rev.text,
+    /since 2024-10-28T10:10:00-05:00 \(2024-10-28T15:10:00Z\) \(dates in America\/Chicago, lab\/siteInfo timezone\)/,
+  );
+});

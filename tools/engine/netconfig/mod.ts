@@ -16,7 +16,9 @@ export { type NcEntry, type NcIssue, NetConfig, NetConfigError, parseNetConfig }
 export { asKeyedList, KeyedList, type KlField, type KlValue, valueToJSON } from "./keyed_list.ts";
 export { parseDate, type Prologue, type SortableDate } from "./prologue.ts";
 export {
+  argWords,
   isOn,
+  procText,
   type Route,
   type RouteDetail,
   routesOf,

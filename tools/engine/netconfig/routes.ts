@@ -13,6 +13,8 @@ import { splitList } from "./tcl_list.ts";
 export interface TpsProc {
   name: string;
   enabled: boolean;
+  /** Its ARGS element (a Tcl keyed list such as `{TABLE fin_class_map}`), trimmed; "" when none. */
+  args: string;
 }
 
 export interface RouteDetail {
@@ -64,12 +66,38 @@ export function words(text: string | undefined): string[] {
   }
 }
 
-/** The procs of a TPS block, with their enabled flags (empty PROCSCONTROL means all enabled). */
+/**
+ * The procs of a TPS block, with their enabled flags (empty PROCSCONTROL means all enabled) and
+ * their ARGS (the parallel list, one element per proc).
+ */
 export function tpsProcs(block: KeyedList | undefined): TpsProc[] {
   if (!block) return [];
   const names = words(block.str("PROCS"));
   const control = words(block.str("PROCSCONTROL"));
-  return names.map((name, i) => ({ name, enabled: (control[i] ?? "").toUpperCase() !== "DISABLED" }));
+  const args = words(block.str("ARGS"));
+  return names.map((name, i) => ({
+    name,
+    enabled: (control[i] ?? "").toUpperCase() !== "DISABLED",
+    args: (args[i] ?? "").trim(),
+  }));
+}
+
+/**
+ * Every word of a proc's ARGS, nested Tcl lists opened (keyed-list arguments included):
+ * `{DEST stat_notify_out} {FLAGS {HH LL}}` gives DEST, stat_notify_out, FLAGS, HH, LL.
+ */
+export function argWords(text: string, depth = 0): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (depth < 4 && /[\s{}]/.test(w.trim())) out.push(...argWords(w, depth + 1));
+    else if (w !== "") out.push(w);
+  }
+  return out;
+}
+
+/** A proc as shown: `name` or `name <ARGS>` (`tps_lookup {TABLE fin_class_map}`), `(disabled)` marked. */
+export function procText(p: TpsProc): string {
+  return (p.args ? `${p.name} ${p.args}` : p.name) + (p.enabled ? "" : "(disabled)");
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {

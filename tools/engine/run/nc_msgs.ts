@@ -11,7 +11,6 @@ import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import {
   headerOf,
-  isoTime,
   type MessageFilter,
   namedSmatFile,
   parseCondition,
@@ -28,14 +27,16 @@ import {
 import { renderTable } from "../table.ts";
 import { utf8Length } from "../../../core/bytes.ts";
 import { resolveThread } from "../thread_ref.ts";
-import { TIME_FORMS } from "../../../core/time.ts";
+import type { Site } from "../sites.ts";
+import { formatTime, TIME_FORMS } from "../../../core/time.ts";
+import { type SiteZone, siteZone, windowText } from "../site_zone.ts";
 
-function filterOf(input: InputOf<typeof ncMsgsTool>): MessageFilter {
+function filterOf(input: InputOf<typeof ncMsgsTool>, zone: string): MessageFilter {
   const f: MessageFilter = {};
   for (const [key, end] of [["since", false], ["until", true]] as const) {
     const v = input[key];
     if (v === undefined) continue;
-    const t = parseTime(v, end);
+    const t = parseTime(v, end, Date.now(), zone);
     if (t === undefined) {
       throw new EngineInputError(
         "bad_time",
@@ -54,7 +55,6 @@ function filterOf(input: InputOf<typeof ncMsgsTool>): MessageFilter {
 
 export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const filter = filterOf(input);
     const limit = input.limit;
     const utc = input.utc === true;
     let files: SmatFile[];
@@ -62,6 +62,9 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
     let siteName: string | undefined;
     let siteDir: string | undefined;
     let scope: string;
+    let tz: SiteZone;
+    /** The site of each archive read (none for --file). */
+    const siteOf = new Map<string, Site>();
     if (input.file) {
       fs = localEngineFs(ctx);
       const lib = Deno.build.os === "windows" ? win32 : posix;
@@ -72,55 +75,79 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
       }
       files = [f];
       scope = path;
+      tz = await siteZone(undefined, undefined, input.tz);
     } else {
       const engine = await engineFor(input, ctx);
       fs = engine.fs;
-      const { site, entry } = await resolveThread(
-        engine,
-        input.site,
-        input.thread,
-      );
-      siteName = site.name;
-      siteDir = site.dir;
-      if (entry) {
-        const thread = entry;
-        const r = await threadSmatFiles(
-          fs,
-          site,
-          thread,
-          input.direction,
-          input.history,
-        );
-        files = r.files;
-        scope = `thread ${thread.name} of site ${site.name}`;
+      const siteArg = input.site;
+      const threadArg = input.thread;
+      if (!siteArg?.trim() && !threadArg?.trim()) {
+        // Neither a site nor a thread: every site's archives, with a SITE column.
+        const sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
+        files = [];
+        for (const site of sites) {
+          for (const f of await siteSmatFiles(fs, site, input.history)) {
+            files.push(f);
+            siteOf.set(f.path, site);
+          }
+        }
+        scope = `${sites.length} site${sites.length === 1 ? "" : "s"}`;
+        tz = await siteZone(engine, undefined, input.tz);
         if (files.length === 0) {
-          const proc = (thread.config.str("PROCESSNAME") ?? "?").trim();
-          return toolError(
-            "no_smat",
-            r.names.length
-              ? `no SMAT archive for ${thread.name}: SAVEMSGS names ${
-                r.names.join(", ")
-              }, but no .smatdb or .idx of ` +
-                `that name is in ${fs.join(site.dir, "exec", "processes", proc)}`
-              : `${thread.name} saves no messages (SAVEMSGS has no INFILE or OUTFILE)`,
-            { thread: thread.name },
-          );
+          return toolError("no_smat", `no SMAT archives in any site's exec/processes under ${engine.root}`);
         }
       } else {
-        files = await siteSmatFiles(fs, site, input.history);
-        scope = `site ${site.name}`;
-        if (files.length === 0) {
-          return toolError("no_smat", `no SMAT archives in ${fs.join(site.dir, "exec", "processes")}`);
+        const { site, entry } = await resolveThread(
+          engine,
+          siteArg,
+          threadArg,
+        );
+        siteName = site.name;
+        siteDir = site.dir;
+        tz = await siteZone(engine, site, input.tz);
+        if (entry) {
+          const thread = entry;
+          const r = await threadSmatFiles(
+            fs,
+            site,
+            thread,
+            input.direction,
+            input.history,
+          );
+          files = r.files;
+          scope = `thread ${thread.name} of site ${site.name}`;
+          if (files.length === 0) {
+            const proc = (thread.config.str("PROCESSNAME") ?? "?").trim();
+            return toolError(
+              "no_smat",
+              r.names.length
+                ? `no SMAT archive for ${thread.name}: SAVEMSGS names ${
+                  r.names.join(", ")
+                }, but no .smatdb or .idx of ` +
+                  `that name is in ${fs.join(site.dir, "exec", "processes", proc)}`
+                : `${thread.name} saves no messages (SAVEMSGS has no INFILE or OUTFILE)`,
+              { thread: thread.name },
+            );
+          }
+        } else {
+          files = await siteSmatFiles(fs, site, input.history);
+          scope = `site ${site.name}`;
+          if (files.length === 0) {
+            return toolError("no_smat", `no SMAT archives in ${fs.join(site.dir, "exec", "processes")}`);
+          }
         }
+        for (const f of files) siteOf.set(f.path, site);
       }
     }
+    const filter = filterOf(input, tz.zone);
+    const zone = tz.zone;
     const notes: string[] = [];
     const all: Array<SmatMessage & { order: number }> = [];
     let read = 0;
     for (const [order, f] of files.entries()) {
       // One more than shown: whether more matched than the limit lets through is then known.
       const r = f.format === "smatdb"
-        ? await readSmatDb(fs, f.path, filter, limit + 1, siteName)
+        ? await readSmatDb(fs, f.path, filter, limit + 1, siteOf.get(f.path)?.name ?? siteName)
         : f.format === "tsv"
         ? await readSampleTsv(fs, f.path, filter, limit + 1)
         : await readSmatFiles(fs, f.path, filter, limit + 1);
@@ -145,9 +172,12 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
     all.sort((a, b) => (b.time ?? -Infinity) - (a.time ?? -Infinity) || a.order - b.order || b.seq - a.seq);
     const shown = all.slice(0, limit);
     for (const m of shown) for (const n of m.charsetNotes ?? []) notes.push(`MID ${m.mid}: ${n}`);
-    const rel = (
-      p: string,
-    ) => (siteDir && p.startsWith(siteDir) ? p.slice(siteDir.length).replace(/^[\\/]+/, "") : p);
+    // Archive paths relative to their site's folder.
+    const rel = (p: string) => {
+      const dir = siteOf.get(p)?.dir ?? siteDir;
+      return dir && p.startsWith(dir) ? p.slice(dir.length).replace(/^[\\/]+/, "") : p;
+    };
+    const many = new Set([...siteOf.values()].map((s) => s.name)).size > 1;
     const output = input.output;
     if (output === "json") {
       return {
@@ -156,7 +186,8 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
             scope,
             files: files.map((f) => f.path),
             messages: shown.map((m) => ({
-              time: isoTime(m.time, utc),
+              ...(many ? { site: siteOf.get(m.file)?.name } : {}),
+              time: formatTime(m.time, { utc, zone }),
               mid: m.mid,
               file: m.file,
               source: m.source,
@@ -176,9 +207,9 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
     if (output === "raw") {
       for (const m of shown) {
         lines.push(
-          `=== ${isoTime(m.time, utc)}  MID ${m.mid}  ${rel(m.file)}  ${m.source || "-"} -> ${
-            m.dest || "-"
-          }  ` +
+          `=== ${formatTime(m.time, { utc, zone })}  MID ${m.mid}  ${
+            many ? `${siteOf.get(m.file)?.name}/` : ""
+          }${rel(m.file)}  ${m.source || "-"} -> ${m.dest || "-"}  ` +
             `(${m.context || m.type || "?"}, ${m.bytes ?? utf8Length(m.content)} bytes)`,
           m.content.replace(/\r\n?/g, "\n").replace(/\n+$/, ""),
           "",
@@ -188,7 +219,8 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
       const rows = shown.map((m) => {
         const { type: msgType, control } = headerOf(m.content);
         return [
-          isoTime(m.time, utc),
+          ...(many ? [siteOf.get(m.file)?.name ?? "-"] : []),
+          formatTime(m.time, { utc, zone }),
           m.mid,
           rel(m.file),
           m.context || m.type || "-",
@@ -201,7 +233,18 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
       });
       lines.push(
         renderTable(
-          ["TIME", "MID", "FILE", "CONTEXT", "SOURCE", "DEST", "MSGTYPE", "CONTROL", "BYTES"],
+          [
+            ...(many ? ["SITE"] : []),
+            "TIME",
+            "MID",
+            "FILE",
+            "CONTEXT",
+            "SOURCE",
+            "DEST",
+            "MSGTYPE",
+            "CONTROL",
+            "BYTES",
+          ],
           rows,
           "text",
         ),
@@ -209,8 +252,7 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
       );
     }
     const conds = [
-      filter.since !== undefined ? `since ${isoTime(filter.since, utc)}` : "",
-      filter.until !== undefined ? `until ${isoTime(filter.until, utc)}` : "",
+      windowText(filter, zone),
       filter.text ? `text "${filter.text}"${filter.ignoreCase ? " (any case)" : ""}` : "",
       ...(filter.hl7 ?? []).map((c) => `${c.path}${c.op}${c.value}`),
     ].filter((x) => x !== "");
@@ -218,7 +260,7 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
       `[nc_msgs: ${shown.length} message${shown.length === 1 ? "" : "s"} from ${scope}, newest first` +
         `${conds.length ? `, matching ${conds.join(", ")}` : ""}; ${read} archive${
           read === 1 ? "" : "s"
-        } read` +
+        } read; times in ${utc ? "UTC" : `${zone} (${tz.source})`}` +
         `${
           all.length > shown.length
             ? `; more matched: the newest ${limit} shown (--limit, at most 1000, or narrow with --since or --text)`

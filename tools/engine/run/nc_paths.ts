@@ -4,7 +4,8 @@ export { ncPathsTool as def } from "../nc_paths_tool.ts";
 import type { ncPathsTool } from "../nc_paths_tool.ts";
 import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
-import { type Chain, chainText, type PathNode, RouteGraph } from "../paths.ts";
+import { type Chain, chainText, hopCount, type PathNode, RouteGraph, trxidText } from "../paths.ts";
+import { procText, type TpsProc } from "../netconfig/mod.ts";
 import { renderTable } from "../table.ts";
 import { resolveThread, splitThreadName } from "../thread_ref.ts";
 
@@ -59,27 +60,21 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
         }));
       target = hit;
     }
-    let chains: Chain[] = [];
+    // --trxid: what the chain carries, hop by hop (a pattern with * and ?).
+    const trxid = input.trxid?.trim() || undefined;
+    const chains: Chain[] = [];
     let truncated = false;
     for (const s of starts) {
       const r = graph.trace(s, {
         maxHops: input.max_hops,
         limit: input.limit,
         target,
+        trxid,
       }, chains);
       if (r.truncated) {
         truncated = true;
         break;
       }
-    }
-    // --trxid: the chains whose first route carries that TRXID (a pattern with * and ?).
-    const trxid = input.trxid?.trim() || undefined;
-    if (trxid !== undefined) {
-      const re = new RegExp(
-        `^${trxid.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`,
-        "i",
-      );
-      chains = chains.filter((c) => entryTrxids(c).some((t) => re.test(t)));
     }
     if (format === "json") {
       return {
@@ -88,9 +83,10 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
             chains: chains.map((c) => ({
               site: c.start.site,
               thread: c.start.name,
-              trxids: entryTrxids(c),
-              hops: c.steps.length,
-              path: chainText(c),
+              trxids: c.carries.map(trxidText),
+              hops: hopCount(c),
+              path: chainText(c, "none"),
+              in_tps: c.startProcs,
               steps: c.steps.map((s) => ({
                 site: s.node.site,
                 name: s.node.name,
@@ -98,8 +94,14 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
                 via: s.via,
                 trxids: s.trxids,
                 disabled: s.disabled,
+                route_procs: s.ways.flatMap((w) => w.procs),
+                tps: s.procs,
               })),
-              end: c.end,
+              end: {
+                kind: c.end.kind,
+                detail: c.end.detail,
+                route_procs: c.end.hop?.ways.flatMap((w) => w.procs),
+              },
             })),
             truncated,
             skipped,
@@ -114,9 +116,10 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
       chains.map((c) => [
         c.start.site,
         c.start.name,
-        entryTrxids(c).join(",") || "-",
-        String(c.steps.length),
-        chainText(c),
+        c.carries.map(trxidText).join(","),
+        String(hopCount(c)),
+        // Text: each start's inbound TPS once, after the table; TSV rows stand alone.
+        chainText(c, format === "tsv" ? "all" : "hops"),
       ]),
       format,
     );
@@ -129,6 +132,16 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
     if (truncated) {
       lines.push(`[nc_paths: stopped at ${input.limit} chains; narrow with a thread, --to or --max-hops]`);
     }
+    const inbound = new Map<string, string>();
+    for (const c of chains) {
+      const name = `${c.start.site}/${c.start.name}`;
+      if (c.startProcs.length && !inbound.has(name)) inbound.set(name, c.startProcs.map(procText).join(", "));
+    }
+    for (const [name, procs] of inbound) {
+      lines.push(`[nc_paths: ${name} inbound TPS, on every chain from it: ${procs}]`);
+    }
+    const args = procArgs(chains, false);
+    if (args.length) lines.push(`[nc_paths: proc ARGS: ${args.join("; ")}]`);
     for (const s of skipped) lines.push(`[nc_paths: site ${s.site} left out: ${s.reason}]`);
     return { text: lines.join("\n") };
   } catch (err) {
@@ -136,7 +149,19 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
   }
 }
 
-/** The TRXIDs of a chain's first route: the message types that enter it. */
-function entryTrxids(c: Chain): string[] {
-  return c.steps.find((s) => s.via === "route")?.trxids ?? [];
+/** Each proc with ARGS shown in the chains, once: `tps_table_lookup {TABLE sex_codes}` (the starts' own with `starts`). */
+function procArgs(chains: Chain[], starts: boolean): string[] {
+  const out = new Set<string>();
+  const add = (ps: TpsProc[]) => {
+    for (const p of ps) if (p.args) out.add(procText(p));
+  };
+  for (const c of chains) {
+    if (starts) add(c.startProcs);
+    for (const s of c.steps) {
+      add(s.procs);
+      for (const w of s.ways) add(w.procs);
+    }
+    for (const w of c.end.hop?.ways ?? []) add(w.procs);
+  }
+  return [...out];
 }

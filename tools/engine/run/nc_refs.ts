@@ -38,7 +38,8 @@ export async function run(input: InputOf<typeof ncRefsTool>, ctx: ToolContext): 
         r.site,
         r.type === "protocol" ? r.name : `${r.name} (${r.type})`,
         r.kind,
-        r.via ? `${r.path} (${r.via} uses it)` : r.path,
+        (r.via ? `${r.path} (${r.via} uses it)` : r.path) +
+        (r.args ? ` ${r.kind === "proc" ? "ARGS " : ""}${r.args}` : ""),
       ]),
       format,
     );

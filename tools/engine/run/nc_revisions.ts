@@ -3,6 +3,7 @@
 export { ncRevisionsTool as def } from "../nc_revisions_tool.ts";
 import type { ncRevisionsTool } from "../nc_revisions_tool.ts";
 import { formatTime, TIME_FORMS } from "../../../core/time.ts";
+import { siteZone, windowText } from "../site_zone.ts";
 import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
@@ -219,18 +220,7 @@ export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolConte
       );
     }
     if (system && threadArg) throw new EngineInputError("usage", "give a thread or --system, not both");
-    const bound = (key: "since" | "until") => {
-      const v = input[key];
-      if (v === undefined) return undefined;
-      const k = sinceKey(v, key === "until");
-      if (k === undefined) throw new EngineInputError("bad_time", `--${key} ${v}: expected ${TIME_FORMS}`);
-      return k;
-    };
-    const since = bound("since");
-    const until = bound("until");
     const utc = input.utc === true;
-    const when = (key: string) =>
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(key) ? formatTime(Date.parse(key), { utc }) : key || "?";
     const limit = input.limit;
     const format = input.format;
 
@@ -264,6 +254,24 @@ export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolConte
       sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
     }
 
+    // Bare dates and times mean the site's wall clock (the engine root's with several sites).
+    const tz = await siteZone(
+      engine,
+      sites.length === 1 ? sites[0] : undefined,
+      input.tz,
+    );
+    const bound = (key: "since" | "until") => {
+      const v = input[key];
+      if (v === undefined) return undefined;
+      const k = sinceKey(v, key === "until", Date.now(), tz.zone);
+      if (k === undefined) throw new EngineInputError("bad_time", `--${key} ${v}: expected ${TIME_FORMS}`);
+      return k;
+    };
+    const since = bound("since");
+    const until = bound("until");
+    const isKey = (key: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(key);
+    const when = (key: string) =>
+      isKey(key) ? formatTime(Date.parse(key), { utc, zone: tz.zone }) : key || "?";
     const unchanged = { n: 0 };
     let events: Event[] = [];
     const notes: string[] = [];
@@ -327,10 +335,15 @@ export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolConte
     lines.push(
       `[nc_revisions: ${shown} change${total === 1 ? "" : "s"} to ${scope}, newest first, ` +
         `from ${snapCount} distinct snapshot${snapCount === 1 ? "" : "s"}${
-          since ? ` since ${when(since)}` : ""
-        }${until ? ` until ${when(until)}` : ""}${
-          unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""
-        }]`,
+          since || until
+            ? ` ${
+              windowText({
+                since: since && isKey(since) ? Date.parse(since) : undefined,
+                until: until && isKey(until) ? Date.parse(until) : undefined,
+              }, tz.zone)
+            } (dates in ${tz.zone}, ${tz.source})`
+            : ""
+        }${unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""}]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };

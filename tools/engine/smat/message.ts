@@ -208,8 +208,8 @@ export function inRange(time: number | undefined, f: MessageFilter): boolean {
  * parseTime("2h", false, Date.UTC(2024, 0, 1)); // 2023-12-31T22:00Z
  * ```
  */
-export function parseTime(text: string, end = false, now = Date.now()): number | undefined {
-  return parseTimeArg(text, { end, now });
+export function parseTime(text: string, end = false, now = Date.now(), zone?: string): number | undefined {
+  return parseTimeArg(text, { end, now, zone });
 }
 
 /** `2024-11-20T02:11:00-06:00` in the local zone, or UTC with `utc` (or `?`). */
