@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { operationsOf } from "./netconfig/operations.ts";
+import { operationsOf } from "./netconfig/mod.ts";
 import {
   type NcEntry,
   type NetConfig,

@@ -31,3 +31,4 @@ export { type Direction, routeTargets, type ThreadInfo, threadInfo } from "./thr
 export { COSMETIC_KEYS } from "./schema.ts";
 export { joinList, quoteElement, splitList, TclListError } from "./tcl_list.ts";
 export { renderTree, toTcl } from "./render.ts";
+export { type Operation, operationsOf, operationsText } from "./operations.ts";

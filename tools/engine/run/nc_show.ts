@@ -6,7 +6,7 @@ import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { KeyedList, valueToJSON } from "../netconfig/mod.ts";
-import { operationsOf, operationsText } from "../netconfig/operations.ts";
+import { operationsOf, operationsText } from "../netconfig/mod.ts";
 import { renderTree, toTcl } from "../netconfig/render.ts";
 import { namesSite, resolveShifted, resolveThread } from "../thread_ref.ts";
 import { dottedPath } from "../diff.ts";
