@@ -32,7 +32,13 @@ export const ncMsgsTool = {
       enum: ["both", "in", "out"],
       default: "both",
     },
-    { name: "history", type: "boolean", description: "also read the SmatHistory copies", default: false },
+    {
+      name: "history",
+      type: "boolean",
+      description: "also read the SmatHistory copies (read anyway when --since is given and the " +
+        "window may reach them); a message found in several copies is one message",
+      default: false,
+    },
     {
       name: "since",
       type: "string",
@@ -57,9 +63,38 @@ export const ncMsgsTool = {
     {
       name: "hl7",
       type: "string[]",
-      description: "HL7 condition PATH=value, PATH!=value or PATH~text; = on an identifier also matches " +
-        "it with or without leading zeros or with an assigning-authority suffix (a footer note counts those)",
+      description: "HL7 condition PATH=value, PATH!=value or PATH~text; a value list A|B|C means any of " +
+        "them; a path of a repeating segment (OBX.8) holds when any occurrence matches (!= when none " +
+        "does); = on an identifier also matches it with or without leading zeros or with an " +
+        "assigning-authority suffix (a footer note counts those)",
       metavar: "COND",
+    },
+    {
+      name: "count",
+      type: "boolean",
+      description: "only the number of matching messages (no rows)",
+      default: false,
+    },
+    {
+      name: "group_by",
+      type: "string",
+      description: "counts of matching messages per value of an HL7 path (MSH.9.2, OBX.8; a message " +
+        "counts once per distinct value) or per thread, file, source, dest, context, hour or day",
+      metavar: "KEY",
+    },
+    {
+      name: "fields",
+      type: "string[]",
+      description: "show these HL7 paths of each matching message as TSV (TIME, MID, one column per " +
+        "path), one row per occurrence of a repeating segment (OBX.3 and OBX.5: one row per OBX)",
+      metavar: "PATH",
+    },
+    {
+      name: "join_replies",
+      type: "boolean",
+      description: "join each matching message to its reply (an ACK's MSA-2 = the message's MSH-10), " +
+        "from every archive read: original and reply times, MSH-9, MSH-10, MSA-1, MSA-3, seconds between",
+      default: false,
     },
     {
       name: "limit",
@@ -86,6 +121,9 @@ export const ncMsgsTool = {
     "adt adt_in --hl7 MSH.9.2=A08 --limit 5 --output raw",
     "lab --since 2024-11-20T08:30 --text ORU",
     "--file /tmp/pulled/adt_in.smatdb --limit 100",
+    "adt adt_in --since 7d --group-by MSH.9.2",
+    "lab lab_out --hl7 OBX.8=H|HH|L|LL --fields PID.3.1 OBX.3.2 OBX.5 OBX.8",
+    "adt adt_to_hub --join-replies --since 1d",
   ],
   exampleInput: { site: "adt", thread: "adt_in", hl7: ["MSH.9.2=A08"], limit: 5 },
 } as const satisfies ToolDef;

@@ -10,7 +10,14 @@ import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import {
+  checkPath,
+  contentMatches,
+  fieldRows,
+  groupCounts,
   headerOf,
+  inRange,
+  isReply,
+  joinReplies,
   type MessageFilter,
   namedSmatFile,
   parseCondition,
@@ -23,6 +30,7 @@ import {
   type SmatMessage,
   SmatQueryError,
   threadSmatFiles,
+  valuesOf,
 } from "../smat/mod.ts";
 import { renderTable } from "../table.ts";
 import { utf8Length } from "../../../core/bytes.ts";
@@ -57,6 +65,17 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
   try {
     const limit = input.limit;
     const utc = input.utc === true;
+    // Questions over every match (a count, counts per value, replies joined) read every match;
+    // a listing reads one more than it shows (to know whether more matched).
+    const wide = input.count || input.group_by !== undefined || input.join_replies;
+    // A window with a start may reach back into the cycled copies: they are read too, and said so.
+    const history = input.history || input.since !== undefined;
+    for (
+      const [what, path] of [["group_by", input.group_by], ...(input.fields ?? []).map((f) => ["fields", f])]
+    ) {
+      const bad = path === undefined ? undefined : checkPath(path, what === "fields" ? "fields" : "group_by");
+      if (bad) throw new EngineInputError("usage", bad);
+    }
     let files: SmatFile[];
     let fs;
     let siteName: string | undefined;
@@ -86,7 +105,7 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
         const sites = (await engine.sites()).sites.filter((s) => s.hasNetConfig);
         files = [];
         for (const site of sites) {
-          for (const f of await siteSmatFiles(fs, site, input.history)) {
+          for (const f of await siteSmatFiles(fs, site, history)) {
             files.push(f);
             siteOf.set(f.path, site);
           }
@@ -112,7 +131,7 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
             site,
             thread,
             input.direction,
-            input.history,
+            history,
           );
           files = r.files;
           scope = `thread ${thread.name} of site ${site.name}`;
@@ -130,7 +149,7 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
             );
           }
         } else {
-          files = await siteSmatFiles(fs, site, input.history);
+          files = await siteSmatFiles(fs, site, history);
           scope = `site ${site.name}`;
           if (files.length === 0) {
             return toolError("no_smat", `no SMAT archives in ${fs.join(site.dir, "exec", "processes")}`);
@@ -139,18 +158,27 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
         for (const f of files) siteOf.set(f.path, site);
       }
     }
-    const filter = filterOf(input, tz.zone);
+    const matchFilter = filterOf(input, tz.zone);
+    // Replies are joined whatever the conditions say (they select the originals), within the
+    // window and an hour after it.
+    const filter: MessageFilter = input.join_replies
+      ? {
+        since: matchFilter.since,
+        until: matchFilter.until === undefined ? undefined : matchFilter.until + 3_600_000,
+      }
+      : matchFilter;
     const zone = tz.zone;
     const notes: string[] = [];
     const all: Array<SmatMessage & { order: number }> = [];
     let read = 0;
+    const readLimit = wide ? Number.MAX_SAFE_INTEGER : limit + 1;
     for (const [order, f] of files.entries()) {
       // One more than shown: whether more matched than the limit lets through is then known.
       const r = f.format === "smatdb"
-        ? await readSmatDb(fs, f.path, filter, limit + 1, siteOf.get(f.path)?.name ?? siteName)
+        ? await readSmatDb(fs, f.path, filter, readLimit, siteOf.get(f.path)?.name ?? siteName)
         : f.format === "tsv"
-        ? await readSampleTsv(fs, f.path, filter, limit + 1)
-        : await readSmatFiles(fs, f.path, filter, limit + 1);
+        ? await readSampleTsv(fs, f.path, filter, readLimit)
+        : await readSmatFiles(fs, f.path, filter, readLimit);
       if (r.skipped) {
         if (files.length === 1) {
           return toolError(
@@ -170,7 +198,37 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
     }
     if (read === 0) return toolError("smat_unreadable", notes.join("; "));
     all.sort((a, b) => (b.time ?? -Infinity) - (a.time ?? -Infinity) || a.order - b.order || b.seq - a.seq);
+    // A message kept in a live archive and in a cycled copy (or two copies) is one message.
+    const copies = dedupe(all);
+    const historyRead = files.filter((f) => f.role === "history").length;
+    if (historyRead > 0 && !input.history) {
+      notes.push(
+        `${historyRead} SmatHistory cop${
+          historyRead === 1 ? "y" : "ies"
+        } read too: the window has a start (--since)`,
+      );
+    }
+    if (copies > 0) {
+      notes.push(
+        `${copies} cop${copies === 1 ? "y" : "ies"} of messages found in more than one archive counted once`,
+      );
+    }
+    if (wide) {
+      return answer(input, all, matchFilter, { scope, zone, utc, tz, read, notes, limit, siteOf });
+    }
     const shown = all.slice(0, limit);
+    if (input.fields && input.fields.length > 0) {
+      return fieldsTable(input.fields, shown, all.length, {
+        scope,
+        zone,
+        utc,
+        tz,
+        read,
+        notes,
+        limit,
+        siteOf,
+      }, matchFilter);
+    }
     for (const m of shown) for (const n of m.charsetNotes ?? []) notes.push(`MID ${m.mid}: ${n}`);
     // Archive paths relative to their site's folder.
     const rel = (p: string) => {
@@ -281,4 +339,163 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
     if (err instanceof SmatQueryError) return toolError(err.kind, err.message);
     return failure(err);
   }
+}
+
+/** Drops the later copies of a message found in several archives (live and SmatHistory); returns how many. */
+function dedupe(all: Array<SmatMessage & { order: number }>): number {
+  const seen = new Set<string>();
+  let w = 0;
+  for (const m of all) {
+    const key = `${m.mid}\u0000${
+      m.time ?? ""
+    }\u0000${m.context}\u0000${m.source}\u0000${m.dest}\u0000${m.content}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    all[w++] = m;
+  }
+  const dropped = all.length - w;
+  all.length = w;
+  return dropped;
+}
+
+interface Scope {
+  scope: string;
+  zone: string;
+  utc: boolean;
+  tz: SiteZone;
+  read: number;
+  notes: string[];
+  limit: number;
+  siteOf: Map<string, Site>;
+}
+
+/** The conditions of a filter, as the footers say them. */
+function conditionsText(filter: MessageFilter, zone: string): string {
+  const conds = [
+    windowText(filter, zone),
+    filter.text ? `text "${filter.text}"${filter.ignoreCase ? " (any case)" : ""}` : "",
+    ...(filter.hl7 ?? []).map((c) => `${c.path}${c.op}${c.value}`),
+  ].filter((x) => x !== "");
+  return conds.length ? `, matching ${conds.join(", ")}` : "";
+}
+
+function footer(what: string, s: Scope, filter: MessageFilter): string {
+  return `[nc_msgs: ${what} from ${s.scope}${conditionsText(filter, s.zone)}; ${s.read} archive${
+    s.read === 1 ? "" : "s"
+  } read; times in ${s.utc ? "UTC" : `${s.zone} (${s.tz.source})`}]`;
+}
+
+function withNotes(lines: string[], s: Scope): ToolResult {
+  for (const n of s.notes) lines.push(`[note: ${n}]`);
+  return { text: lines.join("\n") };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** A count, counts per value, or replies joined: questions over every matching message. */
+function answer(
+  input: InputOf<typeof ncMsgsTool>,
+  all: SmatMessage[],
+  filter: MessageFilter,
+  s: Scope,
+): ToolResult {
+  if (input.join_replies) return joined(all, filter, s);
+  const matched = all;
+  if (input.group_by !== undefined) {
+    const groups = groupCounts(matched, input.group_by, s.utc ? "UTC" : s.zone);
+    const lines = groups.length
+      ? [
+        renderTable([input.group_by.toUpperCase(), "COUNT"], groups.map(([k, n]) => [k, String(n)]), "text"),
+        "",
+      ]
+      : [];
+    lines.push(
+      footer(`${plural(matched.length, "message")} in ${plural(groups.length, "group")}`, s, filter),
+    );
+    return withNotes(lines, s);
+  }
+  return withNotes([footer(`count ${plural(matched.length, "message")}`, s, filter)], s);
+}
+
+/** Each matching original with the reply that answers it, newest first, and the tally by MSA-1. */
+function joined(all: SmatMessage[], filter: MessageFilter, s: Scope): ToolResult {
+  const originals = all.filter((m) =>
+    !isReply(m) && inRange(m.time, filter) && contentMatches(m.content, filter)
+  );
+  const replies = all.filter(isReply);
+  const pairs = joinReplies(originals, replies);
+  const tally = new Map<string, number>();
+  for (const p of pairs) {
+    const k = p.reply ? valuesOf(p.reply, "MSA.1")[0] || "(no MSA-1)" : "no reply";
+    tally.set(k, (tally.get(k) ?? 0) + 1);
+  }
+  const time = (
+    t: number | undefined,
+  ) => (t === undefined ? "-" : formatTime(t, { utc: s.utc, zone: s.zone }));
+  const shown = pairs.slice(0, s.limit);
+  const lines = shown.length
+    ? [
+      renderTable(
+        ["TIME", "MSGTYPE", "CONTROL", "REPLY_TIME", "MSA_1", "MSA_3", "SECONDS"],
+        shown.map(({ original: o, reply: r }) => {
+          const { type, control } = headerOf(o.content);
+          const seconds = r?.time !== undefined && o.time !== undefined
+            ? ((r.time - o.time) / 1000).toFixed(1)
+            : "-";
+          return [
+            time(o.time),
+            type || "-",
+            control || "-",
+            r ? time(r.time) : "-",
+            r ? valuesOf(r, "MSA.1")[0] || "-" : "no reply",
+            r ? valuesOf(r, "MSA.3")[0] || "-" : "-",
+            seconds,
+          ];
+        }),
+        "text",
+      ),
+      "",
+    ]
+    : [];
+  const counts = [...tally].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ");
+  lines.push(
+    footer(
+      `${plural(pairs.length, "message")} joined to their replies (${counts || "none"})${
+        pairs.length > shown.length ? `, the newest ${shown.length} shown` : ""
+      }`,
+      s,
+      filter,
+    ),
+  );
+  return withNotes(lines, s);
+}
+
+/** The named fields of each shown message as TSV, one row per occurrence of a repeating segment. */
+function fieldsTable(
+  paths: readonly string[],
+  shown: SmatMessage[],
+  matched: number,
+  s: Scope,
+  filter: MessageFilter,
+): ToolResult {
+  const many = new Set([...s.siteOf.values()].map((x) => x.name)).size > 1;
+  const head = [...(many ? ["SITE"] : []), "TIME", "MID", ...paths];
+  const rows: string[][] = [];
+  for (const m of shown) {
+    const t = m.time === undefined ? "-" : formatTime(m.time, { utc: s.utc, zone: s.zone });
+    for (const r of fieldRows(m, paths)) {
+      rows.push([...(many ? [s.siteOf.get(m.file)?.name ?? "-"] : []), t, m.mid, ...r]);
+    }
+  }
+  const lines = [renderTable(head, rows, "tsv"), ""];
+  lines.push(
+    footer(
+      `${plural(shown.length, "message")}${
+        matched > shown.length ? ` (the newest ${shown.length} of more)` : ""
+      }, ${plural(rows.length, "row")}`,
+      s,
+      filter,
+    ),
+  );
+  return withNotes(lines, s);
 }

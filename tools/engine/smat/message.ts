@@ -156,9 +156,15 @@ function sameIdentifier(value: string, wanted: string, component: string): boole
 function holds(m: Message, c: Hl7Condition, other?: string[]): boolean {
   const found = getAll(m, c.path).filter((v) => v.present);
   const values = found.map((v) => readableValue(v.raw, v.segment.delimiters));
+  // A value list (`MSH.10=A|B|C`): any of them. A field's value never holds the field separator.
+  const wanted = c.value.includes("|")
+    ? c.value.split("|").map((w) => w.trim()).filter((w) => w !== "")
+    : [c.value];
   const equal = () => {
-    if (values.some((v) => v === c.value)) return true;
-    const yes = found.some((v, i) => sameIdentifier(values[i], c.value, v.segment.delimiters.component));
+    if (values.some((v) => wanted.includes(v))) return true;
+    const yes = found.some((v, i) =>
+      wanted.some((w) => sameIdentifier(values[i], w, v.segment.delimiters.component))
+    );
     if (yes) other?.push(`${c.path}=${c.value}`);
     return yes;
   };
@@ -169,7 +175,7 @@ function holds(m: Message, c: Hl7Condition, other?: string[]): boolean {
       // The negation of `=`, other written forms included: a message is never both.
       return !equal();
     case "~":
-      return values.some((v) => v.toLowerCase().includes(c.value.toLowerCase()));
+      return values.some((v) => wanted.some((w) => v.toLowerCase().includes(w.toLowerCase())));
   }
 }
 

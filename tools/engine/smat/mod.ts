@@ -18,6 +18,7 @@ export {
   headerOf,
   type Hl7Condition,
   hl7Of,
+  inRange,
   isoTime,
   type MessageFilter,
   parseCondition,
@@ -25,3 +26,14 @@ export {
   type SmatMessage,
   SmatQueryError,
 } from "./message.ts";
+export {
+  archiveThread,
+  checkPath,
+  fieldRows,
+  GROUP_KEYS,
+  groupCounts,
+  isReply,
+  type Joined,
+  joinReplies,
+  valuesOf,
+} from "./query.ts";

@@ -1,0 +1,144 @@
+/**
+ * nc_msgs answers questions (tools made for the model, item 5): a count, counts per value, the
+ * named fields one row per segment occurrence, value lists, replies joined to their originals, and
+ * SmatHistory copies counted once. Archives are real SQLite files in the engine's smat_msgs shape.
+ */
+import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
+import { ncMsgsTool } from "../../../tools/engine/nc_msgs_tool.ts";
+import { tempDir } from "../../support/run_assist.ts";
+import { type SmatMsg, writeSmatDb } from "../../support/smat_writer.ts";
+import { call, contextFor, errorOf } from "../support.ts";
+
+const T0 = Date.UTC(2026, 10, 23, 14, 0, 0);
+const MIN = 60_000;
+
+function oru(n: number, flags: string[]): string {
+  const obx = flags.map((f, i) =>
+    `OBX|${i + 1}|NM|${2345 + i}-7^Test${i}^LN||${90 + i * 10}|mg/dL|70-99|${f}|||F`
+  );
+  return [`MSH|^~\\&|LAB|H|EHR|H|20261123140000||ORU^R01|CTL${n}|P|2.5`, `PID|1||${7000 + n}^^^H^MR`, ...obx]
+    .join("\r") + "\r";
+}
+
+function ack(n: number, code: string, text = ""): string {
+  return `MSH|^~\\&|EHR|H|LAB|H|20261123140001||ACK^R01|ACK${n}|P|2.5\rMSA|${code}|CTL${n}|${text}\r`;
+}
+
+async function root(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
+  const tmp = await tempDir();
+  const site = `${tmp.path}/hci/lab`;
+  const proc = `${site}/exec/processes/lab_proc`;
+  await Deno.mkdir(`${proc}/SmatHistory`, { recursive: true });
+  await Deno.writeTextFile(`${tmp.path}/hci/server.ini`, "");
+  await Deno.writeTextFile(
+    `${site}/NetConfig`,
+    "process lab_proc {\n    { AUTOSTART 1 }\n}\n" +
+      "protocol lab_out {\n    { PROCESSNAME lab_proc }\n" +
+      "    { PROTOCOL { { TYPE tcpip } { HOST ehr } { PORT 7020 } { ISSERVER 0 } } }\n" +
+      "    { SAVEMSGS { { INSAVE 0 } { OUTSAVE 1 } { OUTFILE lab_out } } }\n}\n",
+  );
+  const msgs: SmatMsg[] = [];
+  const flags = [["N", "H"], ["N", "N"], ["HH", "L"], ["N", "N", "LL"], ["N"], ["H"]];
+  flags.forEach((f, i) => {
+    msgs.push({
+      mid: 100 + i,
+      time: T0 + i * 10 * MIN,
+      source: "lab_in",
+      dest: "lab_out",
+      content: oru(i, f),
+    });
+    // Replies: AA for most, AE for 2, none for 5.
+    if (i !== 5) {
+      msgs.push({
+        mid: 200 + i,
+        time: T0 + i * 10 * MIN + 1500,
+        source: "lab_out",
+        dest: "lab_out",
+        type: "REPLY",
+        content: ack(i, i === 2 ? "AE" : "AA", i === 2 ? "PID-3 unknown" : ""),
+      });
+    }
+  });
+  writeSmatDb(`${proc}/lab_out.smatdb`, msgs);
+  // A cycled copy holding the two oldest messages again.
+  writeSmatDb(`${proc}/SmatHistory/lab_out.20261123.smatdb`, msgs.slice(0, 2));
+  return tmp;
+}
+
+Deno.test("nc_msgs: count, group_by and value lists answer without rows", async () => {
+  await using tmp = await root();
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const base = { hciroot: `${tmp.path}/hci`, site: "lab", thread: "lab_out", tz: "UTC" };
+  const count = await call(ncMsgsTool, { ...base, count: true, hl7: ["MSH.9.1=ORU"] }, ctx);
+  assertEquals(
+    count.text.split("\n")[0].startsWith("[nc_msgs: count 6 messages from thread lab_out"),
+    true,
+    count.text,
+  );
+  // Any occurrence of a repeating segment; a value list is any of its values.
+  const abnormal = await call(ncMsgsTool, { ...base, count: true, hl7: ["OBX.8=H|HH|L|LL"] }, ctx);
+  match(abnormal.text, /count 4 messages/);
+  const none = await call(
+    ncMsgsTool,
+    { ...base, count: true, hl7: ["MSH.9.1=ORU", "OBX.8!=H|HH|L|LL"] },
+    ctx,
+  );
+  match(none.text, /count 2 messages/);
+  const byFlag = await call(ncMsgsTool, { ...base, group_by: "OBX.8", hl7: ["MSH.9.1=ORU"] }, ctx);
+  assertEquals(byFlag.text.split("\n").slice(0, 6).map((l) => l.replace(/\s+/g, " ").trim()), [
+    "OBX.8 COUNT",
+    "N 4",
+    "H 2",
+    "HH 1",
+    "L 1",
+    "LL 1",
+  ]);
+  const byHour = await call(ncMsgsTool, { ...base, group_by: "hour", hl7: ["MSH.9.1=ORU"] }, ctx);
+  match(byHour.text, /2026-11-23T14:00\s+6/);
+  assertEquals(
+    errorOf(await call(ncMsgsTool, { ...base, group_by: "OBX..8" }, ctx)).message.startsWith(
+      "group_by OBX..8: expected",
+    ),
+    true,
+  );
+});
+
+Deno.test("nc_msgs: fields give one row per OBX; replies join to their originals", async () => {
+  await using tmp = await root();
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const base = { hciroot: `${tmp.path}/hci`, site: "lab", thread: "lab_out", tz: "UTC" };
+  const f = await call(ncMsgsTool, {
+    ...base,
+    hl7: ["OBX.8=HH|LL"],
+    fields: ["MSH.10", "OBX.3.2", "OBX.8"],
+  }, ctx);
+  const rows = f.text.split("\n").filter((l) => l.includes("\t")).map((l) => l.split("\t").slice(2));
+  assertEquals(rows, [
+    ["MSH.10", "OBX.3.2", "OBX.8"],
+    ["CTL3", "Test0", "N"],
+    ["CTL3", "Test1", "N"],
+    ["CTL3", "Test2", "LL"],
+    ["CTL2", "Test0", "HH"],
+    ["CTL2", "Test1", "L"],
+  ]);
+  const j = await call(ncMsgsTool, { ...base, join_replies: true, hl7: ["MSH.9.1=ORU"] }, ctx);
+  const lines = j.text.split("\n").map((l) => l.replace(/\s{2,}/g, " | ").trim());
+  assert(
+    lines.some((l) =>
+      l.startsWith("2026-11-23T14:20:00Z | ORU^R01 | CTL2 | 2026-11-23T14:20:01Z | AE | PID-3 unknown | 1.5")
+    ),
+    j.text,
+  );
+  assert(lines.some((l) => l.startsWith("2026-11-23T14:50:00Z | ORU^R01 | CTL5 | - | no reply")), j.text);
+  match(j.text, /6 messages joined to their replies \(AA 4, AE 1, no reply 1\)/);
+});
+
+Deno.test("nc_msgs: a window with a start reads SmatHistory and counts each message once", async () => {
+  await using tmp = await root();
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const base = { hciroot: `${tmp.path}/hci`, site: "lab", thread: "lab_out", tz: "UTC" };
+  const r = await call(ncMsgsTool, { ...base, since: "2026-11-23", count: true, hl7: ["MSH.9.1=ORU"] }, ctx);
+  match(r.text, /count 6 messages/);
+  match(r.text, /1 SmatHistory copy read too/);
+  match(r.text, /1 copy of messages found in more than one archive counted once/);
+});

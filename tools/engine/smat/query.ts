@@ -1,0 +1,161 @@
+/**
+ * Answers over matched SMAT messages, so a question costs a number or a short table instead of every
+ * message: counts per value (`group_by`), the named fields one row per segment occurrence
+ * (`fields`), and replies joined to what they answer (an ACK's MSA-2 to its original's MSH-10).
+ *
+ * Repeating segments: a path without `[n]` reads every occurrence (`OBX.5` is each OBX's value), so
+ * `fields` gives one row per occurrence and `group_by` counts a message once per distinct value it
+ * holds. The conditions of `hl7` hold when any occurrence matches (`!=` when none does).
+ *
+ * @module
+ */
+import { formatTime } from "../../../core/time.ts";
+import { getAll, readableValue } from "../../../hl7/get.ts";
+import type { Message } from "../../../hl7/message.ts";
+import { parsePath } from "../../../hl7/path.ts";
+import { hl7Of, type SmatMessage } from "./message.ts";
+
+/** What `group_by` can name besides an HL7 path. */
+export const GROUP_KEYS = ["thread", "file", "source", "dest", "context", "hour", "day"] as const;
+
+/** The thread an archive belongs to, from its file name (`adt_in.smatdb`, `adt_in.20241120.idx`). */
+export function archiveThread(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.(smatdb|idx|msg|tsv)$/i, "").replace(/\.\d[\d_-]*$/, "");
+}
+
+/** The parsed message, once per message (the answers read several paths of each). */
+const parsed = new WeakMap<SmatMessage, Message | null>();
+
+function messageOf(m: SmatMessage): Message | undefined {
+  let h = parsed.get(m);
+  if (h === undefined) {
+    h = hl7Of(m.content) ?? null;
+    parsed.set(m, h);
+  }
+  return h ?? undefined;
+}
+
+/** Every value of `path` in the message, readable (escapes resolved), in occurrence order. */
+export function valuesOf(m: SmatMessage, path: string): string[] {
+  const h = messageOf(m);
+  if (!h) return [];
+  return getAll(h, path).filter((v) => v.present).map((v) => readableValue(v.raw, v.segment.delimiters));
+}
+
+/** Checks a group key or field path, in one line for the model when it is neither. */
+export function checkPath(path: string, what: string): string | undefined {
+  if ((GROUP_KEYS as readonly string[]).includes(path.toLowerCase())) return undefined;
+  try {
+    parsePath(path);
+    return undefined;
+  } catch {
+    return `${what} ${path}: expected an HL7 path such as MSH.9.2 or OBX.5, or one of ${
+      GROUP_KEYS.join(", ")
+    }`;
+  }
+}
+
+/**
+ * Counts per value of `by` over `messages`: an HL7 path (a message counts once per distinct value;
+ * a message without the field counts under `(none)`), or the thread, file, source, destination,
+ * context, hour or day (in `zone`) of each message.
+ */
+export function groupCounts(
+  messages: readonly SmatMessage[],
+  by: string,
+  zone: string | undefined,
+): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  const add = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
+  const key = by.toLowerCase();
+  for (const m of messages) {
+    switch (key) {
+      case "thread":
+        add(archiveThread(m.file));
+        break;
+      case "file":
+        add(m.file);
+        break;
+      case "source":
+        add(m.source || "-");
+        break;
+      case "dest":
+        add(m.dest || "-");
+        break;
+      case "context":
+        add(m.context || m.type || "-");
+        break;
+      case "hour":
+      case "day": {
+        const t = m.time === undefined ? "(no time)" : formatTime(m.time, { zone });
+        add(t === "(no time)" ? t : key === "day" ? t.slice(0, 10) : `${t.slice(0, 13)}:00`);
+        break;
+      }
+      default: {
+        const values = new Set(valuesOf(m, by).filter((v) => v !== ""));
+        if (values.size === 0) add("(none)");
+        for (const v of values) add(v);
+      }
+    }
+  }
+  const out = [...counts];
+  // Times in time order; values by count, then by value.
+  if (key === "hour" || key === "day") out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  else out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return out;
+}
+
+/**
+ * The named fields of one message, one row per occurrence of the most repeated segment among the
+ * paths (`OBX.3` and `OBX.5`: one row per OBX); a path of a segment that occurs once repeats its
+ * value on every row, and repetitions of one field are joined with `~`.
+ */
+export function fieldRows(m: SmatMessage, paths: readonly string[]): string[][] {
+  const h = messageOf(m);
+  if (!h) return [paths.map(() => "")];
+  const perPath = paths.map((p) => {
+    const byOccurrence = new Map<number, string[]>();
+    for (const v of getAll(h, p)) {
+      if (!v.present) continue;
+      const list = byOccurrence.get(v.occurrence) ?? byOccurrence.set(v.occurrence, []).get(v.occurrence)!;
+      list.push(readableValue(v.raw, v.segment.delimiters));
+    }
+    return [...byOccurrence.values()].map((vs) => vs.join("~"));
+  });
+  const rows = Math.max(1, ...perPath.map((v) => v.length));
+  return Array.from({ length: rows }, (_, i) => perPath.map((v) => (v.length === 1 ? v[0] : v[i] ?? "")));
+}
+
+/** A message that answers another: a REPLY, an ACK (MSH-9.1) or anything holding an MSA. */
+export function isReply(m: SmatMessage): boolean {
+  if (m.type.toUpperCase() === "REPLY") return true;
+  const t = valuesOf(m, "MSH.9.1")[0];
+  return t === "ACK" || valuesOf(m, "MSA.2").length > 0;
+}
+
+export interface Joined {
+  original: SmatMessage;
+  reply?: SmatMessage;
+}
+
+/**
+ * Each original joined to the reply that answers it (its MSA-2 equal to the original's MSH-10; the
+ * first reply after the original when several do). Originals come in the order given.
+ */
+export function joinReplies(originals: readonly SmatMessage[], replies: readonly SmatMessage[]): Joined[] {
+  const byControl = new Map<string, SmatMessage[]>();
+  for (const r of replies) {
+    const id = valuesOf(r, "MSA.2")[0];
+    if (id === undefined || id === "") continue;
+    (byControl.get(id) ?? byControl.set(id, []).get(id)!).push(r);
+  }
+  for (const list of byControl.values()) list.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+  return originals.map((o) => {
+    const id = valuesOf(o, "MSH.10")[0];
+    const candidates = id ? byControl.get(id) ?? [] : [];
+    const reply = candidates.find((r) => o.time === undefined || r.time === undefined || r.time >= o.time) ??
+      candidates[0];
+    return reply ? { original: o, reply } : { original: o };
+  });
+}
