@@ -9,11 +9,11 @@
  * @module
  */
 import { lazy } from "../core/lazy.ts";
-import { AssistError } from "../core/errors.ts";
+import { AssistError, ioError } from "../core/errors.ts";
 import type { Secret } from "../core/secret.ts";
 import { type HintFn, slashHint } from "../core/hint.ts";
 import { lostNotePath, MasterClient, probeMaster, readLostNote } from "./client.ts";
-import { hasCredential, removeCredential, writeCredential } from "./creds.ts";
+import { credPath, hasCredential, removeCredential, writeCredential } from "./creds.ts";
 import { SshError } from "./errors.ts";
 import { forgetHostKey } from "./known_hosts.ts";
 import { socketPath } from "./paths.ts";
@@ -26,8 +26,8 @@ import {
   parseTarget,
   readAllOptions,
   readHosts,
+  setHost,
   updateOptions,
-  writeHosts,
 } from "./registry.ts";
 
 /** `hosts`: the registered aliases, one per line (`alias  user@host:port`). */
@@ -47,13 +47,8 @@ export async function addHost(
 ): Promise<string> {
   const alias = checkAlias(aliasArg);
   const t = parseTarget(target);
-  const hosts = await readHosts(home);
   const host: Host = { alias, ...t };
-  const i = hosts.findIndex((h) => h.alias === alias);
-  const replaced = i !== -1;
-  if (replaced) hosts[i] = host;
-  else hosts.push(host);
-  await writeHosts(home, hosts);
+  const replaced = await setHost(home, alias, host, `run ${hint("ssh-add", [alias, target])} again`);
   const next = (await hasCredential(home, alias))
     ? hint("ssh-setup", [alias])
     : `${hint("ssh-pass", [alias])}, then ${hint("ssh-setup", [alias])}`;
@@ -68,7 +63,7 @@ export async function removeHost(home: string, alias: string, hint: HintFn = sla
   await Deno.remove(socketPath(home, alias)).catch(() => {});
   await Deno.remove(lostNotePath(home, alias)).catch(() => {});
   await dropOptions(home, alias);
-  await writeHosts(home, (await readHosts(home)).filter((h) => h.alias !== alias));
+  await setHost(home, alias, undefined, `run ${hint("ssh-remove", [alias])} again`);
   return `${closed.startsWith("closed") ? closed + "\n" : ""}removed ${alias} (host, credential and socket)`;
 }
 
@@ -80,7 +75,14 @@ export async function setPassword(
   hint: HintFn = slashHint,
 ): Promise<string> {
   await getHost(home, alias, hint);
-  await writeCredential(home, alias, password);
+  try {
+    await writeCredential(home, alias, password);
+  } catch (err) {
+    throw ioError(err, credPath(home, alias), {
+      inHome: true,
+      retry: `run ${hint("ssh-pass", [alias])} again`,
+    });
+  }
   const open = await probeMaster(home, alias).catch(() => undefined);
   return open
     ? `password stored for ${alias}; the open master keeps its connection (close and set it up again to use the new one)`
