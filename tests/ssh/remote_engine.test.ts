@@ -130,7 +130,7 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
         const r = await run(["tools", ...args]);
         assertEquals([r.code, r.stderr], [
           1,
-          `assist: ${args[0]}: open the master with /ssh-setup e1 first\n`,
+          `assist: ${args[0]}: open the master with assist ssh setup e1 first\n`,
         ]);
       }
       const unknown = await run(["tools", "list_sites", "nope"]);
