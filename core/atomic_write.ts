@@ -60,9 +60,13 @@ async function writeThrough(path: string, tmp: string, bytes: Uint8Array, mode: 
     let off = 0;
     while (off < bytes.length) off += await file.write(bytes.subarray(off));
     await file.sync();
-  } finally {
+  } catch (err) {
+    // A full disk fails here: the half-written temporary goes, the old file stays.
     file.close();
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
   }
+  file.close();
   try {
     // The mode given at creation is filtered by the umask, and an old `.new` keeps its mode:
     // set it explicitly before the file becomes visible under its real name.
