@@ -326,7 +326,10 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
       for (const name of ["ssh_exec", "ssh_pull", "ssh_push", "ssh_pull_smat"]) {
         const args = name === "ssh_push" ? ["e1", `${home}-tmp/upload.bin`, "/tmp/x"] : ["e1", "/x"];
         const r = await tool(name, ...args);
-        assertEquals([r.code, r.stderr], [1, `assist: ${name}: open the master with assist ssh setup e1 first\n`]);
+        assertEquals([r.code, r.stderr], [
+          1,
+          `assist: ${name}: open the master with assist ssh setup e1 first\n`,
+        ]);
       }
       assertEquals((await run(["ssh", "close", "e1"])).stdout, "no master open for e1\n");
       match((await run(["ssh", "status"])).stdout, /^e1 .* multiplex +closed +present/m);
