@@ -166,6 +166,13 @@ Deno.test("known hosts: first key recorded, same key known, other key refused, f
   assertEquals(await forgetHostKey(tmp.path, "h", 2222), 1);
   assertEquals((await checkHostKey(tmp.path, "h", 2222, k2)).status, "new");
   assertEquals(await forgetHostKey(tmp.path, "nohost", 22), 0);
+  // First connections to many hosts at once (several masters starting): every key is kept, and so
+  // is a comment written by hand.
+  await Deno.writeTextFile(`${tmp.path}/.ssh-known-hosts`, "# by hand\n");
+  await Promise.all(Array.from({ length: 12 }, (_, i) => checkHostKey(tmp.path, `h${i}`, 22, k1)));
+  const all = await Deno.readTextFile(`${tmp.path}/.ssh-known-hosts`);
+  assert(all.startsWith("# by hand\n"), all);
+  for (let i = 0; i < 12; i++) assert(all.includes(`h${i} ssh-ed25519 `), `h${i}: ${all}`);
 });
 
 Deno.test("host-key algorithm order: recorded types first, as OpenSSH does", () => {
