@@ -37,8 +37,13 @@ export async function atomicWrite(
   try {
     await writeThrough(path, tmp, bytes, mode);
   } catch (err) {
-    // The operator named the file, not its sidecar: a failure names the file.
-    if (err instanceof Error) err.message = err.message.split(tmp).join(path);
+    // The operator named the file, not its sidecar: a failure names the file, also when the
+    // system's message names none (a write on a full disk), in Deno's own `: write '<path>'` form
+    // so core/io_error.ts finds it.
+    if (err instanceof Error) {
+      err.message = err.message.split(tmp).join(path);
+      if (!err.message.includes(path)) err.message += `: write '${path}'`;
+    }
     throw err;
   }
 }

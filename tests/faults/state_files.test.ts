@@ -258,3 +258,18 @@ Deno.test("faults: sanitize/ kept on another file system: the model's file tools
   const glob = await runAssist(["tools", "glob_files", "**/*", "--path", disk.path], { env, cwd: tmp.path });
   assert(!glob.stdout.includes("lookup.tsv"), glob.stdout);
 });
+
+Deno.test("faults: any write that fails on a full disk reaches the operator with its file named", async () => {
+  await using disk = await mountTmpfs(256 * 1024);
+  await disk.fill();
+  const { atomicWrite } = await import("../../core/atomic_write.ts");
+  const { describeError } = await import("../../core/errors.ts");
+  const target = `${disk.path}/settings.json`;
+  const err = await atomicWrite(target, "x".repeat(64 * 1024)).then(() => undefined, (e) => e);
+  // Unwrapped, as a caller that does not catch it lets it reach a front.
+  assertEquals(
+    describeError(err),
+    `cannot write ${target}: the disk is full (free space on it, then try again)`,
+  );
+  assertEquals(names(disk.path), [], "no temporary left behind");
+});
