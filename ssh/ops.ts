@@ -62,8 +62,9 @@ export async function removeHost(home: string, alias: string, hint: HintFn = sla
   await removeCredential(home, alias);
   await Deno.remove(socketPath(home, alias)).catch(() => {});
   await Deno.remove(lostNotePath(home, alias)).catch(() => {});
-  await dropOptions(home, alias);
-  await setHost(home, alias, undefined, `run ${hint("ssh-remove", [alias])} again`);
+  const retry = `run ${hint("ssh-remove", [alias])} again`;
+  await dropOptions(home, alias, retry);
+  await setHost(home, alias, undefined, retry);
   return `${closed.startsWith("closed") ? closed + "\n" : ""}removed ${alias} (host, credential and socket)`;
 }
 
@@ -253,6 +254,7 @@ export async function setHciroot(
     home,
     alias,
     (o) => ({ ...o, hciroot: p === "" ? undefined : p.replace(/(.)\/+$/, "$1") }),
+    `run ${hint("ssh-set-hciroot", [alias, path])} again`,
   );
   return p === ""
     ? `engine-root pin of ${alias} cleared: commands run in a login shell again`
@@ -263,7 +265,12 @@ export async function setHciroot(
 export async function setDirect(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
   await getHost(home, alias, hint);
   const closed = await closeMaster(home, alias, hint).catch(() => "");
-  await updateOptions(home, alias, (o) => ({ ...o, direct: true }));
+  await updateOptions(
+    home,
+    alias,
+    (o) => ({ ...o, direct: true }),
+    `run ${hint("ssh-set-direct", [alias])} again`,
+  );
   return `${closed.startsWith("closed") ? closed + "\n" : ""}${alias} is in direct mode: every command ` +
     `authenticates on its own connection with the stored password`;
 }
@@ -271,7 +278,12 @@ export async function setDirect(home: string, alias: string, hint: HintFn = slas
 /** `set-multiplex <alias>`: back from direct mode to the master. */
 export async function setMultiplex(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
   await getHost(home, alias, hint);
-  await updateOptions(home, alias, (o) => ({ ...o, direct: undefined }));
+  await updateOptions(
+    home,
+    alias,
+    (o) => ({ ...o, direct: undefined }),
+    `run ${hint("ssh-set-multiplex", [alias])} again`,
+  );
   return `${alias} is multiplexed again (open the master with ${hint("ssh-setup", [alias])})`;
 }
 

@@ -301,24 +301,28 @@ export function editOptions(text: string, alias: string, opts: HostOptions | und
   return JSON.stringify({ version: 1, ...obj, aliases: sorted }, null, 2) + "\n";
 }
 
-/** Changes one alias's options (a locked read-modify-write). `undefined` fields are cleared. */
+/**
+ * Changes one alias's options (a locked read-modify-write). `undefined` fields are cleared. `retry`
+ * words the next step of a failure in the caller's form.
+ */
 export async function updateOptions(
   home: string,
   alias: string,
   change: (o: HostOptions) => HostOptions,
+  retry?: string,
 ): Promise<HostOptions> {
   let next: HostOptions = {};
   await updateStateFile(optionsPath(home), (old) => {
     const text = old ? new TextDecoder().decode(old) : "";
     next = change({ ...(parseOptions(text).get(alias) ?? {}) });
     return editOptions(text, alias, next);
-  });
+  }, { onError: { retry } });
   return next;
 }
 
-/** Removes an alias's options entirely. */
-export async function dropOptions(home: string, alias: string): Promise<void> {
+/** Removes an alias's options entirely (`retry`: as for {@link updateOptions}). */
+export async function dropOptions(home: string, alias: string, retry?: string): Promise<void> {
   await updateStateFile(optionsPath(home), (old) => {
     return old ? editOptions(new TextDecoder().decode(old), alias, undefined) : undefined;
-  });
+  }, { onError: { retry } });
 }

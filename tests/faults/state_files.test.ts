@@ -217,9 +217,18 @@ Deno.test("faults: a read-only home: one line naming the file and ASSIST_HOME, n
       `assist: cannot write ${hosts}: the file system is read-only (make it writable or set ASSIST_HOME ` +
       `to a writable folder, then run assist ssh add h2 hci@10.0.0.2 again)\n`,
     ]);
+    const direct = await runAssist(["ssh", "set-direct", "h1"], { env });
+    assertEquals([direct.code, direct.stderr], [
+      1,
+      `assist: cannot write ${home}/.ssh-host-options.json: the file system is read-only (make it ` +
+      `writable or set ASSIST_HOME to a writable folder, then run assist ssh set-direct h1 again)\n`,
+    ]);
     const rm = await runAssist(["ssh", "remove", "h1"], { env });
     assertEquals(rm.code, 1);
-    assert(!/unexpected error|os error|\(Error\)/.test(rm.stderr), rm.stderr);
+    match(
+      rm.stderr,
+      /^assist: cannot write .*: the file system is read-only \(.* assist ssh remove h1 again\)\n$/,
+    );
     assertEquals(await Deno.readTextFile(hosts), before);
   } finally {
     await disk.readOnly(false);
