@@ -191,7 +191,7 @@ Deno.test("ssh faults against a real sshd", async (t) => {
         assertEquals(line.split("\n").length, 1);
         match(
           line,
-          /^assist: the host key of e1 \(.*\) has CHANGED: it is now SHA256:\S+, recorded ssh-ed25519 SHA256:\S+; if the host was really re-keyed, run `assist ssh forget-hostkey e1` and then \/ssh-setup e1$/,
+          /^assist: the host key of e1 \(.*\) has CHANGED: it is now SHA256:\S+, recorded ssh-ed25519 SHA256:\S+; if the host was really re-keyed, run assist ssh forget-hostkey e1 and then assist ssh setup e1$/,
         );
         // Direct mode refuses the same way.
         await run(["ssh", "set-direct", "e1"]);
