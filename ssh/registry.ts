@@ -247,17 +247,6 @@ export function parseOptions(text: string): Map<string, HostOptions> {
   return out;
 }
 
-export function formatOptions(map: Map<string, HostOptions>): string {
-  const aliases: Record<string, HostOptions> = {};
-  for (const [alias, o] of [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const clean: HostOptions = {};
-    if (o.hciroot) clean.hciroot = o.hciroot;
-    if (o.direct) clean.direct = true;
-    if (Object.keys(clean).length > 0) aliases[alias] = clean;
-  }
-  return JSON.stringify({ version: 1, aliases }, null, 2) + "\n";
-}
-
 export async function readAllOptions(home: string): Promise<Map<string, HostOptions>> {
   return parseOptions(await readText(optionsPath(home)));
 }
