@@ -259,7 +259,10 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
         assertEquals(gated.code, 0);
         assert(!gated.stdout.includes("[sudo]") && !gated.stdout.includes("sudo:"), gated.stdout);
         assert(gated.stdout.includes("line(s) of login/sudo noise filtered from stderr"), gated.stdout);
-        assert(gated.stdout.includes("pin the engine root with /ssh-set-hciroot e1 <path>"), gated.stdout);
+        assert(
+          gated.stdout.includes("pin the engine root with assist ssh set-hciroot e1 <path>"),
+          gated.stdout,
+        );
         assert(gated.stdout.endsWith("[ssh_exec: exit rc=1]\n"), gated.stdout);
         const pin = await run(["ssh", "set-hciroot", "e1", root]);
         assertEquals(pin.code, 0, pin.all);

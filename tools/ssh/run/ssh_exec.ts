@@ -19,6 +19,7 @@ export function run(input: ToolInput, ctx: ToolContext): Promise<ToolResult> {
         maxLines: input.max_lines as number,
         timeoutSeconds,
         login: wrapped.how === "login",
+        hint: ctx.hint,
       }),
     };
   });
