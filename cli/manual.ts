@@ -125,7 +125,16 @@ export async function runTools(args: string[]): Promise<number> {
     const result = await tool.run(input, ctx);
     if (abort.signal.aborted) return EXIT.interrupted;
     if (result.isError) {
-      writeErr(`${errPrefix()} ${def.name}: ${errorMessage(result)}\n`);
+      // A message that names a command (`/ssh-setup e1`) is shown in the command line's form.
+      let message = errorMessage(result);
+      if (/(^|[\s(`'"])\/[a-z]/.test(message)) {
+        const { cliForms } = await lazy<typeof import("./commands/table.ts")>(
+          import.meta.url,
+          "./commands/table.ts",
+        );
+        message = cliForms(message);
+      }
+      writeErr(`${errPrefix()} ${def.name}: ${message}\n`);
       return result.usage ? EXIT.usage : failed;
     }
     writeOut(result.text.endsWith("\n") || result.text === "" ? result.text : `${result.text}\n`);

@@ -37,8 +37,13 @@ export async function atomicWrite(
   try {
     await writeThrough(path, tmp, bytes, mode);
   } catch (err) {
-    // The operator named the file, not its sidecar: a failure names the file.
-    if (err instanceof Error) err.message = err.message.split(tmp).join(path);
+    // The operator named the file, not its sidecar: a failure names the file, also when the
+    // system's message names none (a write on a full disk), in Deno's own `: write '<path>'` form
+    // so core/io_error.ts finds it.
+    if (err instanceof Error) {
+      err.message = err.message.split(tmp).join(path);
+      if (!err.message.includes(path)) err.message += `: write '${path}'`;
+    }
     throw err;
   }
 }
@@ -60,9 +65,13 @@ async function writeThrough(path: string, tmp: string, bytes: Uint8Array, mode: 
     let off = 0;
     while (off < bytes.length) off += await file.write(bytes.subarray(off));
     await file.sync();
-  } finally {
+  } catch (err) {
+    // A full disk fails here: the half-written temporary goes, the old file stays.
     file.close();
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
   }
+  file.close();
   try {
     // The mode given at creation is filtered by the umask, and an old `.new` keeps its mode:
     // set it explicitly before the file becomes visible under its real name.

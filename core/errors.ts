@@ -1,3 +1,5 @@
+import { ioErrorLine, type IoErrorOptions, ioFault } from "./io_error.ts";
+
 /**
  * The one error type the program throws on purpose. Its message is the single sentence an operator
  * sees (with the next step in it); `level` tells callers what kind of failure it was, so they act on
@@ -113,7 +115,27 @@ export function describeError(err: unknown, debug = false): string {
     return debug && err.stack ? `${err.message}\n${err.stack}` : err.message;
   }
   const message = err instanceof Error ? err.message : String(err);
-  const line = `unexpected error: ${oneLine(message)}`;
+  // A full disk, a read-only file system or a denied write is the operator's to fix: say so.
+  const line = ioFault(err) ? oneLine(ioErrorLine(err)) : `unexpected error: ${oneLine(message)}`;
   if (debug && err instanceof Error && err.stack) return `${line}\n${err.stack}`;
   return line;
+}
+
+/**
+ * The `AssistError` (level "io") for a failed read or write of `path` (core/io_error.ts words the
+ * line); an `AssistError` passes through unchanged (it already says what to do).
+ *
+ * @example
+ * ```ts
+ * declare const path: string;
+ * try {
+ *   await Deno.writeTextFile(path, "x");
+ * } catch (err) {
+ *   throw ioError(err, path, { retry: "run the command again" });
+ * }
+ * ```
+ */
+export function ioError(err: unknown, path?: string, options: IoErrorOptions = {}): AssistError {
+  if (err instanceof AssistError) return err;
+  return new AssistError(ioErrorLine(err, path, options), { level: "io", cause: err });
 }

@@ -17,6 +17,44 @@ export interface ShowOptions {
   all?: boolean;
 }
 
+/**
+ * The most rows one render builds. A pathological input (millions of `^` and `&` in one field,
+ * shown with `all`) would otherwise need more memory than a string may hold ("Invalid string
+ * length"); past the cap the view stops and says so (issue #29 item 9).
+ */
+export const SHOW_MAX_ROWS = 100_000;
+/** The most characters of values, paths and headings one render builds (see {@link SHOW_MAX_ROWS}). */
+export const SHOW_MAX_CHARS = 16 * 1024 * 1024;
+
+/** What one render may still build; `cut` once a row did not fit. */
+interface Budget {
+  rows: number;
+  chars: number;
+  cut: boolean;
+}
+
+/** Each render starts with the whole budget; headings and rows take from it. */
+const newBudget = (): Budget => ({ rows: SHOW_MAX_ROWS, chars: SHOW_MAX_CHARS, cut: false });
+
+/** Takes one row of `chars` characters from the budget; false (and the budget cut) when it is spent. */
+function spend(budget: Budget, chars: number): boolean {
+  if (budget.cut) return false;
+  if (budget.rows <= 0 || chars > budget.chars) {
+    budget.cut = true;
+    return false;
+  }
+  budget.rows--;
+  budget.chars -= chars;
+  return true;
+}
+
+/** Adds a row when the budget allows; false (and the budget cut) when it does not. */
+function addRow(rows: Row[], row: Row, budget: Budget): boolean {
+  if (!spend(budget, row.value.length + row.path.length)) return false;
+  rows.push(row);
+  return true;
+}
+
 /** Batch segments are not among the 18 built in, but their few fields are worth naming. */
 const BATCH: Record<string, [string, string[]]> = {
   FHS: ["File Header", [
@@ -53,6 +91,8 @@ const BATCH: Record<string, [string, string[]]> = {
 
 /** Widest name column; a longer name is shortened with "…" so the values stay in one column. */
 const NAME_WIDTH = 34;
+/** Widest path column; a longer path (a segment id that is a whole line of junk) is not padded. */
+const PATH_WIDTH = 40;
 
 interface Row {
   depth: number;
@@ -67,8 +107,9 @@ interface Block {
   rows: Row[];
 }
 
-function segmentBlock(segment: Segment, options: ShowOptions): Block {
+function segmentBlock(segment: Segment, options: ShowOptions, budget: Budget): Block {
   const id = segment.id;
+  if (!spend(budget, id.length)) return { heading: "", rows: [] };
   const def = segmentDef(id);
   const batch = Object.hasOwn(BATCH, id) ? BATCH[id] : undefined;
   const title = def?.name ??
@@ -77,7 +118,7 @@ function segmentBlock(segment: Segment, options: ShowOptions): Block {
   const rows: Row[] = [];
   const d = segment.delimiters;
   const fields = segment.fields();
-  for (let f = 1; f < fields.length; f++) {
+  for (let f = 1; f < fields.length && !budget.cut; f++) {
     const raw = fields[f];
     if (raw === "" && !options.all) continue;
     const fd = def?.fields[f - 1];
@@ -86,31 +127,40 @@ function segmentBlock(segment: Segment, options: ShowOptions): Block {
     const type = fd?.type === "varies" && id === "OBX" ? segment.field(2) ?? "" : fd?.type;
     const path = `${id}.${f}`;
     if (segment.isHeader && f <= 2) {
-      rows.push({ depth: 1, path, name, value: raw });
+      addRow(rows, { depth: 1, path, name, value: raw }, budget);
       continue;
     }
     const reps = splitRepetitions(raw, d);
-    reps.forEach((rep, r) => {
-      if (rep === "" && !options.all) return;
+    for (let r = 0; r < reps.length && !budget.cut; r++) {
+      const rep = reps[r];
+      if (rep === "" && !options.all) continue;
       const repPath = reps.length > 1 ? `${path}[${r + 1}]` : path;
-      rows.push({ depth: 1, path: repPath, name, value: rep });
-      addParts(rows, rep, d, repPath, type ? componentsOf(type) : undefined, options, 2);
-    });
+      if (!addRow(rows, { depth: 1, path: repPath, name, value: rep }, budget)) break;
+      addParts(rows, rep, d, repPath, type ? componentsOf(type) : undefined, options, 2, budget);
+    }
   }
   return { heading: `${id}  ${title}`, rows };
 }
 
 /** Headings and rows with the path and name columns aligned across all blocks. */
 function layout(blocks: readonly Block[]): string {
-  const all = blocks.flatMap((b) => b.rows);
-  const pw = Math.max(0, ...all.map((r) => 2 * r.depth + r.path.length));
+  // Loops, not Math.max(...rows): a spread of a hundred thousand rows overflows the stack.
+  let pw = 0;
+  let names = 0;
+  for (const b of blocks) {
+    for (const r of b.rows) {
+      pw = Math.min(PATH_WIDTH, Math.max(pw, 2 * r.depth + r.path.length));
+      names = Math.max(names, r.name.length);
+    }
+  }
   // Long standard names ("Second and Further Given Names or Initials Thereof") are shortened to
   // the column, so every value starts in the same place.
-  const nw = Math.min(NAME_WIDTH, Math.max(0, ...all.map((r) => r.name.length)));
+  const nw = Math.min(NAME_WIDTH, names);
   const fit = (name: string) =>
     name.length <= nw ? name.padEnd(nw) : `${name.slice(0, nw - 1).trimEnd()}…`.padEnd(nw);
   const lines: string[] = [];
   for (const block of blocks) {
+    if (block.heading === "") continue; // over the budget: not built
     lines.push(block.heading);
     for (const r of block.rows) {
       const left = ("  ".repeat(r.depth) + r.path).padEnd(pw);
@@ -132,7 +182,8 @@ function layout(blocks: readonly Block[]): string {
  * ```
  */
 export function renderSegment(segment: Segment, options: ShowOptions = {}): string {
-  return layout([segmentBlock(segment, options)]);
+  const budget = newBudget();
+  return layout([segmentBlock(segment, options, budget)]) + cutNote(budget);
 }
 
 /** Component rows (depth 2) and subcomponent rows (depth 3) of one repetition or component. */
@@ -144,17 +195,31 @@ function addParts(
   defs: readonly ComponentDef[] | undefined,
   options: ShowOptions,
   depth: number,
+  budget: Budget,
 ): void {
   const parts = depth === 2 ? splitComponents(raw, d) : splitSubcomponents(raw, d);
   if (parts.length < 2) return;
-  parts.forEach((part, i) => {
-    if (part === "" && !options.all) return;
+  for (let i = 0; i < parts.length && !budget.cut; i++) {
+    const part = parts[i];
+    if (part === "" && !options.all) continue;
     const def = defs?.[i];
     const p = `${path}.${i + 1}`;
-    rows.push({ depth, path: p, name: def?.name ?? "", value: part });
-    if (depth === 2) addParts(rows, part, d, p, def ? componentsOf(def.type) : undefined, options, 3);
-  });
+    if (!addRow(rows, { depth, path: p, name: def?.name ?? "", value: part }, budget)) break;
+    if (depth === 2) {
+      addParts(rows, part, d, p, def ? componentsOf(def.type) : undefined, options, 3, budget);
+    }
+  }
 }
+
+/** The line that says a render stopped at its cap, after a newline; "" when it did not. */
+function cutNote(budget: Budget): string {
+  return budget.cut ? `\n${CUT_NOTE}` : "";
+}
+
+/** What a render that hit its cap says, and how to see the rest. */
+export const CUT_NOTE = `[hl7_show: stopped at ${SHOW_MAX_ROWS.toLocaleString("en-US")} lines or ` +
+  `${SHOW_MAX_CHARS / 1024 / 1024} MB of text; show one message with --message N, ` +
+  `leave out --all, or read one field with hl7_field]`;
 
 /**
  * A message: its segments one after the other, columns aligned across the message.
@@ -167,7 +232,17 @@ function addParts(
  * ```
  */
 export function renderMessage(message: Message, options: ShowOptions = {}): string {
-  return layout(message.segments.map((s) => segmentBlock(s, options)));
+  const budget = newBudget();
+  return layout(messageBlocks(message, options, budget)) + cutNote(budget);
+}
+
+function messageBlocks(message: Message, options: ShowOptions, budget: Budget): Block[] {
+  const blocks: Block[] = [];
+  for (const s of message.segments) {
+    if (budget.cut) break;
+    blocks.push(segmentBlock(s, options, budget));
+  }
+  return blocks;
 }
 
 /** Options of {@link renderDocument}. */
@@ -194,20 +269,24 @@ export function renderDocument(doc: Hl7Document, options: ShowDocumentOptions = 
   const out: string[] = [];
   const total = doc.messages.length;
   const limit = options.limit ?? Infinity;
+  const budget = newBudget();
   let n = 0;
   let shown = 0;
   for (const part of doc.parts) {
     if (part.kind === "batch") {
-      if (options.message === undefined) out.push(renderSegment(part.segment, options));
+      if (options.message === undefined && !budget.cut) {
+        out.push(layout([segmentBlock(part.segment, options, budget)]));
+      }
       continue;
     }
     if (part.kind !== "message") continue;
     n++;
     if (options.message !== undefined && n !== options.message) continue;
-    if (shown >= limit) continue;
+    if (shown >= limit || budget.cut) continue;
     shown++;
-    out.push(heading(part.message, n, total), renderMessage(part.message, options));
+    out.push(heading(part.message, n, total), layout(messageBlocks(part.message, options, budget)));
   }
+  if (budget.cut) out.push(CUT_NOTE);
   if (options.message !== undefined && options.message > total) {
     out.push(`no message ${options.message}: the input holds ${total} message${total === 1 ? "" : "s"}`);
   }

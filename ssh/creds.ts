@@ -7,6 +7,7 @@
  * @module
  */
 import { atomicWrite } from "../core/atomic_write.ts";
+import { temporarySuffix } from "../core/state_file.ts";
 import { homePaths } from "../core/home.ts";
 import { Secret } from "../core/secret.ts";
 import { SshError } from "./errors.ts";
@@ -41,7 +42,8 @@ export async function writeCredential(home: string, alias: string, password: Sec
   const value = normalizePassword(password.reveal());
   if (value === "") throw new SshError("no_credential", "empty password: nothing stored");
   if (value.includes("\n")) throw new SshError("no_credential", "the password must be one line");
-  await atomicWrite(credPath(home, alias), value + "\n", { mode: 0o600 });
+  // Its own temporary: two `assist ssh pass` at once must not trip over one shared `.new`.
+  await atomicWrite(credPath(home, alias), value + "\n", { mode: 0o600, tmpSuffix: temporarySuffix() });
 }
 
 /**

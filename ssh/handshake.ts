@@ -139,7 +139,7 @@ export async function handshake(options: ConnectOptions): Promise<Handshaken> {
             "host_key_changed",
             `the host key of ${alias} (${target}) has CHANGED: it is now ${verdict.fingerprint}, recorded ` +
               `${verdict.recorded.join(", ")}; if the host was really re-keyed, run ` +
-              `\`assist ssh forget-hostkey ${alias}\` and then /ssh-setup ${alias}`,
+              `/ssh-forget-hostkey ${alias} and then /ssh-setup ${alias}`,
             { alias, fingerprint: verdict.fingerprint },
           ),
         );

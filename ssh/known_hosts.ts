@@ -13,7 +13,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { atomicWrite } from "../core/atomic_write.ts";
+import { updateStateFile } from "../core/state_file.ts";
 import { stripCr } from "../core/clean.ts";
 
 export function knownHostsPath(home: string): string {
@@ -119,21 +119,25 @@ export function recordedTypes(store: KnownHosts, host: string, port: number): st
   return [...new Set(store.entries.filter((e) => e.names.includes(name)).map((e) => e.type))];
 }
 
-/** Records a host's key (first use). The store is re-read, so a concurrent record is not lost. */
+/**
+ * Records a host's key (first use). The store is re-read under its lock (core/state_file.ts), so a
+ * concurrent record is not lost.
+ */
 export async function recordHostKey(
   home: string,
   host: string,
   port: number,
   blob: Uint8Array,
 ): Promise<void> {
-  const path = knownHostsPath(home);
   const name = knownHostName(host, port);
-  const { entries, lines } = parse(await readText(path));
   const type = keyType(blob);
   const key = blob.toBase64();
-  if (entries.some((e) => e.names.includes(name) && e.type === type && e.key === key)) return;
-  lines.push(`${name} ${type} ${key}`);
-  await atomicWrite(path, lines.join("\n") + "\n", { mode: 0o600 });
+  await updateStateFile(knownHostsPath(home), (old) => {
+    const { entries, lines } = parse(old ? new TextDecoder().decode(old) : "");
+    if (entries.some((e) => e.names.includes(name) && e.type === type && e.key === key)) return undefined;
+    lines.push(`${name} ${type} ${key}`);
+    return lines.join("\n") + "\n";
+  });
 }
 
 /**
@@ -154,14 +158,17 @@ export async function checkHostKey(
 
 /** Removes every recorded key of a host; returns how many lines went. */
 export async function forgetHostKey(home: string, host: string, port: number): Promise<number> {
-  const path = knownHostsPath(home);
   const name = knownHostName(host, port);
-  const text = await readText(path);
-  if (text === "") return 0;
-  const { entries, lines } = parse(text);
-  const drop = new Set(entries.filter((e) => e.names.includes(name)).map((e) => e.line));
-  if (drop.size === 0) return 0;
-  const keep = lines.filter((l) => !drop.has(l));
-  await atomicWrite(path, keep.length ? keep.join("\n") + "\n" : "", { mode: 0o600 });
-  return drop.size;
+  let dropped = 0;
+  await updateStateFile(knownHostsPath(home), (old) => {
+    const text = old ? new TextDecoder().decode(old) : "";
+    if (text === "") return undefined;
+    const { entries, lines } = parse(text);
+    const drop = new Set(entries.filter((e) => e.names.includes(name)).map((e) => e.line));
+    dropped = drop.size;
+    if (drop.size === 0) return undefined;
+    const keep = lines.filter((l) => !drop.has(l));
+    return keep.length ? keep.join("\n") + "\n" : "";
+  });
+  return dropped;
 }

@@ -9,11 +9,11 @@
  * @module
  */
 import { lazy } from "../core/lazy.ts";
-import { AssistError } from "../core/errors.ts";
+import { AssistError, ioError } from "../core/errors.ts";
 import type { Secret } from "../core/secret.ts";
 import { type HintFn, slashHint } from "../core/hint.ts";
 import { lostNotePath, MasterClient, probeMaster, readLostNote } from "./client.ts";
-import { hasCredential, removeCredential, writeCredential } from "./creds.ts";
+import { credPath, hasCredential, removeCredential, writeCredential } from "./creds.ts";
 import { SshError } from "./errors.ts";
 import { forgetHostKey } from "./known_hosts.ts";
 import { socketPath } from "./paths.ts";
@@ -26,8 +26,8 @@ import {
   parseTarget,
   readAllOptions,
   readHosts,
+  setHost,
   updateOptions,
-  writeHosts,
 } from "./registry.ts";
 
 /** `hosts`: the registered aliases, one per line (`alias  user@host:port`). */
@@ -47,13 +47,8 @@ export async function addHost(
 ): Promise<string> {
   const alias = checkAlias(aliasArg);
   const t = parseTarget(target);
-  const hosts = await readHosts(home);
   const host: Host = { alias, ...t };
-  const i = hosts.findIndex((h) => h.alias === alias);
-  const replaced = i !== -1;
-  if (replaced) hosts[i] = host;
-  else hosts.push(host);
-  await writeHosts(home, hosts);
+  const replaced = await setHost(home, alias, host, `run ${hint("ssh-add", [alias, target])} again`);
   const next = (await hasCredential(home, alias))
     ? hint("ssh-setup", [alias])
     : `${hint("ssh-pass", [alias])}, then ${hint("ssh-setup", [alias])}`;
@@ -67,8 +62,9 @@ export async function removeHost(home: string, alias: string, hint: HintFn = sla
   await removeCredential(home, alias);
   await Deno.remove(socketPath(home, alias)).catch(() => {});
   await Deno.remove(lostNotePath(home, alias)).catch(() => {});
-  await dropOptions(home, alias);
-  await writeHosts(home, (await readHosts(home)).filter((h) => h.alias !== alias));
+  const retry = `run ${hint("ssh-remove", [alias])} again`;
+  await dropOptions(home, alias, retry);
+  await setHost(home, alias, undefined, retry);
   return `${closed.startsWith("closed") ? closed + "\n" : ""}removed ${alias} (host, credential and socket)`;
 }
 
@@ -80,7 +76,14 @@ export async function setPassword(
   hint: HintFn = slashHint,
 ): Promise<string> {
   await getHost(home, alias, hint);
-  await writeCredential(home, alias, password);
+  try {
+    await writeCredential(home, alias, password);
+  } catch (err) {
+    throw ioError(err, credPath(home, alias), {
+      inHome: true,
+      retry: `run ${hint("ssh-pass", [alias])} again`,
+    });
+  }
   const open = await probeMaster(home, alias).catch(() => undefined);
   return open
     ? `password stored for ${alias}; the open master keeps its connection (close and set it up again to use the new one)`
@@ -251,6 +254,7 @@ export async function setHciroot(
     home,
     alias,
     (o) => ({ ...o, hciroot: p === "" ? undefined : p.replace(/(.)\/+$/, "$1") }),
+    `run ${hint("ssh-set-hciroot", [alias, path])} again`,
   );
   return p === ""
     ? `engine-root pin of ${alias} cleared: commands run in a login shell again`
@@ -261,7 +265,12 @@ export async function setHciroot(
 export async function setDirect(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
   await getHost(home, alias, hint);
   const closed = await closeMaster(home, alias, hint).catch(() => "");
-  await updateOptions(home, alias, (o) => ({ ...o, direct: true }));
+  await updateOptions(
+    home,
+    alias,
+    (o) => ({ ...o, direct: true }),
+    `run ${hint("ssh-set-direct", [alias])} again`,
+  );
   return `${closed.startsWith("closed") ? closed + "\n" : ""}${alias} is in direct mode: every command ` +
     `authenticates on its own connection with the stored password`;
 }
@@ -269,7 +278,12 @@ export async function setDirect(home: string, alias: string, hint: HintFn = slas
 /** `set-multiplex <alias>`: back from direct mode to the master. */
 export async function setMultiplex(home: string, alias: string, hint: HintFn = slashHint): Promise<string> {
   await getHost(home, alias, hint);
-  await updateOptions(home, alias, (o) => ({ ...o, direct: undefined }));
+  await updateOptions(
+    home,
+    alias,
+    (o) => ({ ...o, direct: undefined }),
+    `run ${hint("ssh-set-multiplex", [alias])} again`,
+  );
   return `${alias} is multiplexed again (open the master with ${hint("ssh-setup", [alias])})`;
 }
 

@@ -2,12 +2,14 @@
  * The SSH host registry (spec, "SSH host registry"): `$ASSIST_HOME/.ssh-hosts.tsv`, one host per line,
  * three tab-separated columns `alias`, `user@host`, `port`. The per-alias engine-root pin and
  * direct-mode flag live in a file of their own, `$ASSIST_HOME/.ssh-host-options.json`, so any
- * three-column reader of the registry keeps working. This module owns both files; both are written
- * atomically at mode 0600.
+ * three-column reader of the registry keeps working. This module owns both files; both are changed
+ * by a locked read-modify-write at mode 0600 (core/state_file.ts) that edits only the alias it was
+ * asked about: several `assist ssh add` at once all land, and comments and lines (or JSON keys) this
+ * version does not understand stay.
  *
  * @module
  */
-import { atomicWrite } from "../core/atomic_write.ts";
+import { updateStateFile } from "../core/state_file.ts";
 import { stripCr } from "../core/clean.ts";
 import { homePaths } from "../core/home.ts";
 import { AssistError } from "../core/errors.ts";
@@ -157,8 +159,53 @@ export async function readHosts(home: string): Promise<Host[]> {
   return parseHosts(await readText(homePaths(home).sshHosts));
 }
 
-export async function writeHosts(home: string, hosts: Host[]): Promise<void> {
-  await atomicWrite(homePaths(home).sshHosts, formatHosts(hosts), { mode: 0o600 });
+/**
+ * The registry text with `alias` set to `host` (or removed, when `host` is undefined). The first
+ * line that registers the alias is replaced in place (a later line of the same alias, which
+ * `parseHosts` ignores, goes with it); a new alias is appended. Every other line (comments, blank
+ * lines, lines it does not understand, their line ends) stays as it was. Pure.
+ *
+ * @example
+ * ```ts
+ * editHosts("# lab\nh1\tu@a\t22\n", "h2", { alias: "h2", user: "v", host: "b", port: 2222 });
+ * // "# lab\nh1\tu@a\t22\nh2\tv@b\t2222\n"
+ * ```
+ */
+export function editHosts(text: string, alias: string, host: Host | undefined): string {
+  const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
+  const out: string[] = [];
+  let placed = false;
+  for (const line of lines) {
+    if (parseHosts(line)[0]?.alias !== alias) {
+      out.push(line);
+      continue;
+    }
+    if (host && !placed) out.push(formatHosts([host]).replace(/\n$/, ""));
+    placed = true;
+  }
+  if (host && !placed) out.push(formatHosts([host]).replace(/\n$/, ""));
+  return out.length === 0 ? "" : out.join("\n") + "\n";
+}
+
+/**
+ * Sets (or, with `host` undefined, removes) one alias in the registry: a locked read-modify-write
+ * (core/state_file.ts) that keeps every line it does not own. Returns whether the alias was there
+ * before. `retry` words the next step of a failure in the caller's form.
+ */
+export async function setHost(
+  home: string,
+  alias: string,
+  host: Host | undefined,
+  retry?: string,
+): Promise<boolean> {
+  let existed = false;
+  await updateStateFile(homePaths(home).sshHosts, (old) => {
+    const text = old ? new TextDecoder().decode(old) : "";
+    existed = parseHosts(text).some((h) => h.alias === alias);
+    if (!host && !existed) return undefined;
+    return editHosts(text, alias, host);
+  }, { onError: { retry } });
+  return existed;
 }
 
 /**
@@ -200,17 +247,6 @@ export function parseOptions(text: string): Map<string, HostOptions> {
   return out;
 }
 
-export function formatOptions(map: Map<string, HostOptions>): string {
-  const aliases: Record<string, HostOptions> = {};
-  for (const [alias, o] of [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const clean: HostOptions = {};
-    if (o.hciroot) clean.hciroot = o.hciroot;
-    if (o.direct) clean.direct = true;
-    if (Object.keys(clean).length > 0) aliases[alias] = clean;
-  }
-  return JSON.stringify({ version: 1, aliases }, null, 2) + "\n";
-}
-
 export async function readAllOptions(home: string): Promise<Map<string, HostOptions>> {
   return parseOptions(await readText(optionsPath(home)));
 }
@@ -219,22 +255,63 @@ export async function readOptions(home: string, alias: string): Promise<HostOpti
   return (await readAllOptions(home)).get(alias) ?? {};
 }
 
-/** Changes one alias's options (read, modify, atomic write). `undefined` fields are cleared. */
+/**
+ * The options file's text with one alias's entry changed (`undefined` removes it). Every other entry,
+ * and every key this version does not know, stays as it was; a file that is not JSON is replaced
+ * only when there is something to write (it held nothing this version could read). Pure.
+ */
+export function editOptions(text: string, alias: string, opts: HostOptions | undefined): string | undefined {
+  let obj: Record<string, unknown> = {};
+  try {
+    const v = JSON.parse(stripCr(text));
+    if (v && typeof v === "object" && !Array.isArray(v)) obj = v;
+  } catch { /* not JSON: start anew */ }
+  const raw = obj.aliases;
+  const aliases: Record<string, unknown> = raw && typeof raw === "object" && !Array.isArray(raw)
+    ? { ...raw as Record<string, unknown> }
+    : {};
+  const before = aliases[alias];
+  const entry: Record<string, unknown> = before && typeof before === "object" && !Array.isArray(before)
+    ? { ...before as Record<string, unknown> }
+    : {};
+  if (opts === undefined) {
+    if (!Object.hasOwn(aliases, alias)) return undefined;
+    delete aliases[alias];
+  } else {
+    delete entry.hciroot;
+    delete entry.direct;
+    if (opts.hciroot) entry.hciroot = opts.hciroot;
+    if (opts.direct) entry.direct = true;
+    if (Object.keys(entry).length > 0) aliases[alias] = entry;
+    else delete aliases[alias];
+  }
+  const sorted: Record<string, unknown> = {};
+  for (const k of Object.keys(aliases).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) sorted[k] = aliases[k];
+  return JSON.stringify({ version: 1, ...obj, aliases: sorted }, null, 2) + "\n";
+}
+
+/**
+ * Changes one alias's options (a locked read-modify-write). `undefined` fields are cleared. `retry`
+ * words the next step of a failure in the caller's form.
+ */
 export async function updateOptions(
   home: string,
   alias: string,
   change: (o: HostOptions) => HostOptions,
+  retry?: string,
 ): Promise<HostOptions> {
-  const all = await readAllOptions(home);
-  const next = change({ ...(all.get(alias) ?? {}) });
-  all.set(alias, next);
-  await atomicWrite(optionsPath(home), formatOptions(all), { mode: 0o600 });
+  let next: HostOptions = {};
+  await updateStateFile(optionsPath(home), (old) => {
+    const text = old ? new TextDecoder().decode(old) : "";
+    next = change({ ...(parseOptions(text).get(alias) ?? {}) });
+    return editOptions(text, alias, next);
+  }, { onError: { retry } });
   return next;
 }
 
-/** Removes an alias's options entirely. */
-export async function dropOptions(home: string, alias: string): Promise<void> {
-  const all = await readAllOptions(home);
-  if (!all.delete(alias)) return;
-  await atomicWrite(optionsPath(home), formatOptions(all), { mode: 0o600 });
+/** Removes an alias's options entirely (`retry`: as for {@link updateOptions}). */
+export async function dropOptions(home: string, alias: string, retry?: string): Promise<void> {
+  await updateStateFile(optionsPath(home), (old) => {
+    return old ? editOptions(new TextDecoder().decode(old), alias, undefined) : undefined;
+  }, { onError: { retry } });
 }

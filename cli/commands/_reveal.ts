@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { ioErrorLine } from "../../core/io_error.ts";
 import { AssistError } from "../../core/errors.ts";
 import { atomicWrite } from "../../core/atomic_write.ts";
 import { readEnv } from "../../core/env.ts";
@@ -88,7 +89,8 @@ function fileProblem(verb: "read" | "write", path: string, err: unknown): string
   }
   if (err instanceof Deno.errors.PermissionDenied) return `permission denied: ${path}`;
   if (err instanceof Deno.errors.IsADirectory) return `${path} is a folder`;
-  return `cannot ${verb} ${path}: ${(err as Error).message}`;
+  // A full disk or a read-only file system: the reason in plain words and the next step.
+  return ioErrorLine(err, path, { action: verb, retry: "run phi-reveal again" });
 }
 
 /** Runs the command; returns the line to show (the text itself when shown on the terminal). */

@@ -94,6 +94,30 @@ export function hint(front: Front, name: string, args: string[] = []): string {
   return [`/${name}`, ...args].join(" ");
 }
 
+/**
+ * A message worded for the REPL (and the model), in the command line's form: each `/name` of a
+ * command that has a command-line form becomes `assist <words>`, its arguments stay. The modules
+ * below the fronts (ssh/creds.ts, the master's handshake, the spec's "open the master with
+ * /ssh-setup <alias> first") word their hints for the REPL; the command line passes every failure
+ * it shows through here, so the operator at a shell is told what to type there.
+ *
+ * @example
+ * ```ts
+ * import { cliForms } from "./table.ts";
+ * cliForms("set it again with /ssh-pass h1 and retry"); // "set it again with assist ssh pass h1 and retry"
+ * cliForms("see /tmp/x or /help"); // unchanged: no such command, and /help has no command-line form
+ * ```
+ */
+export function cliForms(text: string): string {
+  return text.replace(
+    /(^|[\s(`'"])\/([a-z][a-z0-9-]*)(?=$|[\s)`'",.;:])/g,
+    (whole, lead: string, name: string) => {
+      const cmd = findCommand(name);
+      return cmd?.cli ? `${lead}assist ${cmd.cli.join(" ")}` : whole;
+    },
+  );
+}
+
 /** The usage line of a command on a front: `usage: /ssh-add <alias> ...` or `usage: assist ssh add ...`. */
 export function usageLine(cmd: Command, front: Front): string {
   const head = front === "cli" && cmd.cli ? `assist ${cmd.cli.join(" ")}` : `/${cmd.name}`;
@@ -323,7 +347,7 @@ export async function runCli(argv: string[], io: CommandIO): Promise<number> {
     return (await cmd.run(args, withTable({ config, io }))) ?? EXIT.ok;
   } catch (err) {
     if (!(err instanceof AssistError)) throw err;
-    io.warn(err.message);
+    io.warn(cliForms(err.message));
     return exitCodeOf(err);
   }
 }

@@ -7,9 +7,10 @@
  * with `"`, is stored as a JSON string, and lines starting with `"` are parsed back (plain lines are
  * read as they are, so an older plain file stays readable).
  *
- * Several REPLs may share the file: each write re-reads it and adds this session's entries not yet
- * written, so one REPL never drops what another recorded. Each write goes through its own temporary
- * file (`.history.<pid>.<random>.new`), renamed over the history.
+ * Several REPLs may share the file: each write takes the history's lock (`.history.lock`), re-reads
+ * the file and adds this session's entries not yet written, so one REPL never drops what another
+ * recorded. Each write goes through its own temporary file (`.history.<pid>.<random>.new`), renamed
+ * over the history (core/state_file.ts).
  *
  * An entry whose stored line would be over 64 KiB (a large paste) is kept whole in memory for this
  * session, and written to the file cut to fit, ending in a marker line that says so
@@ -17,7 +18,7 @@
  * and Ctrl-R and sees at once that it is not the whole text, and the file stays small enough to be
  * read at every start.
  */
-import { atomicWrite } from "../../core/atomic_write.ts";
+import { updateStateFile } from "../../core/state_file.ts";
 
 /** History size limit (spec, "Limits"). */
 export const HISTORY_MAX = 1000;
@@ -174,31 +175,24 @@ export class History {
   }
 
   /**
-   * Merges and writes: the file's entries as they are now (other REPLs may have added some), then
-   * this session's unsaved ones in order, erasedups, at most `HISTORY_MAX`. A file that cannot be
-   * read is not replaced (its entries would be lost).
+   * Merges and writes, under the history's lock (core/state_file.ts): the file's entries as they are
+   * now (other REPLs may have added some), then this session's unsaved ones in order, erasedups, at
+   * most `HISTORY_MAX`. A file that cannot be read is not replaced (its entries would be lost).
    */
   async #write(file: string): Promise<void> {
     const unsaved = this.#unsaved.slice();
     if (unsaved.length === 0) return; // an earlier write of this chain already took them
-    let text = "";
-    try {
-      text = await Deno.readTextFile(file);
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    }
-    let list: string[] = [];
-    for (const e of parseHistory(text)) if (mayRecord(e, this.#secret)) list = addEntry(list, e, Infinity);
-    for (const e of unsaved.slice(-HISTORY_MAX)) list = addEntry(list, e, Infinity);
-    // Over 64 KiB: cut to fit, with a marker (see forFile); two entries cut to the same text are one.
-    let fitted: string[] = [];
-    for (const e of list) fitted = addEntry(fitted, forFile(e), Infinity);
-    const lines = fitted.map(encodeEntry);
-    const kept = lines.slice(Math.max(0, lines.length - HISTORY_MAX));
-    const suffix = `.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.new`;
-    await atomicWrite(file, kept.join("\n") + (kept.length > 0 ? "\n" : ""), {
-      mode: 0o600,
-      tmpSuffix: suffix,
+    await updateStateFile(file, (old) => {
+      const text = old ? new TextDecoder().decode(old) : "";
+      let list: string[] = [];
+      for (const e of parseHistory(text)) if (mayRecord(e, this.#secret)) list = addEntry(list, e, Infinity);
+      for (const e of unsaved.slice(-HISTORY_MAX)) list = addEntry(list, e, Infinity);
+      // Over 64 KiB: cut to fit, with a marker (see forFile); two entries cut to the same text are one.
+      let fitted: string[] = [];
+      for (const e of list) fitted = addEntry(fitted, forFile(e), Infinity);
+      const lines = fitted.map(encodeEntry);
+      const kept = lines.slice(Math.max(0, lines.length - HISTORY_MAX));
+      return kept.join("\n") + (kept.length > 0 ? "\n" : "");
     });
     this.#unsaved = this.#unsaved.slice(unsaved.length);
   }

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { applyDotenv, parseDotenv, readDotenv, updateDotenv } from "../../core/dotenv.ts";
+import { applyDotenv, applyDotenvBytes, parseDotenv, readDotenv, updateDotenv } from "../../core/dotenv.ts";
 import { tempDir } from "../support/run_assist.ts";
 
 Deno.test(".env parse: KEY=VALUE lines, last one wins, comments and junk ignored, values literal", () => {
@@ -39,5 +39,28 @@ Deno.test(".env file: round trip keeps unknown lines, written atomically at 0600
     HEADERS_SYNC_TARGET: "eng1",
   });
   if (Deno.build.os !== "windows") assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
-  assertEquals([...Deno.readDirSync(tmp.path)].map((e) => e.name), [".env"], "no .new sidecar left");
+  assertEquals(
+    [...Deno.readDirSync(tmp.path)].map((e) => e.name).sort(),
+    [".env", ".env.lock"],
+    "no .new sidecar left",
+  );
+});
+
+Deno.test(".env file: bytes that are not UTF-8 stay as they were when another key changes", async () => {
+  await using tmp = await tempDir();
+  const path = `${tmp.path}/.env`;
+  const latin1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+  // A value typed in Windows-1252 ("Müller"), a lone continuation byte, and a CRLF line.
+  const before = latin1("# by hand \xfc\nNAME=M\xfcller\nODD=\x80\xff\r\nHEADERS_SYNC=on\n");
+  await Deno.writeFile(path, before);
+  await updateDotenv(path, { HEADERS_SYNC: "off", NEW_KEY: "n" });
+  assertEquals(
+    await Deno.readFile(path),
+    latin1("# by hand \xfc\nNAME=M\xfcller\nODD=\x80\xff\r\nHEADERS_SYNC=off\nNEW_KEY=n\n"),
+  );
+  assertEquals(
+    applyDotenvBytes(latin1("A=\xe9"), { A: undefined, B: "ü" }),
+    new TextEncoder().encode("B=ü\n"),
+  );
+  assertEquals(applyDotenvBytes(new Uint8Array(0), {}), new Uint8Array(0));
 });

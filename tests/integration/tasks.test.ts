@@ -1,14 +1,14 @@
 /**
- * `deno task test:unit` runs without root: it leaves out tests/ssh and tests/tty (the REPL in tmux),
- * and no other suite may use what needs root or apt (a real sshd and its throwaway users, apt
- * installs, tmux). This keeps that true.
+ * `deno task test:unit` runs without root: it leaves out tests/ssh, tests/tty (the REPL in tmux) and
+ * tests/faults (a tmpfs of its own), and no other suite may use what needs root or apt (a real sshd
+ * and its throwaway users, apt installs, tmux, mounts). This keeps that true.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { CONFIG, REPO_ROOT } from "../support/run_assist.ts";
 
 /** The harness parts that need root. */
-const ROOT_ONLY = /support\/(sshd|ensure_test_deps)\.ts"|\btmux\b/;
+const ROOT_ONLY = /support\/(sshd|ensure_test_deps|tmpfs)\.ts"|\btmux\b|\bmount\b/;
 
 async function testFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -20,17 +20,18 @@ async function testFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-Deno.test("test:unit leaves out tests/ssh and tests/tty, and only they use sshd, apt or tmux", async () => {
+Deno.test("test:unit leaves out tests/ssh, tests/tty and tests/faults; only they use sshd, apt, tmux or mount", async () => {
   const tasks = JSON.parse(
     (await Deno.readTextFile(CONFIG)).replace(/^\s*\/\/.*$/gm, ""),
   ).tasks as Record<string, string>;
-  assert(tasks["test:unit"].includes("--ignore=tests/ssh/,tests/tty/"), tasks["test:unit"]);
+  assert(tasks["test:unit"].includes("--ignore=tests/ssh/,tests/tty/,tests/faults/"), tasks["test:unit"]);
   assert(!tasks["test:unit"].includes("ensure_test_deps"), "test:unit installs nothing");
   const users: string[] = [];
   for (const f of await testFiles("tests")) {
     if (
-      f.startsWith("tests/ssh/") || f.startsWith("tests/tty/") || f === "tests/support/sshd.ts" ||
-      f === "tests/support/ensure_test_deps.ts" || f === "tests/support/tmux.ts"
+      f.startsWith("tests/ssh/") || f.startsWith("tests/tty/") || f.startsWith("tests/faults/") ||
+      f === "tests/support/sshd.ts" || f === "tests/support/ensure_test_deps.ts" ||
+      f === "tests/support/tmux.ts" || f === "tests/support/tmpfs.ts"
     ) {
       continue;
     }

@@ -259,7 +259,10 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
         assertEquals(gated.code, 0);
         assert(!gated.stdout.includes("[sudo]") && !gated.stdout.includes("sudo:"), gated.stdout);
         assert(gated.stdout.includes("line(s) of login/sudo noise filtered from stderr"), gated.stdout);
-        assert(gated.stdout.includes("pin the engine root with /ssh-set-hciroot e1 <path>"), gated.stdout);
+        assert(
+          gated.stdout.includes("pin the engine root with assist ssh set-hciroot e1 <path>"),
+          gated.stdout,
+        );
         assert(gated.stdout.endsWith("[ssh_exec: exit rc=1]\n"), gated.stdout);
         const pin = await run(["ssh", "set-hciroot", "e1", root]);
         assertEquals(pin.code, 0, pin.all);
@@ -306,7 +309,7 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
         const closed = await tool("ssh_exec", "e1", "true");
         assertEquals([closed.code, closed.stderr], [
           1,
-          "assist: ssh_exec: open the master with /ssh-setup e1 first\n",
+          "assist: ssh_exec: open the master with assist ssh setup e1 first\n",
         ]);
       },
     );
@@ -326,7 +329,10 @@ Deno.test("ssh end to end against a real sshd: setup, tools, login rules, pin, d
       for (const name of ["ssh_exec", "ssh_pull", "ssh_push", "ssh_pull_smat"]) {
         const args = name === "ssh_push" ? ["e1", `${home}-tmp/upload.bin`, "/tmp/x"] : ["e1", "/x"];
         const r = await tool(name, ...args);
-        assertEquals([r.code, r.stderr], [1, `assist: ${name}: open the master with /ssh-setup e1 first\n`]);
+        assertEquals([r.code, r.stderr], [
+          1,
+          `assist: ${name}: open the master with assist ssh setup e1 first\n`,
+        ]);
       }
       assertEquals((await run(["ssh", "close", "e1"])).stdout, "no master open for e1\n");
       match((await run(["ssh", "status"])).stdout, /^e1 .* multiplex +closed +present/m);

@@ -51,7 +51,7 @@ Deno.test("ssh faults against a real sshd", async (t) => {
       assertEquals(r.code, 1);
       assertEquals(
         r.stderr,
-        `assist: ${sshd.target} refused the stored password of e1; set it again with /ssh-pass e1 and retry\n`,
+        `assist: ${sshd.target} refused the stored password of e1; set it again with assist ssh pass e1 and retry\n`,
       );
       await Deno.lstat(`${home}/.ssh-sockets/e1.sock`).then(() => assert(false, "socket left"), () => {});
       match((await run(["ssh", "status", "e1"])).stdout, /^e1 .* closed +present/m);
@@ -90,7 +90,7 @@ Deno.test("ssh faults against a real sshd", async (t) => {
         const after = await run(["tools", "ssh_exec", "e1", "true"]);
         assertEquals([after.code, after.stderr], [
           1,
-          "assist: ssh_exec: open the master with /ssh-setup e1 first\n",
+          "assist: ssh_exec: open the master with assist ssh setup e1 first\n",
         ]);
         await Deno.lstat(`${home}/.ssh-sockets/e1.sock`).then(
           () => assert(false, "stale socket left"),
@@ -148,7 +148,7 @@ Deno.test("ssh faults against a real sshd", async (t) => {
         // The master noticed, left a note, and went away; the next call says to run setup.
         await until(async () => !(await alive(masters[masters.length - 1])), 5000, "the master to exit");
         const next = await run(["tools", "ssh_exec", "e1", "true"]);
-        assertEquals(next.stderr, "assist: ssh_exec: open the master with /ssh-setup e1 first\n");
+        assertEquals(next.stderr, "assist: ssh_exec: open the master with assist ssh setup e1 first\n");
         match((await run(["ssh", "status", "e1"])).stdout, /^e1: the last master lost its connection: /m);
         const json = await run(["tools", "ssh_status"]);
         assert(json.stdout.includes("lost its connection"));
@@ -191,7 +191,7 @@ Deno.test("ssh faults against a real sshd", async (t) => {
         assertEquals(line.split("\n").length, 1);
         match(
           line,
-          /^assist: the host key of e1 \(.*\) has CHANGED: it is now SHA256:\S+, recorded ssh-ed25519 SHA256:\S+; if the host was really re-keyed, run `assist ssh forget-hostkey e1` and then \/ssh-setup e1$/,
+          /^assist: the host key of e1 \(.*\) has CHANGED: it is now SHA256:\S+, recorded ssh-ed25519 SHA256:\S+; if the host was really re-keyed, run assist ssh forget-hostkey e1 and then assist ssh setup e1$/,
         );
         // Direct mode refuses the same way.
         await run(["ssh", "set-direct", "e1"]);

@@ -4,6 +4,7 @@ import { tempDir } from "../support/run_assist.ts";
 import {
   checkAlias,
   describeTarget,
+  editHosts,
   formatHosts,
   parseHosts,
   parseOptions,
@@ -165,6 +166,13 @@ Deno.test("known hosts: first key recorded, same key known, other key refused, f
   assertEquals(await forgetHostKey(tmp.path, "h", 2222), 1);
   assertEquals((await checkHostKey(tmp.path, "h", 2222, k2)).status, "new");
   assertEquals(await forgetHostKey(tmp.path, "nohost", 22), 0);
+  // First connections to many hosts at once (several masters starting): every key is kept, and so
+  // is a comment written by hand.
+  await Deno.writeTextFile(`${tmp.path}/.ssh-known-hosts`, "# by hand\n");
+  await Promise.all(Array.from({ length: 12 }, (_, i) => checkHostKey(tmp.path, `h${i}`, 22, k1)));
+  const all = await Deno.readTextFile(`${tmp.path}/.ssh-known-hosts`);
+  assert(all.startsWith("# by hand\n"), all);
+  for (let i = 0; i < 12; i++) assert(all.includes(`h${i} ssh-ed25519 `), `h${i}: ${all}`);
 });
 
 Deno.test("host-key algorithm order: recorded types first, as OpenSSH does", () => {
@@ -223,4 +231,50 @@ Deno.test("ensurePrivateDir: creates 0700, tightens a loose one, refuses a symli
   await Deno.mkdir(`${tmp.path}/elsewhere`);
   await Deno.symlink(`${tmp.path}/elsewhere`, `${tmp.path}/link`);
   await rejects(ensurePrivateDir(`${tmp.path}/link`), /not a plain folder/);
+});
+
+Deno.test("add and remove keep every line they do not own: comments, junk, CRLF (issue #29 item 4)", async () => {
+  await using tmp = await tempDir();
+  await ensureHome(tmp.path);
+  const path = homePaths(tmp.path).sshHosts;
+  const byHand = "# lab hosts, ask Ana\r\neng1\thci@10.0.0.5\t22\r\nnot a host line\neng2\tops@h2\t99999\n";
+  await Deno.writeTextFile(path, byHand);
+  await addHost(tmp.path, "eng3", "hci@h3:2222");
+  await addHost(tmp.path, "eng1", "hci@10.0.0.6");
+  assertEquals(
+    await Deno.readTextFile(path),
+    "# lab hosts, ask Ana\r\neng1\thci@10.0.0.6\t22\nnot a host line\neng2\tops@h2\t99999\neng3\thci@h3\t2222\n",
+  );
+  await removeHost(tmp.path, "eng1");
+  assertEquals(
+    await Deno.readTextFile(path),
+    "# lab hosts, ask Ana\r\nnot a host line\neng2\tops@h2\t99999\neng3\thci@h3\t2222\n",
+  );
+  // A later line of the same alias (which readers ignore) goes with it; it does not come back.
+  assertEquals(editHosts("a\tu@x\t22\nb\tu@y\t22\na\tu@z\t22\n", "a", undefined), "b\tu@y\t22\n");
+  assertEquals(editHosts("", "a", { alias: "a", user: "u", host: "x", port: 22 }), "a\tu@x\t22\n");
+  assertEquals(editHosts("# only\n", "a", undefined), "# only\n");
+});
+
+Deno.test("options: keys this version does not know stay when an alias changes", async () => {
+  await using tmp = await tempDir();
+  await ensureHome(tmp.path);
+  await addHost(tmp.path, "eng1", "hci@h");
+  const path = `${tmp.path}/.ssh-host-options.json`;
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      version: 1,
+      later: { x: 1 },
+      aliases: { eng1: { color: "red" }, eng9: { hciroot: "/h" } },
+    }),
+  );
+  await updateOptions(tmp.path, "eng1", (o) => ({ ...o, direct: true }));
+  assertEquals(JSON.parse(await Deno.readTextFile(path)), {
+    version: 1,
+    later: { x: 1 },
+    aliases: { eng1: { color: "red", direct: true }, eng9: { hciroot: "/h" } },
+  });
+  await removeHost(tmp.path, "eng1");
+  assertEquals(JSON.parse(await Deno.readTextFile(path)).aliases, { eng9: { hciroot: "/h" } });
 });

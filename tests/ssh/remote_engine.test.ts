@@ -139,7 +139,7 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
       assertEquals(
         gated.stderr,
         "assist: list_sites: no engine root on e1: its login shell sets no HCIROOT; pass --hciroot <path> or pin " +
-          "one with /ssh-set-hciroot e1 <path>\n",
+          "one with assist ssh set-hciroot e1 <path>\n",
       );
       await run(["ssh", "set-hciroot", "e1", root]);
       const pinned = await run(["tools", "list_sites", "e1", "--format", "tsv"]);
@@ -158,7 +158,7 @@ Deno.test("engine tools on a remote engine host over SSH equal the same tools ru
         const r = await run(["tools", ...args]);
         assertEquals([r.code, r.stderr], [
           1,
-          `assist: ${args[0]}: open the master with /ssh-setup e1 first\n`,
+          `assist: ${args[0]}: open the master with assist ssh setup e1 first\n`,
         ]);
       }
       const unknown = await run(["tools", "list_sites", "nope"]);

@@ -1,10 +1,11 @@
 /**
  * File protection (spec, Authentication item 7). The model's file tools refuse anything under
  * `$ASSIST_HOME/log`, `/sanitize`, `/sessions` and the files `.oauth.json` and `.env`; we add the
- * places that hold other secrets (`.ssh-creds/`, the stored API key, the `.new` sidecars written
+ * places that hold other secrets (`.ssh-creds/`, the stored API key, the `.new` temporaries written
  * while a secret file is replaced). A path is refused when either its literal form or its real
  * (symlink-resolved) form lies inside a protected place of either the literal or the real form of
- * the home. `..` chains, trailing separators, nonexistent paths, Windows separators, trailing dots
+ * the home, or at or under the real path of a protected entry that is a symbolic link (issue #29
+ * item 5: `sanitize` linked to a folder on another disk is refused by that folder's path too). `..` chains, trailing separators, nonexistent paths, Windows separators, trailing dots
  * and alternate data streams, and case variants on case-insensitive file systems are all covered.
  *
  * The comparison itself (`protectedPlace`) is pure, so every platform's rules are tested here.
@@ -50,7 +51,8 @@ export function comparable(path: string, flavor: Flavor): string {
 }
 
 /**
- * Which protected place `candidate` falls in, for any of the home forms, or undefined. Both are
+ * Which protected place `candidate` falls in, for any of the home forms or at or under the real path
+ * of a protected entry that is a link (`entries`, from {@link linkedEntries}), or undefined. All are
  * absolute; every form should be given (literal and real). Pure.
  *
  * @example
@@ -58,7 +60,12 @@ export function comparable(path: string, flavor: Flavor): string {
  * protectedPlace(["/h/.assist/log/x"], ["/h/.assist"], { windows: false, caseInsensitive: false }); // "log/"
  * ```
  */
-export function protectedPlace(candidates: string[], homes: string[], flavor: Flavor): string | undefined {
+export function protectedPlace(
+  candidates: string[],
+  homes: string[],
+  flavor: Flavor,
+  entries: readonly ProtectedEntry[] = [],
+): string | undefined {
   const homeForms = [...new Set(homes.map((h) => comparable(h, flavor)))];
   for (const raw of candidates) {
     const c = comparable(raw, flavor);
@@ -73,11 +80,60 @@ export function protectedPlace(candidates: string[], homes: string[], flavor: Fl
       if (rest.includes("/")) continue;
       for (const file of PROTECTED_FILES) {
         const f = flavor.caseInsensitive ? file.toLowerCase() : file;
-        if (rest === f || rest === `${f}.new`) return file;
+        if (rest === f || (rest.startsWith(`${f}.`) && rest.endsWith(".new"))) return file;
       }
     }
   }
+  for (const e of entries) {
+    const real = comparable(e.real, flavor);
+    for (const raw of candidates) {
+      const c = comparable(raw, flavor);
+      if (c === real || (e.dir && c.startsWith(real.endsWith("/") ? real : `${real}/`))) return e.place;
+    }
+  }
   return undefined;
+}
+
+/**
+ * A protected entry of the home by its real path: a folder (`sanitize/`) or a file (`.env`) that is
+ * a symbolic link to somewhere else, or a link inside a protected folder. Whatever lies at or under
+ * `real` is that place.
+ */
+export interface ProtectedEntry {
+  /** The place as refusals name it: `sanitize/`, `.env`. */
+  place: string;
+  /** The entry's symlink-resolved path. */
+  real: string;
+  /** A folder: everything under `real` is protected too. */
+  dir: boolean;
+}
+
+/**
+ * The protected entries of `home` (its real path) that resolve to somewhere other than where they
+ * are: each protected folder and file that is a symbolic link, and each link directly inside a
+ * protected folder (`sanitize/lookup.tsv` kept on another disk). Synchronous: a few quick system
+ * calls on every check, so a link made while the program runs counts at once.
+ */
+export function linkedEntries(home: string, flavor: Flavor): ProtectedEntry[] {
+  const lib = flavor.windows ? win32 : posix;
+  const out: ProtectedEntry[] = [];
+  const resolve = (path: string, place: string, dir: boolean) => {
+    try {
+      const real = Deno.realPathSync(path);
+      if (comparable(real, flavor) !== comparable(path, flavor)) out.push({ place, real, dir });
+    } catch { /* missing or dangling: nothing to read there */ }
+  };
+  for (const dir of PROTECTED_DIRS) {
+    const path = lib.join(home, dir);
+    resolve(path, `${dir}/`, true);
+    try {
+      for (const e of Deno.readDirSync(path)) {
+        if (e.isSymlink) resolve(lib.join(path, e.name), `${dir}/`, true);
+      }
+    } catch { /* missing or unreadable */ }
+  }
+  for (const file of PROTECTED_FILES) resolve(lib.join(home, file), file, false);
+  return out;
 }
 
 /** The current platform's flavor; `caseInsensitive` is probed on the home when not Windows/macOS. */
@@ -135,9 +191,17 @@ export async function physicalPath(absolute: string, flavor: Flavor): Promise<st
 export class PathGuard {
   readonly flavor: Flavor;
   readonly homes: string[];
+  /** The protected entries that are links, as of the last check (see {@link linkedEntries}). */
+  entries: ProtectedEntry[] = [];
   private constructor(flavor: Flavor, homes: string[]) {
     this.flavor = flavor;
     this.homes = homes;
+    this.refresh();
+  }
+
+  /** Re-reads where the protected entries lead (called by every `check`). */
+  refresh(): void {
+    this.entries = linkedEntries(this.homes[this.homes.length - 1], this.flavor);
   }
 
   /** Builds the guard for `home` (literal and real forms), probing case sensitivity. */
@@ -159,7 +223,9 @@ export class PathGuard {
     // The physical form starts from the path as written: `link/..` must go to the parent of the
     // link's target, which lexical normalization (in `literal`) would already have undone.
     const real = await physicalPath(joinUnnormalized(cwd, path, this.flavor), this.flavor);
-    const place = protectedPlace([literal, real], this.homes, this.flavor) ?? await this.hardLinkPlace(real);
+    this.refresh();
+    const place = protectedPlace([literal, real], this.homes, this.flavor, this.entries) ??
+      await this.hardLinkPlace(real);
     return { place, literal, real };
   }
 
@@ -206,7 +272,7 @@ export class PathGuard {
 
   /** Pure check of already-computed forms (used by the tree walkers, which track real paths). */
   placeOf(...forms: string[]): string | undefined {
-    return protectedPlace(forms, this.homes, this.flavor);
+    return protectedPlace(forms, this.homes, this.flavor, this.entries);
   }
 
   /** The one-line refusal an operator (and the model) reads. */

@@ -8,6 +8,7 @@
 import { type ExecResult } from "../../ssh/remote.ts";
 import { filterNoise } from "../../ssh/wrap.ts";
 import { budgetLines } from "../../core/exec_budget.ts";
+import { type HintFn, slashHint } from "../../core/hint.ts";
 
 const SIGNALS: Record<string, number> = {
   HUP: 1,
@@ -33,6 +34,8 @@ export function exitCodeOf(r: Pick<ExecResult, "code" | "exitSignal" | "timedOut
 
 export interface RenderOptions {
   alias: string;
+  /** How the note names a command (`assist ssh ...` by hand, `/ssh-...` for the model). @default slashHint */
+  hint?: HintFn;
   maxLines: number;
   timeoutSeconds: number;
   /** Whether the command ran through the login profile (the sudo hint only makes sense then). */
@@ -57,7 +60,7 @@ export function renderExec(r: ExecResult, o: RenderOptions): string {
   if (filtered.sudo && o.login && rc !== 0 && stdout === "") {
     lines.push(
       `[ssh_exec: the login profile of ${o.alias} seems to need sudo; the operator can pin the engine root ` +
-        `with /ssh-set-hciroot ${o.alias} <path> to skip it]`,
+        `with ${(o.hint ?? slashHint)("ssh-set-hciroot", [o.alias, "<path>"])} to skip it]`,
     );
   }
   if (r.timedOut) lines.push(`[ssh_exec: timed out after ${o.timeoutSeconds} s; killed]`);

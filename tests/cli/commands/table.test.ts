@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import {
+  cliForms,
   COMMANDS,
   findCommand,
   helpText,
@@ -10,7 +11,7 @@ import {
   usageLine,
 } from "../../../cli/commands/table.ts";
 import { helpText as cliHelp } from "../../../cli/help.ts";
-import { REPO_ROOT, tempDir } from "../../support/run_assist.ts";
+import { REPO_ROOT, runAssist, tempDir } from "../../support/run_assist.ts";
 import { recordingIO, replContext } from "./_support.ts";
 
 /** The spec's slash-command table (SPEC.md, "Slash commands"), as the issue lists it. */
@@ -276,4 +277,33 @@ Deno.test("/<command> --help shows its usage and runs nothing; a raw tail keeps 
   assertEquals(io.warns, []);
   // Nothing was registered.
   assertEquals(await Deno.stat(`${tmp.path}/.ssh-hosts.tsv`).then(() => true, () => false), false);
+});
+
+Deno.test("the command line names commands in its own form, also in messages worded for the REPL", async () => {
+  // Issue #29 item 10: the modules below the fronts word hints for the REPL (`/ssh-pass h1`); a
+  // failure shown at a shell says what to type there.
+  assertEquals(
+    cliForms("e1 refused the stored password of e1; set it again with /ssh-pass e1 and retry"),
+    "e1 refused the stored password of e1; set it again with assist ssh pass e1 and retry",
+  );
+  assertEquals(
+    cliForms("(close it with /ssh-close e1, then /ssh-setup e1)"),
+    "(close it with assist ssh close e1, then assist ssh setup e1)",
+  );
+  // Paths, REPL-only commands and words are left alone.
+  assertEquals(cliForms("see /tmp/ssh-pass or /help, a/ssh-pass"), "see /tmp/ssh-pass or /help, a/ssh-pass");
+
+  await using tmp = await tempDir();
+  const env = { ASSIST_HOME: `${tmp.path}/home`, HOME: tmp.path };
+  assertEquals((await runAssist(["ssh", "add", "h1", "u@127.0.0.1:1"], { env })).code, 0);
+  const r = await runAssist(["tools", "ssh_exec", "h1", "true"], { env });
+  assertEquals([r.code, r.stderr], [1, "assist: ssh_exec: open the master with assist ssh setup h1 first\n"]);
+  if (Deno.build.os === "windows") return; // the rest is about POSIX modes
+  // A loose credential file: the message comes from ssh/creds.ts, worded for the REPL.
+  await Deno.writeTextFile(`${tmp.path}/home/.ssh-creds/h1`, "pw\n", { mode: 0o644 });
+  await Deno.chmod(`${tmp.path}/home/.ssh-creds/h1`, 0o644);
+  await Deno.writeTextFile(`${tmp.path}/home/.ssh-host-options.json`, '{"aliases":{"h1":{"direct":true}}}');
+  const s = await runAssist(["ssh", "setup", "h1"], { env });
+  assertEquals(s.code, 1);
+  match(s.stderr, /readable by others \(mode 644\); set it again with assist ssh pass h1\n$/);
 });

@@ -1,6 +1,7 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { comparable, PathGuard, protectedPlace } from "../../../tools/files/protect.ts";
 import { tempDir } from "../../support/run_assist.ts";
+import { call, contextFor, errorOf } from "../support.ts";
 
 const POSIX = { windows: false, caseInsensitive: false };
 const POSIX_CI = { windows: false, caseInsensitive: true };
@@ -160,4 +161,64 @@ Deno.test("PathGuard on the real file system: symlinks, traversal, nonexistent p
   await t.step("legitimate: logbook", async () => assert(!(await refused(g, `${home}/logbook`))));
   await t.step("legitimate: /tmp/log/x", async () => assert(!(await refused(g, "tmp/log/x"))));
   await t.step("legitimate: home itself", async () => assert(!(await refused(g, home))));
+});
+
+Deno.test("a protected entry that is a link: its target's real path is refused by every file tool", async (t) => {
+  // Issue #29 item 5: $ASSIST_HOME/sanitize kept on another disk (a link to a folder outside the
+  // home), and a lookup table inside log/ linked from elsewhere. The target is named by its own path.
+  await using tmp = await tempDir();
+  const root = tmp.path;
+  const home = `${root}/home/.assist`;
+  await Deno.mkdir(home, { recursive: true });
+  await Deno.mkdir(`${root}/disk2/tables`, { recursive: true });
+  await Deno.writeTextFile(`${root}/disk2/tables/lookup.tsv`, "[[NAME_1]]\tNAME\tjohn smith\tSMITH^JOHN\n");
+  await Deno.symlink(`${root}/disk2/tables`, `${home}/sanitize`);
+  await Deno.mkdir(`${home}/log`);
+  await Deno.mkdir(`${root}/disk3`);
+  await Deno.writeTextFile(`${root}/disk3/audit.log`, '{"value":"SMITH^JOHN"}\n');
+  await Deno.symlink(`${root}/disk3/audit.log`, `${home}/log/auto-phi.log`);
+  await Deno.writeTextFile(`${root}/disk3/settings`, "X=SMITH^JOHN\n");
+  await Deno.symlink(`${root}/disk3/settings`, `${home}/.env`);
+  await Deno.writeTextFile(`${root}/disk3/fine.txt`, "nothing here\n");
+  const ctx = contextFor(home, root);
+  const { readFileTool } = await import("../../../tools/files/read_file_tool.ts");
+  const { grepFilesTool } = await import("../../../tools/files/grep_files_tool.ts");
+  const { globFilesTool } = await import("../../../tools/files/glob_files_tool.ts");
+  const { listDirTool } = await import("../../../tools/files/list_dir_tool.ts");
+
+  await t.step("read_file of the linked folder's file, by its real path", async () => {
+    const e = errorOf(await call(readFileTool, { path: `${root}/disk2/tables/lookup.tsv` }, ctx));
+    assertEquals([e.error, /protected sanitize\//.test(e.message)], ["protected_path", true]);
+  });
+  await t.step("read_file of a linked file inside a protected folder, and of a linked .env", async () => {
+    assertEquals(errorOf(await call(readFileTool, { path: "disk3/audit.log" }, ctx)).error, "protected_path");
+    assertEquals(errorOf(await call(readFileTool, { path: "disk3/settings" }, ctx)).error, "protected_path");
+  });
+  await t.step("grep_files and glob_files inside the linked folder are refused", async () => {
+    // disk2 holds the protected folder: grep searches it, but never enters the folder.
+    const g = await call(grepFilesTool, { pattern: "SMITH", path: `${root}/disk2` }, ctx);
+    match(g.text, /^no matches for \/SMITH\/\n\[grep_files: 1 protected path\(s\) not searched\]$/);
+    const inside = errorOf(
+      await call(grepFilesTool, { pattern: "SMITH", path: `${root}/disk2/tables` }, ctx),
+    );
+    assertEquals(inside.error, "protected_path");
+    const glob = await call(globFilesTool, { pattern: "**/*", path: root }, ctx);
+    assert(!glob.text.includes("lookup.tsv") && !glob.text.includes("audit.log"), glob.text);
+    assert(glob.text.includes("disk3/fine.txt"), glob.text);
+  });
+  await t.step("list_dir marks the linked folder protected", async () => {
+    const l = await call(listDirTool, { path: `${root}/disk2` }, ctx);
+    match(l.text, /tables\/\s+\[protected\]/);
+  });
+  await t.step("a link made after the guard was built counts at once", async () => {
+    await Deno.mkdir(`${root}/disk4`);
+    await Deno.writeTextFile(`${root}/disk4/s1.log.md`, "SMITH^JOHN\n");
+    await Deno.symlink(`${root}/disk4`, `${home}/sessions`);
+    assertEquals(errorOf(await call(readFileTool, { path: "disk4/s1.log.md" }, ctx)).error, "protected_path");
+  });
+  await t.step("the temporaries of a protected file are protected too", () => {
+    const H = "/home/op/.assist";
+    assertEquals(protectedPlace([`${H}/.env.4242.0a1b2c3d.new`], [H], POSIX), ".env");
+    assertEquals(protectedPlace([`${H}/.env.example`], [H], POSIX), undefined);
+  });
 });

@@ -245,3 +245,34 @@ Deno.test("hl7 tools: registered, and the modules keep the parser behind a dynam
     );
   }
 });
+
+Deno.test("hl7_show --all on pathological input stops at its cap and says so (issue #29 item 9)", async () => {
+  await using tmp = await tempDir();
+  const ctx = contextFor(`${tmp.path}/.assist`, tmp.path);
+  const msh = "MSH|^~\\&|A|B|C|D|20240101||ADT^A01|1|P|2.5\r";
+  const inputs = {
+    // Millions of empty components and subcomponents in one field: a row each.
+    "one field of ^&": `${msh}PID|1||${"^&".repeat(1_500_000)}\r`,
+    // A segment id that is a whole line of junk: every row's path column as wide as it.
+    "a junk segment id": `${msh}${"Z".repeat(400_000)}|${"a^".repeat(100_000)}\rPID|1||${
+      "^".repeat(50_000)
+    }\r`,
+    // Millions of segments with nothing in them: a heading each.
+    "empty segments": msh + "ZZZ\r".repeat(1_500_000),
+  };
+  for (const [what, text] of Object.entries(inputs)) {
+    const r = await call(hl7ShowTool, { text, all: true }, ctx);
+    ok(!r.isError, `${what}: ${r.text.slice(0, 200)}`);
+    ok(r.text.length < 40 * 1024 * 1024, `${what}: ${r.text.length} characters`);
+    ok(
+      r.text.includes(
+        "[hl7_show: stopped at 100,000 lines or 16 MB of text; show one message with --message N, " +
+          "leave out --all, or read one field with hl7_field]",
+      ),
+      `${what}: ${r.text.slice(-300)}`,
+    );
+  }
+  // An ordinary message is not cut.
+  const plain = await call(hl7ShowTool, { text: `${msh}PID|1||123^^^H^MR\r`, all: true }, ctx);
+  ok(!plain.text.includes("[hl7_show: stopped"), plain.text);
+});

@@ -20,6 +20,7 @@ export function run(input: InputOf<typeof sshExecTool>, ctx: ToolContext): Promi
         maxLines: input.max_lines,
         timeoutSeconds,
         login: wrapped.how === "login",
+        hint: ctx.hint,
       }),
     };
   });
