@@ -457,7 +457,8 @@ function joined(all: SmatMessage[], filter: MessageFilter, s: Scope): ToolResult
       "",
     ]
     : [];
-  const counts = [...tally].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ");
+  const counts = [...tally].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => `${k} ${n}`)
+    .join(", ");
   lines.push(
     footer(
       `${plural(pairs.length, "message")} joined to their replies (${counts || "none"})${
