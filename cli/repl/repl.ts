@@ -25,7 +25,7 @@ import type { AgentIO, ToolCallRecord } from "../agent/loop.ts";
 import { Conversation } from "../agent/conversation.ts";
 import type { SessionPhiGate } from "../agent/phi_adapter.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
-import type { MessageParam, Usage } from "../model/types.ts";
+import { type MessageParam, promptText, type Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
 import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
 import type { Completer, LineInput } from "./terminal.ts";
@@ -422,7 +422,7 @@ export class Repl {
     const { messages, repaired, turns } = await this.#conv.resume(id);
     id = this.#conv.sessionId;
     const gate = await this.#gate();
-    const first = messages.find((m) => typeof m.content === "string")?.content as string;
+    const first = messages.map(promptText).find((p) => p !== undefined) ?? "";
     const shown = gate.detokenize(first).replace(/\s+/g, " ").trim();
     const head = `resumed ${id}: ${turns} turn(s)${
       repaired ? " (an unfinished last turn was dropped)" : ""
