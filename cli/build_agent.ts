@@ -100,6 +100,7 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
       }),
       notice: o.io.notice,
       onRateLimit: o.onRateLimit,
+      idleTimeoutSeconds: o.config.idleTimeoutSeconds,
     },
     system,
     toolContext: { config: o.config, cwd: o.cwd, caller: "model" },
