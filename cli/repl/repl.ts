@@ -409,6 +409,7 @@ export class Repl {
       toolCall: (name, input) => this.#view?.line(this.#formatToolCall(name, input)),
       toolResult: (rec) => this.#view?.line(this.#formatResult(rec)),
       notice: (line) => this.#view ? this.#view.notice(line) : this.#out(line + "\n"),
+      activity: (limit) => this.#view?.activity(limit),
     };
   }
 
@@ -558,6 +559,7 @@ export class Repl {
         this.#out("(cancelled before anything was sent)\n");
       } else if (r.cancelled) {
         this.#out("(cancelled; the conversation is kept)\n");
+        this.#turns++; // kept, with its interruption marker: a turn of the session like any other
       } else {
         this.#lastAnswer = r.answer;
         this.#turns++;
@@ -568,6 +570,7 @@ export class Repl {
         // Ctrl-C at a question of the turn (a review or confirm prompt): the turn is cancelled,
         // said as Ctrl-C during the answer says it.
         this.#out("(cancelled; the conversation is kept)\n");
+        this.#turns++;
       } else if (err instanceof AssistError) { // the model API's errors (ModelError) among them
         this.#out(`assist: ${err.message}\n`);
       } else throw err;
