@@ -136,6 +136,18 @@ Deno.test("-p has an overall bound per turn: a stream of only pings is stopped w
     /^assist: the turn took longer than 2 s and was stopped \(ASSIST_TURN_TIMEOUT sets the bound; 0: none\)$/m,
   );
   assertEquals(fake.messageRequests.length, 1, "pings are life: the request was not given up and sent again");
+  // A retry-after the bound would cut short is reported at once, not begun.
+  fake.faults.push({ kind: "rate_limit_api_key", retryAfter: 120 });
+  const long = await runAssist(["-p", "x"], {
+    env: env(tmp.path, fake, { ASSIST_TURN_TIMEOUT: "60" }),
+    cwd: tmp.path,
+  });
+  assertEquals(long.code, 1, long.stderr);
+  match(
+    long.stderr,
+    /the API asks for a wait of 2 min \(retry-after 120 s\), longer than the 60 s this program waits/,
+  );
+  assertEquals(fake.messageRequests.length, 2);
   // A bad value is one line naming the variable.
   const bad = await runAssist(["-p", "x"], {
     env: env(tmp.path, fake, { ASSIST_TURN_TIMEOUT: "soon" }),

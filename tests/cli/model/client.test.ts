@@ -182,6 +182,42 @@ Deno.test("single send: a JSON error body labelled as an event stream is that er
   assertEquals(bodies.map((b) => JSON.parse(b).stream), [true, true]);
 });
 
+Deno.test("single send: every JSON error body shape is sent again streaming, and only after its wait", async () => {
+  const error = JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+  const shapes: Array<[number, string]> = [[529, "application/json"], [200, "application/json"], [
+    200,
+    "text/event-stream",
+  ]];
+  for (const [status, type] of shapes) {
+    await using fake = new FakeModelApi();
+    fake.replies.push({ text: "second time lucky" });
+    const log: string[] = [];
+    let n = 0;
+    const fetchOnce: typeof fetch = (input, init) => {
+      log.push(`request stream=${JSON.parse(String(init!.body)).stream}`);
+      if (n++ === 0) {
+        return Promise.resolve(new Response(error, { status, headers: { "content-type": type } }));
+      }
+      return fetch(input, init);
+    };
+    const r = await sendMessage(request(), {
+      url: fake.url,
+      auth: apiKey,
+      stream: true,
+      fetch: fetchOnce,
+      sleep: (ms) => (log.push(`wait ${ms}`), Promise.resolve()),
+      notice: (l) => log.push(l),
+    });
+    assertEquals(r.streamed, true, `${status} ${type}`);
+    assertEquals(log, [
+      "request stream=true",
+      "model> the model API is overloaded; retrying in 2 s (attempt 2 of 4).",
+      "wait 2000",
+      "request stream=true",
+    ], `${status} ${type}`);
+  }
+});
+
 Deno.test("an empty event stream is the spec's empty response, retried", async () => {
   let n = 0;
   await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
