@@ -180,6 +180,8 @@ export class Agent {
         let display = o.gate.displayStream();
         let shown = "";
         partial = "";
+        // A broken attempt's text is void (a front may drop it): the retry needs the blank line too.
+        const roundBefore = before;
         const { message, streamed } = await sendMessage(
           buildRequest(this.model, o.maxTokens ?? 8192, o.system, toolDefs, this.messages),
           {
@@ -196,6 +198,7 @@ export class Agent {
             onResend: () => {
               if (shown || display.flush()) o.io.notice("model> that answer broke off; it starts over");
               o.io.attemptBroken?.();
+              before = roundBefore;
               display = o.gate.displayStream();
               shown = "";
               partial = "";

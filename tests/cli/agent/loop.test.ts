@@ -387,3 +387,19 @@ Deno.test("the text before a tool call and the answer after it are apart by a bl
   await s.agent.turn("again");
   assertEquals(s.io.texts.join(""), "First:\n\nDone.");
 });
+
+Deno.test("a front that holds text gets finished attempts only, the blank line before a retried round too", async () => {
+  await using s = await setup();
+  let held = "";
+  let printed = "";
+  s.io.text = (t) => held += t;
+  s.io.attemptBroken = () => held = "";
+  s.io.attemptDone = () => (printed += held, held = "");
+  s.fake.replies.push({ text: "Looking across sites.", toolCalls: [{ name: "list_dir", input: {} }] });
+  // The second round's first attempt breaks off after some text; its retry is the answer.
+  s.fake.faultAt.set(2, { kind: "mid_stream_error" });
+  s.fake.replies.push({ text: "BROKEN words" }, { text: "The TRXID column lists them." });
+  const r = await s.agent.turn("which sites?");
+  assertEquals(r.answer, "The TRXID column lists them.");
+  assertEquals(printed, "Looking across sites.\n\nThe TRXID column lists them.");
+});
