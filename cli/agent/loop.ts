@@ -332,7 +332,8 @@ export class Agent {
     const last = this.messages[this.messages.length - 1];
     if (!last || this.messages.length <= start) return;
     if (cancelled) {
-      if (last.role === "assistant") this.#answerOpenCalls(last);
+      // An assistant message without open calls already ends the turn validly.
+      if (last.role === "assistant" && !this.#answerOpenCalls(last)) return;
       this.messages.push({
         role: "assistant",
         content: [

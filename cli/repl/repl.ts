@@ -549,6 +549,7 @@ export class Repl {
         live: this.interactive,
         color: this.#color,
         markdown: this.#color, // a terminal with colour (this.#color is false in scripted use)
+        columns: () => this.#columns(),
       });
       this.#view = view;
       view.start();

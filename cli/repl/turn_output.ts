@@ -17,6 +17,8 @@ export interface TurnOutputOptions {
   color: boolean;
   /** Style the model's markdown as it streams (markdown.ts): a live terminal with colour. */
   markdown?: boolean;
+  /** The terminal's width: the indicator is cut to fit one line (a wrapped one could not be erased). */
+  columns?: () => number;
   /** Seconds of silence before the indicator appears. @default 2 */
   quietSeconds?: number;
   now?: () => number;
@@ -197,6 +199,8 @@ export class TurnOutput {
         label += ` · no reply for ${Math.floor(silent)} s; giving up in ${left} s (Ctrl-C stops waiting)`;
       }
     }
+    const width = (this.#o.columns?.() ?? 80) - 1;
+    if (label.length > width) label = label.slice(0, Math.max(0, width - 1)) + "…";
     const text = this.#o.color ? `\x1b[2m${label}\x1b[22m` : label;
     // On a line that already holds text, the indicator goes on the next line.
     const lead = this.#atLineStart ? "\r" : "\n";

@@ -70,6 +70,24 @@ Deno.test("a silent request shows its idle countdown; a ping starts it over; non
   assert.ok(h.out().endsWith("… 101 s"), JSON.stringify(h.out()));
 });
 
+Deno.test("the indicator is cut to the terminal's width, so it never wraps", () => {
+  let now = 0;
+  let out = "";
+  const view = new TurnOutput({
+    write: (s) => out += s,
+    live: true,
+    color: false,
+    now: () => now,
+    columns: () => 40,
+  });
+  view.activity(300);
+  now += 50_000;
+  view.tick();
+  const shown = out.slice(out.lastIndexOf("\x1b[K") + 3);
+  assert.equal(shown, "… 50 s · no reply for 50 s; giving up …");
+  assert.equal(shown.length, 39);
+});
+
 Deno.test("deltas that arrive together are written with one write; lines flush held text first", async () => {
   const writes: string[] = [];
   const view = new TurnOutput({ write: (s) => writes.push(s), live: false, color: false });
