@@ -122,18 +122,18 @@ Deno.test("stdout holds the final answer only: a broken-off attempt is a notice 
 Deno.test("-p has an overall bound per turn: a stream of only pings is stopped with one line", async () => {
   await using tmp = await tempDir();
   await using fake = new FakeModelApi();
-  // Pings keep the idle limit (1 s here) from firing: only the turn's bound (2 s) ends it.
+  // Pings keep the idle limit (2 s here) from firing: only the turn's bound (5 s) ends it.
   fake.faults.push({ kind: "pings", everyMs: 100 });
   fake.replies.push({ text: "never" });
   const r = await runAssist(["-p", "think hard"], {
-    env: env(tmp.path, fake, { ASSIST_IDLE_TIMEOUT: "1", ASSIST_TURN_TIMEOUT: "2" }),
+    env: env(tmp.path, fake, { ASSIST_IDLE_TIMEOUT: "2", ASSIST_TURN_TIMEOUT: "5" }),
     cwd: tmp.path,
   });
   assertEquals(r.code, 1, r.stderr);
   assertEquals(r.stdout, "");
   match(
     r.stderr,
-    /^assist: the turn took longer than 2 s and was stopped \(ASSIST_TURN_TIMEOUT sets the bound; 0: none\)$/m,
+    /^assist: the turn took longer than 5 s and was stopped \(ASSIST_TURN_TIMEOUT sets the bound; 0: none\)$/m,
   );
   assertEquals(fake.messageRequests.length, 1, "pings are life: the request was not given up and sent again");
   // A retry-after the bound would cut short is reported at once, not begun.
