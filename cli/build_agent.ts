@@ -8,7 +8,7 @@ import { AssistError } from "../core/errors.ts";
 import { homePaths } from "../core/home.ts";
 import { apiKeyProvider, keyStoreFor, resolveApiKey } from "./auth/api_key.ts";
 import { oauthProvider } from "./auth/oauth.ts";
-import type { AuthProvider } from "./model/client.ts";
+import { type AuthProvider, MAX_RETRY_AFTER_SECONDS } from "./model/client.ts";
 import { HeadersLog } from "./model/headers_log.ts";
 import type { RateLimitReading } from "./model/ratelimit.ts";
 import { Agent, type AgentIO, type ConversationState } from "./agent/loop.ts";
@@ -100,6 +100,11 @@ export async function createAgent(o: SessionOptions): Promise<Agent> {
       }),
       notice: o.io.notice,
       onRateLimit: o.onRateLimit,
+      idleTimeoutSeconds: o.config.idleTimeoutSeconds,
+      // -p: a wait the turn's bound would cut short is reported at once instead of begun.
+      maxRetryAfterSeconds: o.front === "cli" && o.config.turnTimeoutSeconds > 0
+        ? Math.min(MAX_RETRY_AFTER_SECONDS, o.config.turnTimeoutSeconds)
+        : undefined,
     },
     system,
     toolContext: { config: o.config, cwd: o.cwd, caller: "model" },

@@ -1,7 +1,11 @@
 /**
  * Headless mode for scripts: `assist -p "<prompt>"` runs one agent turn to completion and prints the
  * answer (detokenized) to stdout; notices and tool-call lines go to stderr; `--json` prints one JSON
- * transcript instead. Exit codes: 0 answered, 1 the model call or a refusal failed, 2 usage, 130
+ * transcript instead. stdout holds finished answers only: an answer's text is held until its
+ * stream ends, so an attempt that broke off (a mid-stream error, a reset) and is sent again leaves
+ * nothing there, only its notice on stderr. The turn has an overall bound
+ * (`ASSIST_TURN_TIMEOUT`, default 30 min; the idle limit of each request is apart from it): past
+ * it the turn stops with one line and exit 1, whatever the API sends meanwhile (pings, say). Exit codes: 0 answered, 1 the model call or a refusal failed, 2 usage, 130
  * interrupted. There is no review gate here (no terminal to ask on), as the spec says. `@file`
  * references in the prompt are attached (warnings on stderr; the REPL's one-time tip is not printed
  * to scripts). The run is a session of its own: its turn is committed to `sessions/<id>.log.md` and
@@ -85,8 +89,16 @@ export async function runHeadless(argv: string[]): Promise<number> {
     conv.notice(coverage);
     err(coverage + "\n");
   }
+  let held = "";
   const io = {
-    text: (t: string) => args.json || out(t),
+    text: (t: string) => {
+      if (!args.json) held += t;
+    },
+    attemptDone: () => {
+      if (held) out(held);
+      held = "";
+    },
+    attemptBroken: () => held = "",
     toolCall: (name: string, input: Record<string, unknown>) => err(formatToolCall(name, input) + "\n"),
     notice: (line: string) => err(line + "\n"),
   };
@@ -95,9 +107,24 @@ export async function runHeadless(argv: string[]): Promise<number> {
   try {
     Deno.addSignalListener("SIGINT", onInt);
   } catch { /* no signals here */ }
+  const bound = config.turnTimeoutSeconds;
+  let overdue = false;
+  const deadline = bound > 0
+    ? setTimeout(() => {
+      overdue = true;
+      abort.abort();
+    }, bound * 1000)
+    : undefined;
   try {
     // One turn, committed to the session artifacts by the conversation whatever its outcome.
     const r = await conv.turn(prompt, abort.signal, io);
+    if (overdue) {
+      err(
+        `assist: the turn took longer than ${bound} s and was stopped (ASSIST_TURN_TIMEOUT sets the bound; ` +
+          `0: none)\n`,
+      );
+      return EXIT.failure;
+    }
     if (r.cancelled) {
       err("assist: cancelled\n");
       return EXIT.interrupted;
@@ -131,6 +158,7 @@ export async function runHeadless(argv: string[]): Promise<number> {
     }
     throw e;
   } finally {
+    clearTimeout(deadline);
     try {
       Deno.removeSignalListener("SIGINT", onInt);
     } catch { /* ignore */ }

@@ -47,6 +47,16 @@ export interface Config {
   /** @default 8192 */
   toolResultReviewThreshold: number;
   uploadUrl?: string;
+  /**
+   * Seconds without a byte from the model API (a ping counts) before a request is given up as
+   * stuck (ASSIST_IDLE_TIMEOUT). @default 300
+   */
+  idleTimeoutSeconds: number;
+  /**
+   * Seconds a `-p` turn may take in all, tools and retries included (ASSIST_TURN_TIMEOUT); 0: no
+   * bound. @default 1800
+   */
+  turnTimeoutSeconds: number;
   /** Sessions older than this many days are pruned at REPL start. @default 30 */
   sessionRetentionDays: number;
   sshNoLogin: boolean;
@@ -67,6 +77,9 @@ export const DEFAULT_MODEL_API_URL = "https://api.anthropic.com/v1/messages";
 export const DEFAULT_PHI_PORT = 41189;
 export const DEFAULT_REVIEW_THRESHOLD = 8192;
 export const DEFAULT_SESSION_RETENTION_DAYS = 30;
+/** Long thinking can pass minutes between visible words; the API pings meanwhile. */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
+export const DEFAULT_TURN_TIMEOUT_SECONDS = 1800;
 
 /** Every variable the program reads, with its meaning: `--help` prints this table. */
 export const ENV_DOC: ReadonlyArray<readonly [string, string]> = [
@@ -96,6 +109,14 @@ export const ENV_DOC: ReadonlyArray<readonly [string, string]> = [
   [
     "ASSIST_SESSION_RETENTION_DAYS",
     `session artifacts kept this many days (default ${DEFAULT_SESSION_RETENTION_DAYS})`,
+  ],
+  [
+    "ASSIST_IDLE_TIMEOUT",
+    `seconds without a byte (pings count) before a model request is given up (default ${DEFAULT_IDLE_TIMEOUT_SECONDS})`,
+  ],
+  [
+    "ASSIST_TURN_TIMEOUT",
+    `-p: seconds a turn may take in all (default ${DEFAULT_TURN_TIMEOUT_SECONDS}; 0: no bound)`,
   ],
   ["ASSIST_BASE_URL", "update origin base address"],
   ["ASSIST_ORIGIN_TOKEN", "optional token for the update origin (ORIGIN_TOKEN also read)"],
@@ -223,6 +244,8 @@ export function loadConfig(env: EnvReader = readEnv, os: string = Deno.build.os)
     toolResultReviewThreshold: readInt(env, "ASSIST_TOOL_RESULT_REVIEW_THRESHOLD", 0, 1 << 30) ??
       DEFAULT_REVIEW_THRESHOLD,
     uploadUrl: readUrl(env, "ASSIST_MEMORY_UPLOAD_URL", true),
+    idleTimeoutSeconds: readInt(env, "ASSIST_IDLE_TIMEOUT", 1, 86400) ?? DEFAULT_IDLE_TIMEOUT_SECONDS,
+    turnTimeoutSeconds: readInt(env, "ASSIST_TURN_TIMEOUT", 0, 604800) ?? DEFAULT_TURN_TIMEOUT_SECONDS,
     sessionRetentionDays: readInt(env, "ASSIST_SESSION_RETENTION_DAYS", 1, 36500) ??
       DEFAULT_SESSION_RETENTION_DAYS,
     sshNoLogin: readBool(env, "ASSIST_SSH_NO_LOGIN") ?? false,

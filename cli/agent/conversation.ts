@@ -180,6 +180,9 @@ export class Conversation implements ConversationState {
               if (this.#io) this.#io.notice(line);
               else this.#o.warn(line);
             },
+            activity: (limit) => this.#io?.activity?.(limit),
+            attemptBroken: () => this.#io?.attemptBroken?.(),
+            attemptDone: () => this.#io?.attemptDone?.(),
           },
         });
         return this.#agent;

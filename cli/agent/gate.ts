@@ -15,6 +15,8 @@ export interface GateResult {
   warnings?: string[];
   /** Strict mode: the turn must stop, with this reason for the operator. */
   abort?: string;
+  /** The operator answered `n` at the review gate: `text` is the refusal the model gets instead. */
+  withheld?: boolean;
 }
 
 export interface StreamDetokenizer {

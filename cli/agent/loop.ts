@@ -1,7 +1,9 @@
 /**
  * The agent loop: prompt → PHI gate → request → tool calls (several per turn) → inputs detokenized
  * → registry → results through the PHI gate (review gate included) → fed back, until the model answers
- * with text only. Cancelling (Ctrl-C) leaves a valid history: every tool_use is answered and the
+ * with text only. Cancelling (Ctrl-C) keeps the exchange, as the API's own clients do: the prompt,
+ * the answer so far (its text) and an interruption marker stay in the conversation, so a follow-up
+ * ("just the short version") has something to refer to; every tool_use is answered and the
  * conversation ends with an assistant message. Usage and cost are metered per stream and session.
  */
 import { type ClientOptions, sendMessage } from "../model/client.ts";
@@ -38,6 +40,18 @@ export interface AgentIO {
   toolResult?(record: ToolCallRecord): void;
   /** One-line notices: `phi>`, `phi/rl>`, `model>`. */
   notice(line: string): void;
+  /**
+   * The model request in flight is alive (sent, or bytes came, a ping too): its idle countdown of
+   * `limitSeconds` starts over; `undefined` when no request is waiting for the model any more.
+   */
+  activity?(limitSeconds: number | undefined): void;
+  /**
+   * The text given since the last `attemptDone` belongs to an attempt that broke off (the request
+   * is sent again): a front that holds text back (`-p`) drops it; the notice is said already.
+   */
+  attemptBroken?(): void;
+  /** The text given so far belongs to a finished answer (a front that holds text back prints it). */
+  attemptDone?(): void;
 }
 
 export interface AgentOptions {
@@ -74,6 +88,11 @@ export interface ToolCallRecord {
   /** Result as sent to the model (post-gate). */
   result: string;
   isError: boolean;
+  /**
+   * The operator answered `n` at the review gate: the result as the tool gave it, which never went
+   * to the model (`result` is the refusal it got). In memory only, for `/show-last-tool`.
+   */
+  withheld?: string;
 }
 
 export interface TurnResult {
@@ -85,6 +104,12 @@ export interface TurnResult {
   /** Cancelled before anything was sent (while files were read or the client was built). */
   unsent?: boolean;
 }
+
+/**
+ * The interruption marker: the last block of the assistant message of a cancelled turn, after the
+ * answer so far (the words the vendor's own clients use, so the model knows what it means).
+ */
+export const INTERRUPTED = "[Request interrupted by user]";
 
 export const CANCELLED_RESULT = JSON.stringify({
   error: "cancelled",
@@ -136,6 +161,8 @@ export class Agent {
     const toolDefs = toolDefinitions(o.tools);
     const calls: ToolCallRecord[] = [];
     let answer = "";
+    // The raw (tokenized) text of the attempt running now: kept with the marker when it is cancelled.
+    let partial = "";
     // The end of the text shown in earlier rounds of this turn: a later round's text starts after a
     // blank line, so the words before a tool call never run into the answer ("...sites.The TRXID").
     let before = "";
@@ -153,12 +180,17 @@ export class Agent {
         }
         let display = o.gate.displayStream();
         let shown = "";
+        partial = "";
+        // A broken attempt's text is void (a front may drop it): the retry needs the blank line too.
+        const roundBefore = before;
         const { message, streamed } = await sendMessage(
           buildRequest(this.model, o.maxTokens ?? 8192, o.system, toolDefs, this.messages),
           {
             ...o.client,
             signal,
+            onActivity: o.io.activity ? (limit) => o.io.activity!(limit) : undefined,
             onText: (t) => {
+              partial += t;
               const out = display.push(t);
               if (out) emit(out), shown += out;
             },
@@ -166,8 +198,11 @@ export class Agent {
             // broken attempt is marked as such, and the answer starts over.
             onResend: () => {
               if (shown || display.flush()) o.io.notice("model> that answer broke off; it starts over");
+              o.io.attemptBroken?.();
+              before = roundBefore;
               display = o.gate.displayStream();
               shown = "";
+              partial = "";
             },
           },
         );
@@ -186,6 +221,8 @@ export class Agent {
           emit(out);
           shown = out;
         }
+        partial = "";
+        o.io.attemptDone?.();
         answer = shown || o.gate.detokenize(text);
         if (shown) before = shown.slice(-2);
         const uses = content.filter(isToolUse);
@@ -202,7 +239,13 @@ export class Agent {
             continue;
           }
           const r = await this.#runTool(use.name, use.input, signal);
-          const record = { name: use.name, input: use.input, result: r.text, isError: r.isError };
+          const record: ToolCallRecord = {
+            name: use.name,
+            input: use.input,
+            result: r.text,
+            isError: r.isError,
+          };
+          if (r.withheld !== undefined) record.withheld = r.withheld;
           calls.push(record);
           this.lastTool = record;
           o.io.toolResult?.(record);
@@ -217,7 +260,7 @@ export class Agent {
         if (signal?.aborted) throw new ModelError("cancelled", "cancelled");
       }
     } catch (err) {
-      this.#repair(start);
+      this.#repair(start, signal?.aborted === true, partial);
       if (err instanceof ModelError && err.kind === "cancelled") {
         return { answer, toolCalls: calls, rounds: 0, cancelled: true };
       }
@@ -230,7 +273,7 @@ export class Agent {
     name: string,
     rawInput: Record<string, unknown>,
     signal?: AbortSignal,
-  ): Promise<{ text: string; isError: boolean }> {
+  ): Promise<{ text: string; isError: boolean; withheld?: string }> {
     const o = this.#o;
     const def = o.tools.find((t) => t.name === name);
     if (!def && /reveal|detok/i.test(name)) {
@@ -270,10 +313,11 @@ export class Agent {
         isError: true,
       };
     }
-    const gated = await o.gate.toolResult(withNotes(result), name, def.review === true);
+    const raw = withNotes(result);
+    const gated = await o.gate.toolResult(raw, name, def.review === true);
     this.#notices(gated);
     if (gated.abort) throw new AssistError(gated.abort, { level: "refused" });
-    return { text: gated.text, isError: result.isError ?? false };
+    return { text: gated.text, isError: result.isError ?? false, withheld: gated.withheld ? raw : undefined };
   }
 
   #notices(g: GateResult): void {
@@ -283,29 +327,46 @@ export class Agent {
 
   /**
    * After a failure or cancel, keep the history valid: answer every open tool_use, and end with an
-   * assistant message so the next prompt alternates correctly. A turn that got no answer at all is
-   * removed whole.
+   * assistant message so the next prompt alternates correctly. A failed turn that got no answer at
+   * all is removed whole; a cancelled one is kept, with the answer so far (`partial`, its text) and
+   * the interruption marker.
    */
-  #repair(start: number): void {
+  #repair(start: number, cancelled: boolean, partial: string): void {
     const last = this.messages[this.messages.length - 1];
-    if (!last) return;
+    if (!last || this.messages.length <= start) return;
+    if (cancelled) {
+      // An assistant message without open calls already ends the turn validly.
+      if (last.role === "assistant" && !this.#answerOpenCalls(last)) return;
+      this.messages.push({
+        role: "assistant",
+        content: [
+          ...(partial.trim() ? [{ type: "text" as const, text: partial.trimEnd() }] : []),
+          { type: "text" as const, text: INTERRUPTED },
+        ],
+      });
+      return;
+    }
     if (this.messages.length === start + 1 && last.role === "user") {
       this.messages.length = start; // nothing came back: forget the prompt
       return;
     }
-    if (last.role === "assistant") {
-      const open = (Array.isArray(last.content) ? last.content as ContentBlock[] : []).filter(isToolUse);
-      if (open.length === 0) return;
-      this.messages.push({
-        role: "user",
-        content: open.map((u) => ({
-          type: "tool_result" as const,
-          tool_use_id: u.id,
-          content: CANCELLED_RESULT,
-          is_error: true,
-        })),
-      });
-    }
+    if (last.role === "assistant" && !this.#answerOpenCalls(last)) return;
     this.messages.push({ role: "assistant", content: [{ type: "text", text: "(turn cancelled)" }] });
+  }
+
+  /** Answers the tool calls of `last` (an assistant message) as cancelled; false when it made none. */
+  #answerOpenCalls(last: MessageParam): boolean {
+    const open = (Array.isArray(last.content) ? last.content as ContentBlock[] : []).filter(isToolUse);
+    if (open.length === 0) return false;
+    this.messages.push({
+      role: "user",
+      content: open.map((u) => ({
+        type: "tool_result" as const,
+        tool_use_id: u.id,
+        content: CANCELLED_RESULT,
+        is_error: true,
+      })),
+    });
+    return true;
   }
 }

@@ -33,7 +33,7 @@ export async function createPhiGate(config: Config, options: PhiGateOptions = {}
     },
     async toolResult(text, tool, review) {
       const r = await engine.sanitizeToolResult(text, tool, { review });
-      return { text: r.text, notice: r.notice, warnings: r.warnings };
+      return { text: r.text, notice: r.notice, warnings: r.warnings, withheld: r.refused === "review" };
     },
     toolInput: (input) => engine.detokenizeToolInput(input).value,
     detokenize: (text) => engine.detokenize(text).text,

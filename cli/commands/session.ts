@@ -105,8 +105,12 @@ export const SESSION_COMMANDS: readonly Command[] = [
     ctx.io.out([
       `tool: ${t.name}`,
       `input: ${JSON.stringify(t.input, null, 2)}`,
-      `result${t.isError ? " (error)" : ""}:`,
-      t.result,
+      ...(t.withheld === undefined ? [`result${t.isError ? " (error)" : ""}:`, t.result] : [
+        "result (withheld at the review gate: for your eyes only, it never went to the model):",
+        t.withheld,
+        "the model got instead:",
+        t.result,
+      ]),
     ].join("\n"));
     return Promise.resolve();
   }),

@@ -47,7 +47,10 @@ export interface ReplHost {
   /** `/load`: the content goes with the next prompt. */
   attach(label: string, text: string): void;
   lastAnswer(): string | undefined;
-  lastTool(): { name: string; input: Record<string, unknown>; result: string; isError: boolean } | undefined;
+  /** `withheld`: the result the operator kept from the model at the review gate (`result` is the refusal). */
+  lastTool():
+    | { name: string; input: Record<string, unknown>; result: string; isError: boolean; withheld?: string }
+    | undefined;
   /** The body of `/cost`. */
   costText(): string;
   /** The status line, always rendered (`/status`). */

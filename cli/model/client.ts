@@ -3,14 +3,18 @@
  * rebuilt from the stream, rate-limit headers read and logged, errors rewritten (errors.ts), and
  * the retry rules:
  * - 429 / overloaded / 5xx / a broken stream: wait `retry-after` (else 2, 4, 8 s, capped at 30 s)
- *   and send again, up to `maxRetries`; `x-should-retry: false` forbids it; a wait longer than
- *   `maxRetryAfterSeconds` (a drained 5-hour window) is reported instead of waited for.
+ *   and send again, up to `maxRetries`, the same way (streaming stays streaming); `x-should-retry:
+ *   false` forbids it; a `retry-after` longer than `maxRetryAfterSeconds` (an hour: a drained
+ *   5-hour window) is reported instead of waited for. The wait is announced ("retrying in N s"),
+ *   and the caller's signal (Ctrl-C) ends it.
  * - A stream that cannot be parsed falls back to one non-streaming request, except when the
- *   response was a non-SSE error body: then the prompt is not sent again at once (single send).
+ *   response was a JSON error body (a 429 or overloaded answer, labelled as a stream or not): that
+ *   is the error above, sent again only after its wait and streaming (single send).
  * - A 401 lets the OAuth rail refresh its token once and send again.
  * - A request the API accepts and then leaves unanswered ends after a bounded time: no byte for
  *   `idleTimeoutSeconds` while waiting for the headers of a streaming request or between its
- *   events (the API sends pings, so silence means a stuck connection), or no complete answer
+ *   events (any byte counts, a ping too: the API pings while it thinks, so only silence is a
+ *   stuck connection; `onActivity` hears every byte, for a countdown), or no complete answer
  *   within `responseTimeoutSeconds` for a non-streaming one (its headers come only with the whole
  *   answer). That is a retryable "timeout" error, like a broken stream.
  */
@@ -26,7 +30,6 @@ import {
   looksHtml,
   ModelError,
   parseErrorBody,
-  sentence,
 } from "./errors.ts";
 import { type RateLimitReading, readRateLimits, trippedRail } from "./ratelimit.ts";
 import { SseDecoder } from "./sse.ts";
@@ -57,19 +60,26 @@ export interface ClientOptions {
   onResend?: () => void;
   /** @default 3 */
   maxRetries?: number;
-  /** @default 60 */
+  /** The longest `retry-after` waited for. @default 3600 */
   maxRetryAfterSeconds?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   fetch?: typeof fetch;
-  /** Seconds without a byte (streaming: before the headers and between events). @default 60 */
+  /** Seconds without a byte (streaming: before the headers and between events). @default 300 */
   idleTimeoutSeconds?: number;
+  /**
+   * The idle countdown of the request in flight started over (it was sent, or bytes arrived, a
+   * ping too), with its limit in seconds; `undefined` once the attempt is over (nothing to wait for).
+   */
+  onActivity?: (limitSeconds: number | undefined) => void;
   /** Seconds for a whole non-streaming response, headers included. @default 600 */
   responseTimeoutSeconds?: number;
 }
 
-/** The API sends a ping within seconds while it works; a minute of nothing is a hang. */
-export const DEFAULT_IDLE_TIMEOUT_SECONDS = 60;
+/** The API pings while it works; long thinking can still pass minutes between words. */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
 export const DEFAULT_RESPONSE_TIMEOUT_SECONDS = 600;
+/** A `retry-after` up to an hour is waited for (with a countdown); a longer one is reported. */
+export const MAX_RETRY_AFTER_SECONDS = 3600;
 
 export interface SendResult {
   message: Message;
@@ -99,8 +109,11 @@ class IdleWatch {
   #last = 0;
   fired = false;
 
-  constructor(outer?: AbortSignal) {
+  readonly #onActivity?: (limitSeconds: number | undefined) => void;
+
+  constructor(outer?: AbortSignal, onActivity?: (limitSeconds: number | undefined) => void) {
     this.#outer = outer;
+    this.#onActivity = onActivity;
     if (outer?.aborted) this.#controller.abort(outer.reason);
     else outer?.addEventListener("abort", this.#onOuter, { once: true });
   }
@@ -123,6 +136,7 @@ class IdleWatch {
    */
   touch(): void {
     this.#last = performance.now();
+    this.#onActivity?.(this.#seconds);
     if (this.#timer === undefined) this.#schedule(this.#seconds * 1000);
   }
 
@@ -141,6 +155,7 @@ class IdleWatch {
   dispose(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#onActivity?.(undefined);
     this.#outer?.removeEventListener("abort", this.#onOuter);
   }
 
@@ -155,6 +170,7 @@ class IdleWatch {
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new ModelError("cancelled", "cancelled"));
     const t = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
@@ -205,16 +221,41 @@ export async function sendMessage(request: MessageRequest, opts: ClientOptions):
       // two idle periods for the clear error.
       if (err.kind === "timeout" && timedOut++ >= 1) throw err;
       const wait = err.retryAfter ?? backoffSeconds(attempt);
-      if (wait > (opts.maxRetryAfterSeconds ?? 60)) throw err;
+      const cap = opts.maxRetryAfterSeconds ?? MAX_RETRY_AFTER_SECONDS;
+      if (wait > cap) throw tooLongToWait(err, wait, cap);
       opts.notice?.(
-        `model> ${sentence(err.message)} Retrying in ${formatSeconds(wait)} (attempt ${attempt + 2} of ${
-          maxRetries + 1
-        }).`,
+        `model> ${clause(err.reason ?? err.message)}; retrying in ${formatSeconds(wait)} ` +
+          `(attempt ${attempt + 2} of ${maxRetries + 1}).`,
       );
       await sleep(wait * 1000, opts.signal);
       opts.onResend?.();
     }
   }
+}
+
+/** A sentence without its final period, to go on with "; retrying in …". */
+function clause(text: string): string {
+  return text.trim().replace(/\.+$/, "");
+}
+
+/** A `retry-after` over the cap: reported with the time it ends, not waited for. */
+function tooLongToWait(err: ModelError, wait: number, cap: number): ModelError {
+  const at = new Date(Date.now() + wait * 1000).toISOString().slice(0, 16).replace("T", " ");
+  return new ModelError(
+    err.kind,
+    `${clause(err.reason ?? err.message)}: the API asks for a wait of ${longWait(wait)} ` +
+      `(retry-after ${wait} s), longer than the ${longWait(cap)} this program waits; ` +
+      `try again after ${at} UTC`,
+    { status: err.status, apiType: err.apiType, retryAfter: err.retryAfter, errorBody: err.errorBody },
+  );
+}
+
+/** A long wait for reading: "2 h 13 min", "45 min", "90 s". */
+function longWait(s: number): string {
+  if (s < 120) return `${Math.round(s)} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.round((s % 3600) / 60);
+  return h ? (m ? `${h} h ${m} min` : `${h} h`) : `${m} min`;
 }
 
 function formatSeconds(s: number): string {
@@ -235,7 +276,7 @@ async function once(
     ...(await opts.auth.headers()),
   };
   const ctx: ErrorContext = { url: opts.url, model: request.model };
-  const watch = new IdleWatch(opts.signal);
+  const watch = new IdleWatch(opts.signal, opts.onActivity);
   watch.arm(
     stream
       ? opts.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS
@@ -291,6 +332,7 @@ async function attempt(
         apiType: err.apiType,
         retryAfter: err.retryAfter,
         errorBody: err.errorBody,
+        reason: err.reason,
         retryable: shouldRetry === "true",
       });
     }

@@ -31,6 +31,11 @@ export class ModelError extends AssistError {
   readonly retryable: boolean;
   /** The error arrived as a non-SSE JSON body (the single-send case: no fallback re-send). */
   readonly errorBody: boolean;
+  /**
+   * What went wrong without the advice for a person acting on the final error ("wait a few
+   * seconds and try again"): the retry notice says it and then "retrying in N s". @default message
+   */
+  readonly reason?: string;
   constructor(
     kind: ModelErrorKind,
     message: string,
@@ -40,6 +45,7 @@ export class ModelError extends AssistError {
       retryAfter?: number;
       retryable?: boolean;
       errorBody?: boolean;
+      reason?: string;
     } = {},
   ) {
     // One line, CRs stripped (a lone one inside becomes a space); the command line exits 1.
@@ -51,6 +57,7 @@ export class ModelError extends AssistError {
     this.retryAfter = extra.retryAfter;
     this.retryable = extra.retryable ?? false;
     this.errorBody = extra.errorBody ?? false;
+    this.reason = extra.reason;
   }
 }
 
@@ -209,7 +216,7 @@ export function fromApiError(
       return new ModelError(
         type === "rate_limit_error" ? "rate_limit" : "overloaded",
         `${what}${rail}: wait a few seconds and try again${wait}. (${message})`,
-        { ...base, retryable: true },
+        { ...base, retryable: true, reason: `${what}${rail}` },
       );
     }
     case "not_found_error":

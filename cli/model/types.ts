@@ -85,6 +85,23 @@ export function isText(block: ContentBlock): block is TextBlock {
   return block.type === "text";
 }
 
+/**
+ * The operator's prompt a user message holds: its text when it is a prompt (a string, or a block
+ * array with no tool result: the Messages API takes both), undefined for a message of tool results
+ * or an assistant message.
+ *
+ * @example
+ * ```ts
+ * promptText({ role: "user", content: [{ type: "text", text: "why?" }] }); // "why?"
+ * ```
+ */
+export function promptText(m: MessageParam): string | undefined {
+  if (m.role !== "user") return undefined;
+  if (typeof m.content === "string") return m.content;
+  if (!Array.isArray(m.content) || m.content.some((b) => b?.type === "tool_result")) return undefined;
+  return m.content.map((b) => (isText(b as ContentBlock) ? (b as TextBlock).text : "")).join("\n");
+}
+
 /** Usage with every count present (null and absent read as 0). */
 export function normalizeUsage(raw: unknown): Usage {
   const u = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;

@@ -25,7 +25,7 @@ import type { AgentIO, ToolCallRecord } from "../agent/loop.ts";
 import { Conversation } from "../agent/conversation.ts";
 import type { SessionPhiGate } from "../agent/phi_adapter.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
-import type { MessageParam, Usage } from "../model/types.ts";
+import { type MessageParam, promptText, type Usage } from "../model/types.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
 import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
 import type { Completer, LineInput } from "./terminal.ts";
@@ -409,6 +409,7 @@ export class Repl {
       toolCall: (name, input) => this.#view?.line(this.#formatToolCall(name, input)),
       toolResult: (rec) => this.#view?.line(this.#formatResult(rec)),
       notice: (line) => this.#view ? this.#view.notice(line) : this.#out(line + "\n"),
+      activity: (limit) => this.#view?.activity(limit),
     };
   }
 
@@ -422,7 +423,7 @@ export class Repl {
     const { messages, repaired, turns } = await this.#conv.resume(id);
     id = this.#conv.sessionId;
     const gate = await this.#gate();
-    const first = messages.find((m) => typeof m.content === "string")?.content as string;
+    const first = messages.map(promptText).find((p) => p !== undefined) ?? "";
     const shown = gate.detokenize(first).replace(/\s+/g, " ").trim();
     const head = `resumed ${id}: ${turns} turn(s)${
       repaired ? " (an unfinished last turn was dropped)" : ""
@@ -548,6 +549,7 @@ export class Repl {
         live: this.interactive,
         color: this.#color,
         markdown: this.#color, // a terminal with colour (this.#color is false in scripted use)
+        columns: () => this.#columns(),
       });
       this.#view = view;
       view.start();
@@ -558,6 +560,7 @@ export class Repl {
         this.#out("(cancelled before anything was sent)\n");
       } else if (r.cancelled) {
         this.#out("(cancelled; the conversation is kept)\n");
+        this.#turns++; // kept, with its interruption marker: a turn of the session like any other
       } else {
         this.#lastAnswer = r.answer;
         this.#turns++;
@@ -568,6 +571,7 @@ export class Repl {
         // Ctrl-C at a question of the turn (a review or confirm prompt): the turn is cancelled,
         // said as Ctrl-C during the answer says it.
         this.#out("(cancelled; the conversation is kept)\n");
+        this.#turns++;
       } else if (err instanceof AssistError) { // the model API's errors (ModelError) among them
         this.#out(`assist: ${err.message}\n`);
       } else throw err;

@@ -3,6 +3,9 @@
  * their short result lines, notices on a line of their own, and, after about 2 s of silence, one
  * dim elapsed-time indicator (or a retry countdown) kept on the current line with `\r` + erase-line
  * and removed before anything else is written. No cursor movement beyond that, no full redraws.
+ * While a model request has been silent a while (no byte, not even a ping, for `IDLE_SHOWN_AFTER`
+ * seconds, or a quarter of a shorter limit) the indicator also counts down to its idle limit, and
+ * says Ctrl-C stops waiting.
  */
 
 export interface TurnOutputOptions {
@@ -14,6 +17,8 @@ export interface TurnOutputOptions {
   color: boolean;
   /** Style the model's markdown as it streams (markdown.ts): a live terminal with colour. */
   markdown?: boolean;
+  /** The terminal's width: the indicator is cut to fit one line (a wrapped one could not be erased). */
+  columns?: () => number;
   /** Seconds of silence before the indicator appears. @default 2 */
   quietSeconds?: number;
   now?: () => number;
@@ -21,7 +26,10 @@ export interface TurnOutputOptions {
 
 import { MarkdownStyler } from "./markdown.ts";
 
-const RETRY_RE = /Retrying in (\d+(?:\.\d+)?) s/;
+const RETRY_RE = /retrying in (\d+(?:\.\d+)?) s/i;
+
+/** Seconds of a silent request (no ping either) before the indicator shows the idle countdown. */
+export const IDLE_SHOWN_AFTER = 10;
 
 /** C0 and C1 controls other than tab and newline, and DEL. */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
@@ -79,6 +87,9 @@ export class TurnOutput {
   #lastOutput: number;
   #started: number;
   #retryUntil?: number;
+  /** The idle limit of the model request in flight (none: no request is waiting), and its last byte. */
+  #idleLimit?: number;
+  #lastActivity = 0;
   #timer?: ReturnType<typeof setInterval>;
   #pending = "";
   #flushTimer?: ReturnType<typeof setTimeout>;
@@ -156,6 +167,15 @@ export class TurnOutput {
     if (m) this.#retryUntil = this.#now() + Number(m[1]) * 1000;
   }
 
+  /**
+   * The model request in flight is alive (sent, or a byte came: a ping too), with its idle limit in
+   * seconds; `undefined`: no request is waiting any more (a tool runs, the turn ends).
+   */
+  activity(limitSeconds: number | undefined): void {
+    this.#idleLimit = limitSeconds;
+    this.#lastActivity = this.#now();
+  }
+
   /** Ends the turn's output on a fresh line. */
   finish(): void {
     this.stop();
@@ -173,7 +193,14 @@ export class TurnOutput {
       label = `retrying in ${Math.ceil((this.#retryUntil - now) / 1000)} s`;
     } else {
       label = `… ${Math.floor((now - this.#started) / 1000)} s`;
+      const silent = (now - this.#lastActivity) / 1000;
+      if (this.#idleLimit !== undefined && silent >= Math.min(IDLE_SHOWN_AFTER, this.#idleLimit / 4)) {
+        const left = Math.max(0, Math.ceil(this.#idleLimit - silent));
+        label += ` · no reply for ${Math.floor(silent)} s; giving up in ${left} s (Ctrl-C stops waiting)`;
+      }
     }
+    const width = (this.#o.columns?.() ?? 80) - 1;
+    if (label.length > width) label = label.slice(0, Math.max(0, width - 1)) + "…";
     const text = this.#o.color ? `\x1b[2m${label}\x1b[22m` : label;
     // On a line that already holds text, the indicator goes on the next line.
     const lead = this.#atLineStart ? "\r" : "\n";

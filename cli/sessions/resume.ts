@@ -14,7 +14,7 @@
  */
 import { AssistError } from "../../core/errors.ts";
 import { homePaths } from "../../core/home.ts";
-import type { MessageParam } from "../model/types.ts";
+import { type MessageParam, promptText } from "../model/types.ts";
 import { SESSION_ID_RE, sessionFiles } from "./artifacts.ts";
 
 function bad(path: string, why: string): AssistError {
@@ -41,7 +41,10 @@ export function conversationProblem(value: unknown): string | undefined {
       if (typeof b !== "object" || b === null || typeof (b as { type?: unknown }).type !== "string") {
         return `message ${i + 1} has a malformed block`;
       }
-      const blk = b as { type: string; id?: unknown; tool_use_id?: unknown };
+      const blk = b as { type: string; id?: unknown; tool_use_id?: unknown; text?: unknown };
+      if (blk.type === "text" && typeof blk.text !== "string") {
+        return `message ${i + 1} has a malformed block`;
+      }
       if (blk.type === "tool_use") {
         if (role !== "assistant" || typeof blk.id !== "string") return `message ${i + 1} has a bad tool call`;
         next.add(blk.id);
@@ -156,8 +159,8 @@ export async function listSessions(home: string, limit = 10): Promise<SessionSum
     let turns = 0;
     try {
       const { messages } = await readMessagesFile(files.messages);
-      const prompts = messages.filter((m) => m.role === "user" && typeof m.content === "string");
-      firstPrompt = String(prompts[0]?.content ?? "");
+      const prompts = messages.map(promptText).filter((p) => p !== undefined);
+      firstPrompt = prompts[0] ?? "";
       turns = prompts.length;
     } catch {
       firstPrompt = "(damaged: cannot be resumed)";

@@ -101,7 +101,60 @@ Deno.test("retry-after is honoured, then the answer", async () => {
   assert(Date.now() - started >= 1000, "did not wait for retry-after");
   match(r.stdout, /after waiting/);
   match(r.stderr, /^phi\/rl> 429 header block written to .*headers\.log/m);
-  match(r.stderr, /Retrying in 1 s/);
+  match(r.stderr, /; retrying in 1 s \(attempt 2 of 4\)/);
+  assert(!/try again/.test(r.stderr), "a retry notice says when, not 'try again'");
+});
+
+Deno.test("stdout holds the final answer only: a broken-off attempt is a notice on stderr", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  // The first attempt streams some text, then an `error` event; the second is the answer.
+  fake.faults.push({ kind: "mid_stream_error" });
+  fake.replies.push({ text: "BROKEN-OFF partial words" }, { text: "The retried answer." });
+  const r = await runAssist(["-p", "hello"], { env: env(tmp.path, fake), cwd: tmp.path });
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(r.stdout, "The retried answer.\n");
+  match(r.stderr, /^model> that answer broke off; it starts over$/m);
+  match(r.stderr, /^model> the model API is overloaded; retrying in 2 s/m);
+  assertEquals(fake.messageRequests.map((q) => q.json!.stream), [true, true]);
+});
+
+Deno.test("-p has an overall bound per turn: a stream of only pings is stopped with one line", async () => {
+  await using tmp = await tempDir();
+  await using fake = new FakeModelApi();
+  // Pings keep the idle limit (2 s here) from firing: only the turn's bound (5 s) ends it.
+  fake.faults.push({ kind: "pings", everyMs: 100 });
+  fake.replies.push({ text: "never" });
+  const r = await runAssist(["-p", "think hard"], {
+    env: env(tmp.path, fake, { ASSIST_IDLE_TIMEOUT: "2", ASSIST_TURN_TIMEOUT: "5" }),
+    cwd: tmp.path,
+  });
+  assertEquals(r.code, 1, r.stderr);
+  assertEquals(r.stdout, "");
+  match(
+    r.stderr,
+    /^assist: the turn took longer than 5 s and was stopped \(ASSIST_TURN_TIMEOUT sets the bound; 0: none\)$/m,
+  );
+  assertEquals(fake.messageRequests.length, 1, "pings are life: the request was not given up and sent again");
+  // A retry-after the bound would cut short is reported at once, not begun.
+  fake.faults.push({ kind: "rate_limit_api_key", retryAfter: 120 });
+  const long = await runAssist(["-p", "x"], {
+    env: env(tmp.path, fake, { ASSIST_TURN_TIMEOUT: "60" }),
+    cwd: tmp.path,
+  });
+  assertEquals(long.code, 1, long.stderr);
+  match(
+    long.stderr,
+    /the API asks for a wait of 2 min \(retry-after 120 s\), longer than the 60 s this program waits/,
+  );
+  assertEquals(fake.messageRequests.length, 2);
+  // A bad value is one line naming the variable.
+  const bad = await runAssist(["-p", "x"], {
+    env: env(tmp.path, fake, { ASSIST_TURN_TIMEOUT: "soon" }),
+    cwd: tmp.path,
+  });
+  assertEquals(bad.code, 2);
+  match(bad.stderr, /^assist: ASSIST_TURN_TIMEOUT must be an integer from 0 to 604800 \(got "soon"\)\n$/);
 });
 
 Deno.test("blocked API (an HTML proxy page): diagnosis pointing to manual tools mode, exit 1, one request", async () => {

@@ -30,7 +30,12 @@ export type Fault =
   /** Accepts the request, sends the headers (and the first `afterEvents` stream events), then nothing. */
   | { kind: "hang"; afterEvents?: number }
   /** Accepts the connection and the request body, then never answers. */
-  | { kind: "hang_before_headers" };
+  | { kind: "hang_before_headers" }
+  /**
+   * Sends the headers and message_start, then a ping every `everyMs` (the API thinking): `count`
+   * pings and then the rest of the answer, or pings until the client goes away.
+   */
+  | { kind: "pings"; everyMs: number; count?: number };
 
 interface FakeMessage {
   id: string;
@@ -230,6 +235,47 @@ export class FakeModelApi {
       return new Response(JSON.stringify(message), {
         status: 200,
         headers: { "content-type": "application/json", ...rl },
+      });
+    }
+    if (fault?.kind === "pings") {
+      const events = this.#sseEvents(message, undefined);
+      const enc = new TextEncoder();
+      let timer: ReturnType<typeof setInterval> | undefined;
+      let release = () => {};
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          controller.enqueue(enc.encode(events[0]));
+          let sent = 0;
+          release = () => {
+            clearInterval(timer);
+            this.#hangs.delete(release);
+            try {
+              controller.close();
+            } catch { /* already cancelled */ }
+          };
+          this.#hangs.add(release);
+          timer = setInterval(() => {
+            try {
+              if (fault.count !== undefined && sent >= fault.count) {
+                clearInterval(timer);
+                for (const e of events.slice(1)) controller.enqueue(enc.encode(e));
+                this.#hangs.delete(release);
+                controller.close();
+                return;
+              }
+              sent++;
+              controller.enqueue(enc.encode('event: ping\ndata: {"type": "ping"}\n\n'));
+            } catch {
+              release();
+            }
+          }, fault.everyMs);
+        },
+        cancel: () => release(),
+      });
+      req.signal.addEventListener("abort", () => release(), { once: true });
+      return new Response(body, {
+        status: 200,
+        headers: { "content-type": "text/event-stream; charset=utf-8", ...rl },
       });
     }
     if (fault?.kind === "hang") {

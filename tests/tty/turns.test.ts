@@ -115,8 +115,32 @@ Deno.test("Ctrl-C mid-stream cancels the turn; the next turn works on a valid hi
   const screen = await rig.term.waitFor(/Second answer is fine\./, "the second answer");
   assert.doesNotMatch(screen, /invalid_request|assist: /);
   const last = rig.fake.messageRequests.at(-1)!.json!;
-  const messages = last.messages as Array<{ role: string }>;
+  const messages = last.messages as Array<{ role: string; content: unknown }>;
   assert.equal(messages.at(-1)!.role, "user");
+  // The cancelled exchange is kept, with the partial answer and the interruption marker.
+  assert.equal(messages.length, 3);
+  assert.match(JSON.stringify(messages[0].content), /first question/);
+  assert.deepEqual(messages[1].content, [
+    { type: "text", text: "Working on the first question and then" },
+    { type: "text", text: "[Request interrupted by user]" },
+  ]);
+});
+
+Deno.test("a silent answer shows its idle countdown, and one Ctrl-C stops waiting", async () => {
+  await using rig = await startRepl({ env: { ASSIST_IDLE_TIMEOUT: "20" } });
+  rig.fake.faults.push({ kind: "hang", afterEvents: 4 });
+  rig.fake.replies.push({ text: "never comes" });
+  await rig.term.waitForPrompt();
+  await rig.term.type("think about it");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(
+    /no reply for \d+ s; giving up in \d+ s \(Ctrl-C stops waiting\)/,
+    "the idle countdown",
+  );
+  await rig.term.keys("C-c");
+  await rig.term.waitFor(/\(cancelled; the conversation is kept\)/, "the cancel notice");
+  await rig.term.waitForPrompt(2);
+  assert.equal(rig.fake.messageRequests.length, 1, "nothing sent again");
 });
 
 Deno.test("a 1 MB paste is shown as one summary line and arrives whole", async () => {
@@ -157,4 +181,13 @@ Deno.test("review gate: n withholds the result and the model gets a refusal", as
   const second = rig.fake.messageRequests[1].body;
   assert.ok(!second.includes("secret sauce"), "the withheld result reached the model");
   assert.match(second, /withheld|refus/i);
+  // The operator can still read what was withheld; it stays out of every request.
+  await rig.term.waitForPrompt(2);
+  await rig.term.type("/show-last-tool");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(
+    /withheld at the review gate[^\n]*\n[\s\S]*the secret sauce recipe/,
+    "the withheld result",
+  );
+  assert.ok(!rig.sent().includes("secret sauce"));
 });

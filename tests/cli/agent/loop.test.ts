@@ -3,7 +3,7 @@
  * passed through it (the real PHI engine is exercised end to end in headless.test.ts).
  */
 import { deepStrictEqual as assertEquals, match, ok as assert, rejects } from "node:assert/strict";
-import { Agent, type AgentIO, CANCELLED_RESULT } from "../../../cli/agent/loop.ts";
+import { Agent, type AgentIO, CANCELLED_RESULT, INTERRUPTED } from "../../../cli/agent/loop.ts";
 import type { GateResult, PhiGate } from "../../../cli/agent/gate.ts";
 import { createPhiGate } from "../../../cli/agent/phi_adapter.ts";
 import { systemBlocks, toolDefinitions } from "../../../cli/agent/request.ts";
@@ -215,6 +215,9 @@ Deno.test("review gate (real PHI engine): answer n sends the refusal JSON instea
   const result = msgs[2].content[0].content;
   assert(!result.includes("SECRET-OUTPUT"));
   match(result, /withheld|refus/i);
+  // The operator can still see what was withheld (/show-last-tool); it is the refusal the model got.
+  match(agent.lastTool!.withheld!, /SECRET-OUTPUT/);
+  assertEquals(agent.lastTool!.result, result);
 });
 
 Deno.test("cancel during a tool leaves a valid history, and the next turn is accepted by the API", async () => {
@@ -239,10 +242,48 @@ Deno.test("cancel during a tool leaves a valid history, and the next turn is acc
   assertEquals(roles, ["user", "assistant", "user", "assistant"]);
   const answered = (s.agent.messages[2].content as Array<{ content: string }>).map((b) => b.content);
   assertEquals(answered[1], CANCELLED_RESULT, "the tool that never ran is answered as cancelled");
+  assertEquals(s.agent.messages[3].content, [{ type: "text", text: INTERRUPTED }]);
   // The fake enforces pairing and alternation: a next turn must be accepted.
   s.fake.replies.push({ text: "fine" });
   const next = await s.agent.turn("again");
   assertEquals(next.answer, "fine");
+});
+
+Deno.test("Ctrl-C mid-answer keeps the prompt, the answer so far and the marker; a follow-up refers to them", async () => {
+  await using s = await setup();
+  const ab = new AbortController();
+  // The headers and the first text deltas ("The thr", "ead fee", "ds two "), then nothing.
+  s.fake.faults.push({ kind: "hang", afterEvents: 7 });
+  s.fake.replies.push({ text: "The thread feeds two outbound threads, then stops." });
+  s.io.text = (t) => {
+    s.io.texts.push(t);
+    if (s.io.texts.join("").includes("feeds")) ab.abort();
+  };
+  const r = await s.agent.turn("what does adt_in feed?", ab.signal);
+  assertEquals(r.cancelled, true);
+  assertEquals(s.agent.messages, [
+    { role: "user", content: "⟦what does adt_in feed?⟧" },
+    {
+      role: "assistant",
+      content: [{ type: "text", text: "The thread feeds two" }, { type: "text", text: INTERRUPTED }],
+    },
+  ]);
+  // Cancelled before a byte came back: the prompt stays too, with the marker alone.
+  const ab2 = new AbortController();
+  s.fake.faults.push({ kind: "hang" });
+  s.fake.replies.push({ text: "never" });
+  const pending = s.agent.turn("and adt_out?", ab2.signal);
+  while (s.fake.messageRequests.length < 2) await new Promise((r) => setTimeout(r, 5));
+  ab2.abort();
+  assertEquals((await pending).cancelled, true);
+  assertEquals(s.agent.messages.length, 4);
+  assertEquals(s.agent.messages[3].content, [{ type: "text", text: INTERRUPTED }]);
+  // The API accepts the kept exchange, and the model sees it.
+  s.fake.replies.push({ text: "In short: two." });
+  assertEquals((await s.agent.turn("just the short version")).answer, "In short: two.");
+  const sent = s.fake.messageRequests[2].json!.messages as Array<{ role: string; content: unknown }>;
+  assertEquals(sent.length, 5);
+  assertEquals(JSON.stringify(sent[1].content).includes("The thread feeds"), true);
 });
 
 Deno.test("a failed first request forgets the prompt; a failure later keeps the history valid", async () => {
@@ -371,4 +412,20 @@ Deno.test("the text before a tool call and the answer after it are apart by a bl
   s.io.texts.length = 0;
   await s.agent.turn("again");
   assertEquals(s.io.texts.join(""), "First:\n\nDone.");
+});
+
+Deno.test("a front that holds text gets finished attempts only, the blank line before a retried round too", async () => {
+  await using s = await setup();
+  let held = "";
+  let printed = "";
+  s.io.text = (t) => held += t;
+  s.io.attemptBroken = () => held = "";
+  s.io.attemptDone = () => (printed += held, held = "");
+  s.fake.replies.push({ text: "Looking across sites.", toolCalls: [{ name: "list_dir", input: {} }] });
+  // The second round's first attempt breaks off after some text; its retry is the answer.
+  s.fake.faultAt.set(2, { kind: "mid_stream_error" });
+  s.fake.replies.push({ text: "BROKEN words" }, { text: "The TRXID column lists them." });
+  const r = await s.agent.turn("which sites?");
+  assertEquals(r.answer, "The TRXID column lists them.");
+  assertEquals(printed, "Looking across sites.\n\nThe TRXID column lists them.");
 });

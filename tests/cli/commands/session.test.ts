@@ -219,6 +219,21 @@ Deno.test("session commands act on the host: /reset /clear /cost /status /show-l
   repl.tool = { name: "grep_files", input: { pattern: "ADT" }, result: "a.tcl:3: ADT", isError: false };
   await runSlash("/show-last-tool", ctx);
   assertEquals(io.outs.at(-1), 'tool: grep_files\ninput: {\n  "pattern": "ADT"\n}\nresult:\na.tcl:3: ADT');
+  // After `n` at the review gate: the withheld result is the operator's to see, and what the model got.
+  repl.tool = {
+    name: "bash_exec",
+    input: { command: "cat x" },
+    result: '{"error":"withheld_by_operator"}',
+    isError: false,
+    withheld: "PID|1||12345",
+  };
+  await runSlash("/show-last-tool", ctx);
+  assertEquals(
+    io.outs.at(-1),
+    'tool: bash_exec\ninput: {\n  "command": "cat x"\n}\n' +
+      "result (withheld at the review gate: for your eyes only, it never went to the model):\nPID|1||12345\n" +
+      'the model got instead:\n{"error":"withheld_by_operator"}',
+  );
   await runSlash("/mouse sideways", ctx);
   assertEquals(io.warns, ["usage: /mouse on|off"]);
 

@@ -137,10 +137,10 @@ Deno.test("overloaded: backoff 2, 4, 8 s, then the spec's message", async () => 
       e instanceof ModelError && e.kind === "overloaded" && /wait a few seconds/.test(e.message),
   );
   assertEquals(rec.sleeps, [2000, 4000, 8000]);
-  // Each retry is announced as whole sentences: the reason, then the wait.
+  // Each retry is announced: the reason, then the wait ("retrying in", never "try again").
   match(
     rec.notices[0],
-    /^model> the model API is overloaded: wait a few seconds and try again\. \(.+\)\. Retrying in 2 s \(attempt 2 of 4\)\.$/,
+    /^model> the model API is overloaded; retrying in 2 s \(attempt 2 of 4\)\.$/,
   );
   assertEquals(fake.messageRequests.length, 4);
   assertEquals([0, 1, 2, 3, 4, 5].map(backoffSeconds), [2, 4, 8, 16, 30, 30]);
@@ -180,6 +180,42 @@ Deno.test("single send: a JSON error body labelled as an event stream is that er
   // One backoff retry (the spec's retry rule), never the non-streaming fallback.
   assertEquals(rec.sleeps, [2000]);
   assertEquals(bodies.map((b) => JSON.parse(b).stream), [true, true]);
+});
+
+Deno.test("single send: every JSON error body shape is sent again streaming, and only after its wait", async () => {
+  const error = JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+  const shapes: Array<[number, string]> = [[529, "application/json"], [200, "application/json"], [
+    200,
+    "text/event-stream",
+  ]];
+  for (const [status, type] of shapes) {
+    await using fake = new FakeModelApi();
+    fake.replies.push({ text: "second time lucky" });
+    const log: string[] = [];
+    let n = 0;
+    const fetchOnce: typeof fetch = (input, init) => {
+      log.push(`request stream=${JSON.parse(String(init!.body)).stream}`);
+      if (n++ === 0) {
+        return Promise.resolve(new Response(error, { status, headers: { "content-type": type } }));
+      }
+      return fetch(input, init);
+    };
+    const r = await sendMessage(request(), {
+      url: fake.url,
+      auth: apiKey,
+      stream: true,
+      fetch: fetchOnce,
+      sleep: (ms) => (log.push(`wait ${ms}`), Promise.resolve()),
+      notice: (l) => log.push(l),
+    });
+    assertEquals(r.streamed, true, `${status} ${type}`);
+    assertEquals(log, [
+      "request stream=true",
+      "model> the model API is overloaded; retrying in 2 s (attempt 2 of 4).",
+      "wait 2000",
+      "request stream=true",
+    ], `${status} ${type}`);
+  }
 });
 
 Deno.test("an empty event stream is the spec's empty response, retried", async () => {
@@ -285,15 +321,70 @@ Deno.test("x-should-retry: false forbids a retry", async () => {
   assertEquals(fake.messageRequests.length, 1);
 });
 
-Deno.test("a very long retry-after (drained window) is reported, not waited for", async () => {
+Deno.test("a retry-after over an hour (drained window) is reported, not waited for", async () => {
   await using fake = new FakeModelApi();
   fake.faults.push({ kind: "rate_limit_unified", retryAfter: 7999 });
   const rec = recorder();
   await rejects(
     () => sendMessage(request(), { url: fake.url, auth: apiKey, stream: true, sleep: rec.sleep }),
-    (e: unknown) => e instanceof ModelError && /retry-after 7999 s/.test(e.message),
+    (e: unknown) =>
+      e instanceof ModelError && e.kind === "rate_limit" &&
+      /^rate limit reached; tripped rail: 5h window 100%: the API asks for a wait of 2 h 13 min \(retry-after 7999 s\), longer than the 1 h this program waits; try again after \d{4}-\d\d-\d\d \d\d:\d\d UTC$/
+        .test(e.message),
   );
   assertEquals(rec.sleeps, []);
+});
+
+Deno.test("a retry-after over 60 s (up to an hour) is waited, announced as 'retrying in', and Ctrl-C ends it", async () => {
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "rate_limit_api_key", retryAfter: 600 });
+  fake.replies.push({ text: "after ten minutes" });
+  const rec = recorder();
+  const r = await sendMessage(request(), {
+    url: fake.url,
+    auth: apiKey,
+    stream: true,
+    sleep: rec.sleep,
+    notice: rec.notice,
+  });
+  assertEquals(rec.sleeps, [600_000]);
+  assertEquals((r.message.content[0] as { text: string }).text, "after ten minutes");
+  assertEquals(fake.messageRequests.map((q) => q.json!.stream), [true, true]);
+  assertEquals(rec.notices.filter((n) => n.startsWith("model>")), [
+    "model> rate limit reached; tripped rail: requests per minute; retrying in 600 s (attempt 2 of 4).",
+  ]);
+  // The real wait, ended by the caller's signal (Ctrl-C): a cancellation, nothing sent again.
+  fake.faults.push({ kind: "rate_limit_api_key", retryAfter: 3600 });
+  const abort = new AbortController();
+  const pending = sendMessage(request(), {
+    url: fake.url,
+    auth: apiKey,
+    stream: true,
+    signal: abort.signal,
+    notice: () => setTimeout(() => abort.abort(), 50),
+  });
+  await rejects(pending, (e: unknown) => e instanceof ModelError && e.kind === "cancelled");
+  assertEquals(fake.messageRequests.length, 3);
+});
+
+Deno.test("pings are life: a stream that only pings for longer than the idle limit is waited for", async () => {
+  await using fake = new FakeModelApi();
+  fake.faults.push({ kind: "pings", everyMs: 50, count: 12 });
+  fake.replies.push({ text: "thought it through" });
+  let activity = 0;
+  const rec = recorder();
+  const r = await sendMessage(request(), {
+    url: fake.url,
+    auth: apiKey,
+    stream: true,
+    idleTimeoutSeconds: 0.25,
+    sleep: rec.sleep,
+    notice: rec.notice,
+    onActivity: (limit) => limit === 0.25 && activity++,
+  });
+  assertEquals((r.message.content[0] as { text: string }).text, "thought it through");
+  assertEquals([r.requests, rec.notices], [1, []]);
+  assert(activity >= 12, `every ping is heard (${activity})`);
 });
 
 Deno.test("a 401 lets the OAuth rail refresh once, then the call goes through", async () => {
@@ -373,7 +464,7 @@ Deno.test("idle timeout: silence between stream events, then a retry that answer
   assertEquals(rec.sleeps, [2000]);
   match(
     rec.notices[0],
-    /^model> the model API accepted the request but sent nothing for 0\.2 s .*Retrying in 2 s/,
+    /^model> the model API accepted the request but sent nothing for 0\.2 s .*; retrying in 2 s/,
   );
 });
 

@@ -39,13 +39,53 @@ Deno.test("after 2 s of silence an elapsed indicator appears and is erased befor
 
 Deno.test("a retry notice turns the indicator into a countdown", () => {
   const h = harness();
-  h.view.notice("model> The API is overloaded. Retrying in 8 s (attempt 2 of 4).");
+  h.view.notice("model> the model API is overloaded; retrying in 8 s (attempt 2 of 4).");
   h.advance(2500);
   h.view.tick();
   assert.ok(h.out().endsWith("retrying in 6 s"), JSON.stringify(h.out()));
   h.advance(6000);
   h.view.tick();
   assert.match(h.out(), /… 8 s$/);
+});
+
+Deno.test("a silent request shows its idle countdown; a ping starts it over; none while no request waits", () => {
+  const h = harness();
+  h.view.activity(300); // the request is sent
+  h.advance(9000);
+  h.view.tick();
+  assert.ok(h.out().endsWith("… 9 s"), JSON.stringify(h.out()));
+  h.advance(31_000);
+  h.view.tick();
+  assert.ok(
+    h.out().endsWith("… 40 s · no reply for 40 s; giving up in 260 s (Ctrl-C stops waiting)"),
+    JSON.stringify(h.out()),
+  );
+  h.view.activity(300); // a ping
+  h.advance(1000);
+  h.view.tick();
+  assert.ok(h.out().endsWith("… 41 s"), JSON.stringify(h.out()));
+  h.view.activity(undefined); // the answer is in; a tool runs
+  h.advance(60_000);
+  h.view.tick();
+  assert.ok(h.out().endsWith("… 101 s"), JSON.stringify(h.out()));
+});
+
+Deno.test("the indicator is cut to the terminal's width, so it never wraps", () => {
+  let now = 0;
+  let out = "";
+  const view = new TurnOutput({
+    write: (s) => out += s,
+    live: true,
+    color: false,
+    now: () => now,
+    columns: () => 40,
+  });
+  view.activity(300);
+  now += 50_000;
+  view.tick();
+  const shown = out.slice(out.lastIndexOf("\x1b[K") + 3);
+  assert.equal(shown, "… 50 s · no reply for 50 s; giving up …");
+  assert.equal(shown.length, 39);
 });
 
 Deno.test("deltas that arrive together are written with one write; lines flush held text first", async () => {
