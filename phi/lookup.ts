@@ -195,13 +195,6 @@ function processTag(): string {
   return out;
 }
 
-/** Why a file operation failed, as the operator reads it: the OS's reason, not an error class. */
-export function ioReason(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.replace(/\s*\(os error \d+\)/, "").replace(/:\s*'[^']*'$/, "").trim() ||
-    (err as Error)?.name || "error";
-}
-
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const posix = Deno.build.os !== "windows";

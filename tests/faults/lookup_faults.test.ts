@@ -13,7 +13,7 @@ import { FakeModelApi } from "../support/fake_model_api.ts";
 import { mulberry32 } from "../support/prng.ts";
 import { replEnv } from "../support/repl_env.ts";
 import { assistCommandArgs, REPO_ROOT, runAssist, tempDir, testDenoDir } from "../support/run_assist.ts";
-import { fillDisk, tmpfs } from "../support/full_disk.ts";
+import { mountTmpfs } from "../support/tmpfs.ts";
 
 const TOKEN_RE = /\[\[[A-Za-z][A-Za-z0-9_]*_\d+\]\]/g;
 
@@ -75,7 +75,7 @@ Deno.test("faults: a crash at any byte of an append never makes a token mean two
 
 Deno.test("faults: a full disk: phi_sanitize refuses, a session's tokens are its own, none reused", async () => {
   await using tmp = await tempDir();
-  await using fs = await tmpfs(`${tmp.path}/home`, 4 << 20);
+  await using fs = await mountTmpfs(4 << 20);
   await using fake = new FakeModelApi();
   const home = fs.path;
   const work = `${tmp.path}/work`;
@@ -86,12 +86,12 @@ Deno.test("faults: a full disk: phi_sanitize refuses, a session's tokens are its
   const env = { HOME: home, ASSIST_HOME: `${home}/.assist`, ASSIST_PHI_NAMES: "off" };
   // The home exists (as after a first run) and then the disk fills up.
   await Deno.mkdir(`${home}/.assist/sanitize`, { recursive: true });
-  await using _full = await fillDisk(home);
+  await fs.fill();
 
   const r = await runAssist(["tools", "phi_sanitize", "a.hl7", "--output", "a.deid.hl7"], { env, cwd: work });
   assert(r.code !== 0, "a copy whose tokens cannot be stored is refused");
   assert(
-    /lookup table .*lookup\.tsv could not be written \(No space left on device\)/.test(r.stderr),
+    /lookup table .*lookup\.tsv could not be written \(the disk is full\)/.test(r.stderr),
     r.stderr,
   );
   assert(/nothing written/.test(r.stderr), r.stderr);
@@ -105,7 +105,7 @@ Deno.test("faults: a full disk: phi_sanitize refuses, a session's tokens are its
     cwd: work,
   });
   assertEquals(p.code, 0, p.stderr);
-  assert(/could not be written \(No space left on device\)/.test(p.stderr), p.stderr);
+  assert(/could not be written \(the disk is full\)/.test(p.stderr), p.stderr);
   const sent = fake.messageRequests.map((q) => q.body).join("\n");
   assert(!sent.includes(a.values[0]) && !sent.includes(a.values[3]), "no raw value reached the model");
   const asked = fake.messageRequests.map((q) =>
@@ -118,7 +118,7 @@ Deno.test("faults: a full disk: phi_sanitize refuses, a session's tokens are its
   }
 
   // Space is back: another patient gets stored tokens, none of which the session handed out.
-  await _full[Symbol.asyncDispose]();
+  await fs.unfill();
   const s = await runAssist(["tools", "phi_sanitize", "b.hl7", "--output", "b.deid.hl7"], { env, cwd: work });
   assertEquals(s.code, 0, s.stderr);
   const copy = await Deno.readTextFile(`${work}/b.deid.hl7`);
@@ -127,12 +127,11 @@ Deno.test("faults: a full disk: phi_sanitize refuses, a session's tokens are its
 });
 
 Deno.test("faults: tokens kept in memory on a full disk are stored once it can be written", async () => {
-  await using tmp = await tempDir();
-  await using fs = await tmpfs(`${tmp.path}/t`, 1 << 20);
+  await using fs = await mountTmpfs(1 << 20);
   const path = `${fs.path}/lookup.tsv`;
   await Deno.writeTextFile(path, "");
   const t = await LookupTable.open(path);
-  const full = await fillDisk(fs.path);
+  await fs.fill();
   let failed = false;
   try {
     await t.assign([{ category: "MRN", canonical: "7001234", original: "7001234" }]);
@@ -142,7 +141,7 @@ Deno.test("faults: tokens kept in memory on a full disk are stored once it can b
   assert(failed, "the disk is full");
   const [mem] = t.remember([{ category: "MRN", canonical: "7001234", original: "7001234" }]);
   assertEquals((await Deno.readFile(path)).length, 0, "a failed append leaves no byte behind");
-  await full[Symbol.asyncDispose]();
+  await fs.unfill();
   const [next] = await t.assign([{ category: "MRN", canonical: "7005678", original: "7005678" }]);
   assert(/^\[\[MRN_\d+\]\]$/.test(next), next);
   assertEquals(t.unsavedCount, 0);
