@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { argWords, KeyedList, type KlValue, type NetConfig, words } from "./netconfig/mod.ts";
+import { argWords, KeyedList, type KlValue, type NetConfig, splitList, words } from "./netconfig/mod.ts";
 
 export type RefKind = "xlate" | "proc" | "table";
 
@@ -58,20 +58,26 @@ function baseName(file: string): string {
   return file.trim().toLowerCase().replace(/\.(xlt|xsl|xslt|tbl)$/, "");
 }
 
+/** How an Xlate file uses a name: as a table (`{ TBL sex_codes }`), as a Tcl proc it calls, both or neither. */
+export interface XlateUse {
+  table: boolean;
+  proc: boolean;
+}
+
 /**
- * The references to `name` in one NetConfig. `xlateMentions(xlt)` says whether an Xlate file
- * mentions the table (the caller reads the files).
+ * The references to `name` in one NetConfig. `xlateUses(xlt)` says how an Xlate file uses the name
+ * (the caller reads the files).
  */
 export async function findRefs(
   nc: NetConfig,
   name: string,
   kinds: ReadonlySet<RefKind>,
-  xlateMentions?: (xlate: string) => Promise<boolean>,
+  xlateUses?: (xlate: string) => Promise<XlateUse>,
 ): Promise<Ref[]> {
   const refs: Ref[] = [];
   const want = baseName(name);
   const wantProc = name.trim().toLowerCase();
-  const xlateCache = new Map<string, boolean>();
+  const xlateCache = new Map<string, XlateUse>();
   for (const e of nc.entries) {
     if (e.type !== "protocol" && e.type !== "process") continue;
     const pending: Array<{ path: string; xlate: string }> = [];
@@ -80,7 +86,7 @@ export async function findRefs(
         if (kinds.has("xlate") && baseName(value) === want) {
           refs.push({ type: e.type, name: e.name, kind: "xlate", path });
         }
-        if (kinds.has("table") && xlateMentions && key === "XLATE") {
+        if ((kinds.has("table") || kinds.has("proc")) && xlateUses && key === "XLATE") {
           pending.push({ path, xlate: value.trim() });
         }
       }
@@ -120,15 +126,80 @@ export async function findRefs(
       }
     });
     for (const p of pending) {
-      let hit = xlateCache.get(p.xlate);
-      if (hit === undefined) {
-        hit = await xlateMentions!(p.xlate);
-        xlateCache.set(p.xlate, hit);
+      let use = xlateCache.get(p.xlate);
+      if (use === undefined) {
+        use = await xlateUses!(p.xlate);
+        xlateCache.set(p.xlate, use);
       }
-      if (hit) refs.push({ type: e.type, name: e.name, kind: "table", path: p.path, via: p.xlate });
+      for (const kind of ["table", "proc"] as const) {
+        if (use[kind] && kinds.has(kind)) {
+          refs.push({ type: e.type, name: e.name, kind, path: p.path, via: p.xlate });
+        }
+      }
     }
   }
   return refs;
+}
+
+/** Keys of an Xlate operation whose values are Tcl code (the `xltp` UPoC style calls procs there). */
+const XLATE_CODE_KEYS = new Set(["PRE", "POST", "CODE", "PROC", "TCL"]);
+
+/**
+ * How Xlate text uses `name`: as the table of a TABLE operation (`{ TBL sex_codes }`), or as a Tcl
+ * proc called from the code of an operation (`{ PRE { xlt_pad_mrn } }`, `[xlt_pad_mrn $x]`). Text
+ * that is not a list of operations falls back to a mention as a word, read as a table.
+ *
+ * @example
+ * ```ts
+ * const xlt = "{ { OP COPY } { PRE { xlt_pad_mrn } } }\n{ { OP TABLE } { TBL sex_codes } }\n";
+ * xlateUse(xlt, "xlt_pad_mrn"); // { table: false, proc: true }
+ * xlateUse(xlt, "sex_codes"); // { table: true, proc: false }
+ * ```
+ */
+export function xlateUse(text: string, name: string): XlateUse {
+  const body = text.replace(/^[\s\S]*?^end_prologue[ \t]*$/m, "");
+  const want = baseName(name);
+  const use: XlateUse = { table: false, proc: false };
+  let ops: string[];
+  try {
+    ops = splitList(body);
+  } catch {
+    return { table: mentionsTable(text, name), proc: false };
+  }
+  const visit = (op: string, depth: number) => {
+    let fields: string[];
+    try {
+      fields = splitList(op);
+    } catch {
+      return;
+    }
+    for (const f of fields) {
+      let pair: string[];
+      try {
+        pair = splitList(f);
+      } catch {
+        continue;
+      }
+      if (pair.length !== 2) continue;
+      const key = pair[0].toUpperCase();
+      if (key === "TBL" && baseName(pair[1]) === want) use.table = true;
+      else if (XLATE_CODE_KEYS.has(key) && callsProc(pair[1], want)) use.proc = true;
+      // Nested operations (IF, ITERATE and the like hold operation lists of their own).
+      else if (depth < 6 && pair[1].includes("{")) {
+        try {
+          for (const inner of splitList(pair[1])) visit(inner, depth + 1);
+        } catch { /* not a list of operations */ }
+      }
+    }
+  };
+  for (const op of ops) visit(op, 0);
+  return use;
+}
+
+/** True when Tcl code calls `proc` (as a command word: at the start of a line, after `;` or `[`). */
+function callsProc(code: string, proc: string): boolean {
+  const p = proc.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[\\s;\\[{])${p}(?=$|[\\s;\\]}])`, "im").test(code);
 }
 
 /** Does Xlate text mention the table as a word (`sex_codes` or `sex_codes.tbl`)? */

@@ -166,3 +166,42 @@ Deno.test("nc_msgs and nc_revisions: bare dates mean the site's zone; footers gi
     /since 2024-10-28T10:10:00-05:00 \(2024-10-28T15:10:00Z\) \(dates in America\/Chicago, lab\/siteInfo timezone\)/,
   );
 });
+
+Deno.test("nc_refs: a proc an Xlate calls (xltp) is a proc, not a table; dot files are no suggestion", async () => {
+  const { ncRefsTool } = await import("../../../tools/engine/nc_refs_tool.ts");
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await writeFixtureRoot(root);
+  // adt_in's ADT_A01 route uses adt_a01_to_lab.xlt: give it a PRE block calling a proc.
+  const xlt = `${root}/adt/Xlate/adt_a01_to_lab.xlt`;
+  await Deno.writeTextFile(
+    xlt,
+    (await Deno.readTextFile(xlt)) +
+      "{ { OP COPY } { ERR 0 } { IN {{0(0).PID(0).#3}} } { OUT {{0(0).PID(0).#3}} } { PRE {\n    xlt_pad_mrn\n} } }\n",
+  );
+  await Deno.mkdir(`${root}/adt/tclprocs`, { recursive: true });
+  await Deno.writeTextFile(`${root}/adt/tclprocs/.upocindex`, "");
+  await Deno.writeTextFile(`${root}/adt/tclprocs/xlt_pad_mrn.tcl`, "proc xlt_pad_mrn {} {}\n");
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const procs = await call(
+    ncRefsTool,
+    { hciroot: root, name: "xlt_pad_mrn", kind: "proc", format: "tsv" },
+    ctx,
+  );
+  const rows = procs.text.split("\n").slice(1).map((l) => l.split("\t"));
+  assertEquals(rows.map((r) => [r[0], r[1], r[2]]), [["adt", "adt_in", "proc"]], procs.text);
+  assert(rows[0][3].includes("adt_a01_to_lab.xlt uses it"), rows[0][3]);
+  const any = await call(ncRefsTool, { hciroot: root, name: "xlt_pad_mrn", format: "tsv" }, ctx);
+  assert(!any.text.includes("\ttable\t"), any.text);
+  // A table the Xlate names in TBL stays a table.
+  const table = await call(
+    ncRefsTool,
+    { hciroot: root, name: "sex_codes", kind: "table", format: "tsv" },
+    ctx,
+  );
+  assert(table.text.includes("adt_a01_to_lab.xlt uses it"), table.text);
+  // Nothing uses it: the suggestions never offer the empty name of a dot file (`.upocindex`),
+  // which is near any short name.
+  const none = await call(ncRefsTool, { hciroot: root, name: "xx" }, ctx);
+  assert(!none.text.includes("did you mean"), none.text);
+});

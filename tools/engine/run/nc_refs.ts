@@ -4,7 +4,7 @@ export { ncRefsTool as def } from "../nc_refs_tool.ts";
 import type { ncRefsTool } from "../nc_refs_tool.ts";
 import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure, type LoadedSite } from "../engine.ts";
-import { findRefs, mentionsTable, type Ref, type RefKind } from "../refs.ts";
+import { findRefs, type Ref, type RefKind, xlateUse } from "../refs.ts";
 import { renderTable } from "../table.ts";
 import { closestNames } from "../../../core/suggest.ts";
 
@@ -24,9 +24,9 @@ export async function run(input: InputOf<typeof ncRefsTool>, ctx: ToolContext): 
       const mentions = async (xlate: string) => {
         const file = engine.fs.join(site.dir, "Xlate", xlate);
         try {
-          return mentionsTable(await engine.fs.readText(file), name);
+          return xlateUse(await engine.fs.readText(file), name);
         } catch {
-          return false; // a missing Xlate file mentions nothing
+          return { table: false, proc: false }; // a missing Xlate file uses nothing
         }
       };
       for (const r of await findRefs(nc, name, kinds, mentions)) rows.push({ ...r, site: site.name });
@@ -60,7 +60,12 @@ export async function run(input: InputOf<typeof ncRefsTool>, ctx: ToolContext): 
       for (const { site } of sites) {
         for (const dir of ["Xlate", "Tables", "tclprocs"]) {
           const entries = await engine.fs.list(engine.fs.join(site.dir, dir)).catch(() => []);
-          for (const e of entries) known.add(/\.[^.]+$/.test(name) ? e.name : e.name.replace(/\.[^.]+$/, ""));
+          for (const e of entries) {
+            // Dot files (`tclprocs/.upocindex`) and index files are no names anyone means.
+            if (e.name.startsWith(".") || /^(tclIndex|pkgIndex\.tcl)$/i.test(e.name)) continue;
+            const n = /\.[^.]+$/.test(name) ? e.name : e.name.replace(/\.[^.]+$/, "");
+            if (n !== "") known.add(n);
+          }
         }
       }
       const near = closestNames(name, [...known]);
