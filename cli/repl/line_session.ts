@@ -10,6 +10,13 @@
  * The rule follows arrival timing, not the queue: typeahead is kept with `gap` marks where 50 ms of
  * quiet passed, so `first⏎` … `second⏎` typed seconds apart during a turn are two entries.
  *
+ * Faster than typing is a paste: a key press arrives as a read of its own, so a read that holds more
+ * than one character, TAB or Enter was pasted (a terminal without bracketed paste: older PuTTY,
+ * conhost, `screen`). Its TABs are text, not completion. A block (a read with two Enters, or an Enter
+ * and a TAB) keeps its last newline too: it waits in the editor for the operator's own Enter and a
+ * question typed after it. One line ending in Enter in one read is still sent by that Enter: it is
+ * also what keys typed while the program was busy look like.
+ *
  * Questions (`readKey`, `readSecret`) are answered only by keys typed after they are shown: typeahead
  * already queued is set aside while they wait, and put back for the next `readLine`.
  */
@@ -80,12 +87,43 @@ type Mode =
 
 /**
  * A queued input: a key event; `burstnl`, an Enter that turned out to have more input right after it;
- * `gap`, 50 ms of quiet between two arrivals (an Enter right before it submits).
+ * `gap`, 50 ms of quiet between two arrivals (an Enter right before it submits); `pastenl` and
+ * `pastetab`, an Enter and a TAB that came in a read of several keys (a paste without brackets).
  */
-type Item = KeyEvent | { kind: "burstnl" } | { kind: "gap" };
+type Item = KeyEvent | { kind: "burstnl" } | { kind: "gap" } | { kind: "pastenl" } | { kind: "pastetab" };
+
+/**
+ * What one read was: `typed` (one key a person types, or none), `paste` (more than one character,
+ * TAB or Enter) or `block` (a paste with two Enters, or an Enter and a TAB). CR LF counts as one
+ * Enter (some terminals send it for one); escape sequences and Ctrl keys do not count.
+ */
+export function readKind(events: KeyEvent[]): "typed" | "paste" | "block" {
+  let units = 0;
+  let breaks = 0;
+  let prevEnter = false;
+  for (const ev of events) {
+    if (ev.kind === "text") units += ev.text.length;
+    else if (ev.kind === "key" && !ev.ctrl && !ev.alt) {
+      if (ev.name === "tab" || ev.name === "enter" || (ev.name === "linefeed" && !prevEnter)) {
+        units++;
+        breaks++;
+      }
+    }
+    prevEnter = ev.kind === "key" && ev.name === "enter";
+  }
+  return units < 2 ? "typed" : breaks < 2 ? "paste" : "block";
+}
+
+/** Whether an item is a newline of a paste run in line mode. */
+const isPastedNewline = (ev: Item) => ev.kind === "burstnl" || ev.kind === "pastenl";
 
 const isKey = (ev: Item, name: string, ctrl = false) =>
   ev.kind === "key" && ev.name === name && ev.ctrl === ctrl && !ev.alt;
+
+/** Items inserted together as one run of text in line mode. */
+const isRunItem = (ev: Item) =>
+  ev.kind === "text" || ev.kind === "burstnl" || ev.kind === "pastenl" || ev.kind === "pastetab" ||
+  isKey(ev, "enter") || isKey(ev, "linefeed");
 
 function cancelled(): AssistError {
   return new AssistError("cancelled", { level: "refused", exitCode: 130 });
@@ -150,9 +188,14 @@ export class LineSession {
 
   // ---- input ----
 
-  /** Bytes read from the terminal. */
-  feed(bytes: Uint8Array): void {
+  /**
+   * Bytes of one read from the terminal. `typed`: keys typed before the terminal was raw, which
+   * arrive together although a person typed them (not a paste).
+   */
+  feed(bytes: Uint8Array, o: { typed?: boolean } = {}): void {
     this.#disarm();
+    // The next piece of a block still arriving (no 50 ms of quiet yet) is part of that block.
+    const inBlock = this.#burst !== undefined && !this.#quiet;
     if (bytes.length > 0) {
       if (this.#pendingEnter) {
         this.#pendingEnter = false;
@@ -163,7 +206,9 @@ export class LineSession {
       }
       this.#quiet = false;
     }
-    this.#accept(this.#decoder.feed(bytes));
+    const events = this.#decoder.feed(bytes);
+    const kind = o.typed ? "typed" : readKind(events);
+    this.#accept(events, kind === "paste" && inBlock ? "block" : kind);
   }
 
   /** The terminal's input ended (hang-up): an active or later `readLine` gives `eof`. */
@@ -195,9 +240,23 @@ export class LineSession {
     while (this.#pumping) await this.#idle;
   }
 
-  #accept(events: KeyEvent[]): void {
+  #accept(events: KeyEvent[], read: "typed" | "paste" | "block" = "typed"): void {
     const mode = this.#mode;
+    let prevEnter = false;
     for (const ev of events) {
+      if (read !== "typed" && ev.kind === "key" && !ev.ctrl && !ev.alt) {
+        const after = prevEnter;
+        prevEnter = ev.name === "enter";
+        if (ev.name === "tab") {
+          this.#queue.push({ kind: "pastetab" });
+          continue;
+        }
+        if (read === "block" && (ev.name === "enter" || ev.name === "linefeed")) {
+          // CR LF is one newline, as in a bracketed paste.
+          if (!(after && ev.name === "linefeed")) this.#queue.push({ kind: "pastenl" });
+          continue;
+        }
+      } else prevEnter = false;
       if (mode.kind === "turn") {
         // Esc stops a streaming answer too (as in the assistants operators come from); kept as
         // typeahead it would do nothing at the prompt, or eat the first key typed there.
@@ -260,7 +319,7 @@ export class LineSession {
           // The Enter people press after a one-key answer ("1⏎", "n⏎") belongs to that answer:
           // it must not end the next (hidden) prompt empty or answer the next question.
           this.#swallowEnter = false;
-          if (ev.kind === "burstnl" || isKey(ev, "enter") || isKey(ev, "linefeed")) continue;
+          if (isPastedNewline(ev) || isKey(ev, "enter") || isKey(ev, "linefeed")) continue;
         }
         if (mode.kind === "secret") this.#secretKey(mode, ev);
         else if (mode.kind === "key") this.#keyAnswer(mode, ev);
@@ -399,18 +458,15 @@ export class LineSession {
   /** Handles one event in line mode; true when a redraw is due, a Promise while completing. */
   #lineKey(mode: Extract<Mode, { kind: "line" }>, ev: Item): boolean | Promise<void> {
     const ed = this.editor;
-    if (
-      !ed.searching &&
-      (ev.kind === "text" || ev.kind === "burstnl" || isKey(ev, "enter") || isKey(ev, "linefeed"))
-    ) {
+    if (!ed.searching && isRunItem(ev)) {
       // A run of text and newlines is inserted at once (fast, and a burst becomes one chip).
       let run = "";
       let burst = false;
       let item: Item | undefined = ev;
       while (item) {
         if (item.kind === "text") run += item.text;
-        else if (item.kind === "burstnl") {
-          run += "\n";
+        else if (isPastedNewline(item) || item.kind === "pastetab") {
+          run += item.kind === "pastetab" ? "\t" : "\n";
           burst = true;
         } else if (isKey(item, "linefeed")) run += "\n";
         else if (isKey(item, "enter")) {
@@ -435,9 +491,7 @@ export class LineSession {
           break;
         }
         const p = this.#peek();
-        if (p && (p.kind === "text" || p.kind === "burstnl" || isKey(p, "enter") || isKey(p, "linefeed"))) {
-          item = this.#next();
-        } else item = undefined;
+        item = p && isRunItem(p) ? this.#next() : undefined;
       }
       this.#insertRun(run, burst);
       return true;
@@ -446,7 +500,7 @@ export class LineSession {
       this.#burst = undefined; // 50 ms of quiet ended any unbracketed paste
       return false;
     }
-    if (ev.kind === "burstnl") return false;
+    if (isPastedNewline(ev) || ev.kind === "pastetab") return false; // while searching
     this.#burst = undefined;
     const vertical = isKey(ev, "up") ? "up" : isKey(ev, "down") ? "down" : undefined;
     if (vertical && !ed.searching && this.#moveVisually(mode, vertical)) return true;
@@ -625,8 +679,8 @@ export class LineSession {
   #secretKey(mode: Extract<Mode, { kind: "secret" }>, ev: Item): void {
     if (ev.kind === "text") mode.value += ev.text;
     else if (ev.kind === "paste") mode.value += ev.text.replace(/\n/g, "");
-    else if (ev.kind === "burstnl" || ev.kind === "gap") return;
-    else if (isKey(ev, "enter") || isKey(ev, "linefeed")) {
+    else if (ev.kind === "burstnl" || ev.kind === "gap" || ev.kind === "pastetab") return;
+    else if (ev.kind === "pastenl" || isKey(ev, "enter") || isKey(ev, "linefeed")) {
       this.#io.write("\r\n");
       this.#answered();
       if (mode.value === "") mode.fail(new AssistError("nothing entered", { level: "input" }));
@@ -659,7 +713,7 @@ export class LineSession {
       const [first, ...rest] = Array.from(ev.text);
       if (rest.length > 0) this.#unshift({ kind: "text", text: rest.join("") });
       answer = mode.allowed.find((a) => a.toLowerCase() === first.toLowerCase());
-    } else if (isKey(ev, "enter") || isKey(ev, "linefeed")) answer = mode.fallback;
+    } else if (ev.kind === "pastenl" || isKey(ev, "enter") || isKey(ev, "linefeed")) answer = mode.fallback;
     else if (isKey(ev, "c", true)) return this.#fail(cancelled());
     if (answer === undefined) return;
     this.#io.write(answer + "\r\n");

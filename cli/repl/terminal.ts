@@ -167,7 +167,11 @@ export class Terminal {
         // Typed before raw mode (a question typed while assist was starting): each Enter came
         // through the cooked terminal as LF, which the editor takes as Ctrl-J (a new line). It is
         // the Enter the person pressed: it submits.
-        if (performance.now() - started < TYPEAHEAD_MS) bytes = typedBeforeRaw(bytes);
+        if (performance.now() - started < TYPEAHEAD_MS) {
+          // Typed, though it arrives as one read: not a paste.
+          this.#session.feed(typedBeforeRaw(bytes), { typed: true });
+          continue;
+        }
       }
       this.#session.feed(bytes);
     }
