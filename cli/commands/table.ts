@@ -60,6 +60,28 @@ export function findCommand(name: string): Command | undefined {
 }
 
 /**
+ * Whether a typed REPL entry is a slash command rather than a prompt for the model. It starts with
+ * one "/" (a leading space or `//` makes it a prompt), and its first word is a command or holds no
+ * other "/": `/hci/cis20.1/integrator/adt/NetConfig has adt_in twice` is a question about a path,
+ * `/nosuch` an unknown command.
+ *
+ * @example
+ * ```ts
+ * import { isCommandEntry } from "./table.ts";
+ * isCommandEntry("/ssh-status eng1"); // true
+ * isCommandEntry("/nosuch"); // true (an unknown command, said so)
+ * isCommandEntry("/hci/site1/NetConfig has adt_in twice, why?"); // false
+ * isCommandEntry("//load is a command?"); // false
+ * isCommandEntry(" /quit"); // false
+ * ```
+ */
+export function isCommandEntry(entry: string): boolean {
+  const m = /^\/(\S*)/.exec(entry);
+  if (!m || m[1].startsWith("/")) return false;
+  return findCommand(m[1]) !== undefined || !m[1].includes("/");
+}
+
+/**
  * True for an entry the REPL must never write to its history: a slash command marked `noHistory`
  * (it takes or leads to a secret: /login, /set-api-key, /ssh-add, /ssh-pass). The one rule, read
  * from the table; cli/repl/history.ts gets it handed in.

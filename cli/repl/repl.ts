@@ -77,6 +77,8 @@ export class Repl {
   #fileTipShown = false;
   #abort?: AbortController;
   #shutdownDone = false;
+  /** A slash command or a prompt (the command table decides; loaded before the first prompt). */
+  #isCommand: (entry: string) => boolean = () => false;
   #out: (s: string) => void;
   #color: boolean;
   #mouse: boolean;
@@ -118,13 +120,14 @@ export class Repl {
     const signals = this.#installSignals();
     try {
       // The editor's modules, the start-up facts and the retention pass run side by side.
-      const [{ Terminal, PipeInput }, { isSecretEntry }, lines, pruned] = await Promise.all([
+      const [{ Terminal, PipeInput }, { isSecretEntry, isCommandEntry }, lines, pruned] = await Promise.all([
         lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts"),
         lazy<typeof import("../commands/table.ts")>(import.meta.url, "../commands/table.ts"),
         this.interactive ? this.startupLines() : Promise.resolve([]),
         this.#prune(),
       ]);
       if (pruned) lines.push(pruned);
+      this.#isCommand = isCommandEntry;
       if (this.interactive) {
         this.#input = await Terminal.open({
           write: this.#out,
@@ -258,7 +261,7 @@ export class Repl {
         this.#input.addHistory(text);
       }
       try {
-        if (text.trimStart().startsWith("/")) await this.#command(text.trim());
+        if (this.#isCommand(text)) await this.#command(text.trim());
         else await this.#turn(text);
       } catch (err) {
         this.#out(`assist: ${describeError(err, this.config.debug)}\n`);

@@ -4,6 +4,7 @@ import {
   findCommand,
   helpText,
   hint,
+  isCommandEntry,
   runCli,
   runSlash,
   splitArgs,
@@ -276,4 +277,19 @@ Deno.test("/<command> --help shows its usage and runs nothing; a raw tail keeps 
   assertEquals(io.warns, []);
   // Nothing was registered.
   assertEquals(await Deno.stat(`${tmp.path}/.ssh-hosts.tsv`).then(() => true, () => false), false);
+});
+
+Deno.test("a /word that is no command and holds another / is a prompt; // and a leading space too", () => {
+  for (const e of ["/help", "/load ./notes.txt", "/nosuch", "/", "/ssh-status eng1/x"]) {
+    assert(isCommandEntry(e), e);
+  }
+  for (
+    const e of [
+      "/hci/cis20.1/integrator/adt/NetConfig has adt_in twice, why?",
+      "/etc/hosts",
+      "//help",
+      " /help",
+      "what does /help say",
+    ]
+  ) assert(!isCommandEntry(e), e);
 });
