@@ -56,6 +56,7 @@ export const SESSION_COMMANDS: readonly Command[] = [
     minArgs: 1,
     maxArgs: 1,
     rawTail: true,
+    completeArgs: "path",
     async run(a, ctx) {
       const repl = needRepl(ctx, "load");
       const { loadFile } = await lazy<typeof import("./_load.ts")>(import.meta.url, "./_load.ts");

@@ -91,6 +91,8 @@ export interface Command {
    * `/ssh <alias> <command...>` and `/load <file with spaces>`.
    */
   rawTail?: boolean;
+  /** TAB in the arguments completes file paths (`/load`, `/phi-reveal`). */
+  completeArgs?: "path";
   /** Lines never written to history (/login, /ssh-pass, /ssh-add, /set-api-key). */
   noHistory?: boolean;
   /** Returns the exit code for the command line (void = 0); throws AssistError for a one-line failure. */
