@@ -523,6 +523,8 @@ export class LineSession {
           this.#finish({ kind: "interrupt" });
           return false;
         }
+        // The line goes to the kill ring: Ctrl-Y brings back what Ctrl-C cleared.
+        if (ed.text !== "") ed.kill = ed.text;
         ed.reset();
         mode.ml = START;
         return true;
@@ -692,8 +694,8 @@ export class LineSession {
   }
 
   /**
-   * One key answer (`allowed` compared without case); Enter gives `fallback`. Ctrl-C rejects with
-   * AssistError "cancelled".
+   * One key answer (`allowed` compared without case); Enter gives `fallback`. Ctrl-C and Esc reject
+   * with AssistError "cancelled".
    */
   readKey(prompt: string, allowed: string[], fallback: string): Promise<string> {
     if (this.#mode.kind === "line" || this.#mode.kind === "secret" || this.#mode.kind === "key") {
@@ -714,7 +716,7 @@ export class LineSession {
       if (rest.length > 0) this.#unshift({ kind: "text", text: rest.join("") });
       answer = mode.allowed.find((a) => a.toLowerCase() === first.toLowerCase());
     } else if (ev.kind === "pastenl" || isKey(ev, "enter") || isKey(ev, "linefeed")) answer = mode.fallback;
-    else if (isKey(ev, "c", true)) return this.#fail(cancelled());
+    else if (isKey(ev, "c", true) || isKey(ev, "escape")) return this.#fail(cancelled()); // Esc leaves a menu
     if (answer === undefined) return;
     this.#io.write(answer + "\r\n");
     if (ev.kind === "text") this.#swallowEnter = true;
