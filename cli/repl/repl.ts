@@ -26,6 +26,7 @@ import { Conversation } from "../agent/conversation.ts";
 import type { SessionPhiGate } from "../agent/phi_adapter.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
 import type { MessageParam, Usage } from "../model/types.ts";
+import { turnCount } from "../sessions/turns.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
 import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
 import type { Completer, LineInput } from "./terminal.ts";
@@ -70,7 +71,6 @@ export class Repl {
   #quitting = false;
   #exitCode = 0;
   #lastInterrupt = 0;
-  #turns = 0;
   #lastAnswer?: string;
   #lastUsage?: Usage;
   #rateLimits?: RateLimitReading;
@@ -563,7 +563,6 @@ export class Repl {
         this.#out("(cancelled; the conversation is kept)\n");
       } else {
         this.#lastAnswer = r.answer;
-        this.#turns++;
       }
     } catch (err) {
       view?.finish();
@@ -600,7 +599,8 @@ export class Repl {
       lastUsage: this.#lastUsage,
       model: this.#conv.model,
       sessionCostUsd: this.#conv.meter.total.total,
-      turns: this.#turns,
+      // Counted from the messages as /sessions counts them, so /reset and --resume agree.
+      turns: turnCount(this.#conv.messages),
       rateLimits: this.#rateLimits,
       columns: this.#columns(),
       now: Date.now(),

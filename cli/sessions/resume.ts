@@ -16,6 +16,7 @@ import { AssistError } from "../../core/errors.ts";
 import { homePaths } from "../../core/home.ts";
 import type { MessageParam } from "../model/types.ts";
 import { SESSION_ID_RE, sessionFiles } from "./artifacts.ts";
+import { prompts } from "./turns.ts";
 
 function bad(path: string, why: string): AssistError {
   return new AssistError(`cannot resume from ${path}: ${why}`, { level: "refused" });
@@ -156,9 +157,9 @@ export async function listSessions(home: string, limit = 10): Promise<SessionSum
     let turns = 0;
     try {
       const { messages } = await readMessagesFile(files.messages);
-      const prompts = messages.filter((m) => m.role === "user" && typeof m.content === "string");
-      firstPrompt = String(prompts[0]?.content ?? "");
-      turns = prompts.length;
+      const asked = prompts(messages);
+      firstPrompt = String(asked[0]?.content ?? "");
+      turns = asked.length;
     } catch {
       firstPrompt = "(damaged: cannot be resumed)";
     }

@@ -1,9 +1,13 @@
 /**
  * What an operator at a hospital desk ran into (issue 26, "The REPL"), each in a real terminal
- * (tmux): a paste from a terminal without bracketed paste, a prompt that starts with a path.
+ * (tmux): a paste from a terminal without bracketed paste, a prompt that starts with a path, file
+ * paths after /load and /phi-reveal, Ctrl-C's line in the kill ring, /clear-api-key with nothing
+ * stored, Esc at the /login menu, one turn count for the status line and /sessions.
  */
 import assert from "node:assert/strict";
-import { promptLines, startRepl } from "./_support.ts";
+import { promptLines, type ReplRig, startRepl } from "./_support.ts";
+import { FakeModelApi } from "../support/fake_model_api.ts";
+import { tempDir } from "../support/run_assist.ts";
 
 /** The text of the last user message of the last request to the model. */
 function lastUserText(body: string): string {
@@ -64,4 +68,109 @@ Deno.test("a prompt that starts with a path goes to the model; //, a leading spa
   const after = await rig.term.waitFor(/unknown command: \/nosuchcmd/, "the unknown-command line");
   assert.equal(promptLines(after).length >= 4, true);
   assert.equal(rig.fake.messageRequests.length, 3);
+});
+
+Deno.test("TAB after /load and /phi-reveal completes file paths", async () => {
+  await using rig = await startRepl();
+  await Deno.writeTextFile(`${rig.cwd}/adt-sample notes.hl7`, "MSH|^~\\&|A\r");
+  await Deno.writeTextFile(`${rig.cwd}/revealed-report.txt`, "nothing\n");
+  await rig.term.waitForPrompt();
+  await rig.term.type("/load adt-s");
+  await rig.term.keys("Tab");
+  await rig.term.waitFor(/> \/load adt-sample notes\.hl7$/m, "the /load path completed");
+  await rig.term.keys("C-u");
+  await rig.term.type("/phi-reveal reve");
+  await rig.term.keys("Tab");
+  await rig.term.waitFor(/> \/phi-reveal revealed-report\.txt $/m, "the /phi-reveal path completed");
+  await rig.term.type("--output adt");
+  await rig.term.keys("Tab");
+  await rig.term.waitFor(
+    /> \/phi-reveal revealed-report\.txt --output "adt-sample notes\.hl7" $/m,
+    "a path with a space quoted",
+  );
+});
+
+Deno.test("Ctrl-C on a typed line puts it in the kill ring: Ctrl-Y brings it back", async () => {
+  await using rig = await startRepl();
+  await rig.term.waitForPrompt();
+  await rig.term.type("a long question I did not mean to clear");
+  await rig.term.waitFor(/did not mean to clear$/m, "the typed line");
+  await rig.term.keys("C-c");
+  await rig.term.waitFor(
+    (s) => /^you\[[^\]]+\]> ?$/m.test(s.trimEnd().split("\n").at(-1)!),
+    "the cleared line",
+  );
+  await rig.term.keys("C-y");
+  await rig.term.waitFor(
+    /^you\[sonnet\.4\.6\]> a long question I did not mean to clear$/m,
+    "the line yanked back",
+  );
+});
+
+Deno.test("/clear-api-key with no stored key says so; Esc leaves the /login menu", async () => {
+  await using rig = await startRepl();
+  await rig.term.waitForPrompt();
+  await rig.term.type("/clear-api-key");
+  await rig.term.keys("Enter");
+  let screen = await rig.term.waitForPrompt(2);
+  assert.match(
+    screen,
+    /no API key stored in \S+: nothing to remove; the key in use comes from ASSIST_API_KEY/,
+  );
+  assert.ok(!/API key removed/.test(screen), screen);
+  await rig.term.type("/login");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/choose 1, 2 or 3 \[3\]: $/m, "the menu");
+  await rig.term.keys("Escape");
+  screen = await rig.term.waitForPrompt(3);
+  assert.ok(!/rail .*selected|auth rail/i.test(screen.split("choose 1, 2 or 3")[1]), "Esc chose an entry");
+  await rig.term.type("still here");
+  await rig.term.waitFor(/> still here$/m, "the prompt takes keys again");
+});
+
+async function turn(rig: ReplRig, prompt: string, count: number): Promise<string> {
+  await rig.term.type(prompt);
+  await rig.term.keys("Enter");
+  return await rig.term.waitForPrompt(count);
+}
+
+/** The turn count of the last status line on the screen. */
+function statusTurns(screen: string): number {
+  const m = [...screen.matchAll(/· (\d+) turns?$/gm)].at(-1);
+  return m ? Number(m[1]) : -1;
+}
+
+Deno.test("the status line and /sessions agree on the turn count after /reset and --resume", async () => {
+  await using dir = await tempDir("assist-turns-");
+  const fake = new FakeModelApi();
+  try {
+    fake.replies.push({ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" });
+    {
+      await using rig = await startRepl({ home: dir.path, fake });
+      await rig.term.waitForPrompt();
+      await turn(rig, "first question", 2);
+      await turn(rig, "second question", 3);
+      await turn(rig, "/reset", 4);
+      const screen = await turn(rig, "third question", 5);
+      assert.equal(statusTurns(screen), 1, screen);
+      await rig.term.type("/sessions");
+      await rig.term.keys("Enter");
+      await rig.term.waitFor(/ 1 turn\(s\)\s+\$\S+\s+third question/, "/sessions after /reset");
+      await rig.term.waitForPrompt(6);
+      await rig.term.type("/quit");
+      await rig.term.keys("Enter");
+      await rig.term.waitForExit();
+    }
+    {
+      await using rig = await startRepl({ home: dir.path, fake, tmux: { args: ["--resume"] } });
+      await rig.term.waitForPrompt();
+      const screen = await turn(rig, "fourth question", 2);
+      assert.equal(statusTurns(screen), 2, screen);
+      await rig.term.type("/sessions");
+      await rig.term.keys("Enter");
+      await rig.term.waitFor(/ 2 turn\(s\)\s+\$\S+\s+third question/, "/sessions after --resume");
+    }
+  } finally {
+    await fake.close();
+  }
 });
