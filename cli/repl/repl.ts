@@ -230,7 +230,10 @@ export class Repl {
         continuationPrompt: "... ",
         complete,
       });
-      if (this.interactive) void this.loadStatus().catch(() => {}); // while the operator types
+      if (this.interactive) {
+        void this.loadStatus().catch(() => {}); // while the operator types
+        this.#warmPhi();
+      }
       const r = await reading;
       if (this.#quitting) break; // a signal is finishing the session
       if (r.kind === "eof") {
@@ -369,6 +372,30 @@ export class Repl {
         self.#gateNow?.setMode(m);
       },
     };
+  }
+
+  #phiWarmed = false;
+
+  /**
+   * Once the first prompt is on the screen: the PHI gate and the built-in name recognizer are built
+   * in the background (its lexicons take about 130 ms in a fresh process), so the first prompt or
+   * paste does not wait for them. A failure is left for the first turn to report.
+   */
+  #warmPhi(): void {
+    if (this.#phiWarmed) return;
+    this.#phiWarmed = true;
+    // A task later: the prompt has been written (synchronously) before any of this runs.
+    setTimeout(() => {
+      void (async () => {
+        await this.#gate();
+        if (this.config.phiNames === "off") return;
+        const { nameFinder } = await lazy<typeof import("../../phi/names/mod.ts")>(
+          import.meta.url,
+          "../../phi/names/mod.ts",
+        );
+        await nameFinder();
+      })().catch(() => {});
+    }, 0);
   }
 
   /** The session's PHI gate once built (the mode is set on it; before, the config holds it). */

@@ -2,12 +2,13 @@
  * What an operator at a hospital desk ran into (issue 26, "The REPL"), each in a real terminal
  * (tmux): a paste from a terminal without bracketed paste, a prompt that starts with a path, file
  * paths after /load and /phi-reveal, Ctrl-C's line in the kill ring, /clear-api-key with nothing
- * stored, Esc at the /login menu, one turn count for the status line and /sessions.
+ * stored, Esc at the /login menu, one turn count for the status line and /sessions; and the name
+ * recognizer built while the first prompt waits, not when the first paste is sent.
  */
 import assert from "node:assert/strict";
 import { promptLines, type ReplRig, startRepl } from "./_support.ts";
 import { FakeModelApi } from "../support/fake_model_api.ts";
-import { tempDir } from "../support/run_assist.ts";
+import { CONFIG, MAIN, tempDir, testDenoDir } from "../support/run_assist.ts";
 
 /** The text of the last user message of the last request to the model. */
 function lastUserText(body: string): string {
@@ -173,4 +174,38 @@ Deno.test("the status line and /sessions agree on the turn count after /reset an
   } finally {
     await fake.close();
   }
+});
+
+Deno.test("the name recognizer is built after the first prompt is shown, before any Enter", async () => {
+  // Deno's debug log (on the pane, so in the raw log) names each module as it is instantiated.
+  const denoDir = await testDenoDir();
+  await using rig = await startRepl({
+    tmux: {
+      command: [
+        Deno.execPath(),
+        "run",
+        "-L",
+        "debug",
+        "--no-prompt",
+        "-P=assist",
+        "--config",
+        CONFIG,
+        MAIN,
+      ],
+      env: denoDir ? { DENO_DIR: denoDir } : {},
+    },
+  });
+  const lexicon = /ES module: \S*phi\/names\/lexicon\.ts/;
+  let raw = "";
+  for (const deadline = Date.now() + 30_000; !lexicon.test(raw) && Date.now() < deadline;) {
+    await new Promise((r) => setTimeout(r, 50));
+    raw = await rig.term.raw();
+  }
+  assert.match(raw, lexicon, "the lexicon was not loaded while the prompt waited");
+  const prompt = raw.indexOf("you[sonnet.4.6]> ");
+  assert.ok(
+    prompt !== -1 && prompt < raw.search(lexicon),
+    "the lexicon was loaded before the prompt was shown",
+  );
+  assert.equal(rig.fake.messageRequests.length, 0);
 });
