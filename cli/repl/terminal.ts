@@ -161,7 +161,7 @@ export class Terminal {
         this.#session.end();
         return;
       }
-      let bytes: Uint8Array = buf.slice(0, n);
+      const bytes: Uint8Array = buf.slice(0, n);
       if (first) {
         first = false;
         // Typed before raw mode (a question typed while assist was starting): each Enter came
