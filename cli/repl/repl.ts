@@ -578,6 +578,7 @@ export class Repl {
         live: this.interactive,
         color: this.#color,
         markdown: this.#color, // a terminal with colour (this.#color is false in scripted use)
+        columns: this.interactive ? () => this.#columns() : undefined,
       });
       this.#view = view;
       view.start();

@@ -209,3 +209,33 @@ Deno.test("the name recognizer is built after the first prompt is shown, before 
   );
   assert.equal(rig.fake.messageRequests.length, 0);
 });
+
+Deno.test("a 60-column terminal: words are not split at the margin, a table is laid out to fit", async () => {
+  await using rig = await startRepl({ tmux: { width: 60 } });
+  const paragraph = "The adt_in thread on cis20.1 receives the admissions from the registration system " +
+    "and routes them to adt_out_to_lab_system, which has been refusing connections since 08:05 today.";
+  const table = [
+    "| Thread | State | Queued | Last error |",
+    "|---|---|--:|---|",
+    "| adt_in | up | 12 | none |",
+    "| adt_out_to_lab_system | down | 0 | connection refused by the lab system at 08:05 |",
+  ].join("\n");
+  rig.fake.replies.push({ text: `${paragraph}\n\n${table}\n\nRestart the outbound thread.` });
+  await rig.term.waitForPrompt();
+  await rig.term.type("what is wrong with adt?");
+  await rig.term.keys("Enter");
+  const screen = await rig.term.waitFor(/Restart the outbound thread\./, "the answer");
+  // capture-pane -J joins the rows the terminal wrapped itself: any line over 60 columns is one
+  // the terminal cut, wherever it fell (inside a word).
+  const answer = screen.slice(screen.indexOf("The adt_in thread"), screen.indexOf("Restart the outbound"));
+  for (const line of answer.split("\n")) {
+    assert.ok([...line].length < 60, `a line the terminal wrapped: ${line}`);
+  }
+  for (const w of paragraph.split(" ")) assert.ok(answer.split(/\s+/).includes(w), `the word ${w} is whole`);
+  assert.ok(!answer.includes("|---"), "the table's separator row printed raw");
+  assert.match(answer, /^adt_in +│ up +│ +12 │ none$/m);
+  // Append-only: no cursor movement up while the answer was written.
+  const raw = await rig.term.raw();
+  const written = raw.slice(raw.indexOf("The adt_in"), raw.indexOf("Restart the outbound"));
+  assert.ok(!/\x1b\[\d*[AF]/.test(written), "the answer moved the cursor up");
+});
