@@ -21,6 +21,7 @@
 import { lazy } from "../../core/lazy.ts";
 import { AssistError, describeError, EXIT, exitCodeOf } from "../../core/errors.ts";
 import { closestNames } from "../../core/suggest.ts";
+import { keyHelpRows } from "../keymap.ts";
 import type { Command, CommandContext, CommandGroup, CommandIO, Front } from "./types.ts";
 import { SESSION_COMMANDS } from "./session.ts";
 import { MISC_COMMANDS } from "./misc.ts";
@@ -233,16 +234,7 @@ export function helpText(): string {
     const w = Math.max(...rows.map(([k]) => k.length)) + 2;
     lines.push(`${heading}:`, ...rows.map(([k, v]) => `  ${k.padEnd(w)}${v}`));
   };
-  table("Keys", [
-    ["Enter", "submit the prompt"],
-    ["Alt+Enter, Ctrl-J", "new line; a trailing \\ continues on the next line (ends at a blank line)"],
-    ["<<  ...  EOF", "multi-line input up to a line EOF"],
-    ["Ctrl-C, Esc", "cancel the running turn (Ctrl-C at an empty prompt twice: exit)"],
-    ["Ctrl-D", "exit (on an empty line)"],
-    ["Up, Down", "the row above or below in a long entry; from its first or last row, the history"],
-    ["Ctrl-R", "search the history"],
-    ["TAB", "complete /commands, HL7 paths (PID.5.1) and @files"],
-  ]);
+  table("Keys", keyHelpRows()); // the editor's own keymap
   lines.push("");
   table("In a prompt", [
     ["@file, @{path with spaces}", "attach a file's content"],

@@ -24,6 +24,7 @@ import { AssistError } from "../../core/errors.ts";
 import { Secret } from "../../core/secret.ts";
 import { Editor, isLargePaste } from "./editor.ts";
 import type { History } from "./history.ts";
+import { keyOp } from "../keymap.ts";
 import { KeyDecoder, type KeyEvent } from "./keys.ts";
 import { feedLine, type MultilineState, START } from "./multiline.ts";
 import { clearEditor, render, type RenderGeometry } from "./render.ts";
@@ -257,18 +258,19 @@ export class LineSession {
           continue;
         }
       } else prevEnter = false;
-      if (mode.kind === "turn") {
+      if (mode.kind === "turn" && ev.kind === "key") {
+        const op = keyOp(ev);
         // Esc stops a streaming answer too (as in the assistants operators come from); kept as
         // typeahead it would do nothing at the prompt, or eat the first key typed there.
-        if (isKey(ev, "c", true) || isKey(ev, "escape")) {
+        if (op === "interrupt" || op === "cancel") {
           mode.onInterrupt();
           continue;
         }
         // Ctrl-Z and Ctrl-D typed while a turn runs must not suspend or end the REPL at the next
         // prompt, long after they were pressed: they are dropped.
-        if (isKey(ev, "z", true) || isKey(ev, "d", true)) continue;
+        if (op === "suspend" || op === "deleteOrEof") continue;
         // Ctrl-L clears the screen now (the answer goes on at the top), not at the next prompt.
-        if (isKey(ev, "l", true)) {
+        if (op === "clear") {
           this.#io.write("\x1b[H\x1b[2J");
           continue;
         }
@@ -502,7 +504,8 @@ export class LineSession {
     }
     if (isPastedNewline(ev) || ev.kind === "pastetab") return false; // while searching
     this.#burst = undefined;
-    const vertical = isKey(ev, "up") ? "up" : isKey(ev, "down") ? "down" : undefined;
+    const op = ev.kind === "key" ? keyOp(ev) : undefined;
+    const vertical = op === "up" ? "up" : op === "down" ? "down" : undefined;
     if (vertical && !ed.searching && this.#moveVisually(mode, vertical)) return true;
     const action = ed.handle(ev);
     switch (action) {
@@ -687,10 +690,12 @@ export class LineSession {
       this.#answered();
       if (mode.value === "") mode.fail(new AssistError("nothing entered", { level: "input" }));
       else mode.done(new Secret(mode.value));
-    } else if (isKey(ev, "c", true) || (isKey(ev, "d", true) && mode.value === "")) this.#fail(cancelled());
-    else if (isKey(ev, "backspace") || isKey(ev, "h", true)) {
+    } else if (ev.kind !== "key") return;
+    else if (keyOp(ev) === "interrupt" || (keyOp(ev) === "deleteOrEof" && mode.value === "")) {
+      this.#fail(cancelled());
+    } else if (keyOp(ev) === "backspace") {
       mode.value = Array.from(mode.value).slice(0, -1).join("");
-    } else if (isKey(ev, "u", true)) mode.value = "";
+    } else if (keyOp(ev) === "killLineStart") mode.value = "";
   }
 
   /**
@@ -716,7 +721,9 @@ export class LineSession {
       if (rest.length > 0) this.#unshift({ kind: "text", text: rest.join("") });
       answer = mode.allowed.find((a) => a.toLowerCase() === first.toLowerCase());
     } else if (ev.kind === "pastenl" || isKey(ev, "enter") || isKey(ev, "linefeed")) answer = mode.fallback;
-    else if (isKey(ev, "c", true) || isKey(ev, "escape")) return this.#fail(cancelled()); // Esc leaves a menu
+    else if (ev.kind === "key" && (keyOp(ev) === "interrupt" || keyOp(ev) === "cancel")) {
+      return this.#fail(cancelled()); // Esc leaves a menu
+    }
     if (answer === undefined) return;
     this.#io.write(answer + "\r\n");
     if (ev.kind === "text") this.#swallowEnter = true;

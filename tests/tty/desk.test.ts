@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { promptLines, type ReplRig, startRepl } from "./_support.ts";
 import { FakeModelApi } from "../support/fake_model_api.ts";
+import { keyHelpRows } from "../../cli/keymap.ts";
 import { CONFIG, MAIN, tempDir, testDenoDir } from "../support/run_assist.ts";
 
 /** The text of the last user message of the last request to the model. */
@@ -238,4 +239,24 @@ Deno.test("a 60-column terminal: words are not split at the margin, a table is l
   const raw = await rig.term.raw();
   const written = raw.slice(raw.indexOf("The adt_in"), raw.indexOf("Restart the outbound"));
   assert.ok(!/\x1b\[\d*[AF]/.test(written), "the answer moved the cursor up");
+});
+
+Deno.test("/help shows the keymap the editor runs on, row for row", async () => {
+  await using rig = await startRepl({ tmux: { width: 200, height: 120 } });
+  await rig.term.waitForPrompt();
+  await rig.term.type("/help");
+  await rig.term.keys("Enter");
+  const screen = await rig.term.waitForPrompt(2);
+  for (const [label, line] of keyHelpRows()) {
+    assert.ok(screen.split("\n").some((l) => l.trimStart().startsWith(label) && l.endsWith(line)), label);
+  }
+  // And the editor runs on it: Ctrl-T swaps, Ctrl-G leaves a search with the line as it was.
+  await rig.term.type("ab");
+  await rig.term.keys("C-t");
+  await rig.term.waitFor(/> ba$/m, "Ctrl-T");
+  await rig.term.keys("C-r");
+  await rig.term.type("hel");
+  await rig.term.waitFor(/reverse-i-search\)'hel': \/help$/m, "the search");
+  await rig.term.keys("C-g");
+  await rig.term.waitFor(/^you\[sonnet\.4\.6\]> ba$/m, "the line as it was");
 });
