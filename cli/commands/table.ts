@@ -23,7 +23,7 @@ import { AssistError, describeError, EXIT, exitCodeOf } from "../../core/errors.
 import { closestNames } from "../../core/suggest.ts";
 import { keyHelpRows } from "../keymap.ts";
 import type { Command, CommandContext, CommandGroup, CommandIO, Front } from "./types.ts";
-import { SESSION_COMMANDS } from "./session.ts";
+import { GENERAL_COMMANDS } from "./general.ts";
 import { MISC_COMMANDS } from "./misc.ts";
 import { AUTH_COMMANDS } from "./auth.ts";
 import { PHI_COMMANDS } from "./phi.ts";
@@ -35,7 +35,7 @@ export type { Command, CommandContext, CommandGroup, CommandIO, Front, ReplHost 
 
 /** Every command, in /help order within each group. */
 export const COMMANDS: readonly Command[] = [
-  ...SESSION_COMMANDS,
+  ...GENERAL_COMMANDS,
   ...MISC_COMMANDS,
   ...AUTH_COMMANDS,
   ...PHI_COMMANDS,
@@ -46,7 +46,7 @@ export const COMMANDS: readonly Command[] = [
 
 /** Group headings of /help, in order. */
 export const GROUPS: ReadonlyArray<readonly [CommandGroup, string]> = [
-  ["session", "Session"],
+  ["general", "General"],
   ["model", "Model"],
   ["auth", "Authentication"],
   ["phi", "PHI"],

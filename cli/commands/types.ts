@@ -71,7 +71,7 @@ export interface CommandContext {
   helpText?: () => string;
 }
 
-export type CommandGroup = "session" | "model" | "auth" | "phi" | "ssh" | "engine" | "hl7";
+export type CommandGroup = "general" | "model" | "auth" | "phi" | "ssh" | "engine" | "hl7";
 
 export interface Command {
   /** REPL name without the slash: "ssh-setup". */

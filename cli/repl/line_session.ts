@@ -65,7 +65,7 @@ export const LIST_CAP = 40;
 export const PASTE_POLL_MS = 50;
 
 /** What the session needs from its shell (Terminal, or a test). */
-export interface SessionIO {
+export interface LineSessionIO {
   write(s: string): void;
   columns(): number;
   /** Arms a one-shot timer; returns its cancel. @default setTimeout */
@@ -162,7 +162,7 @@ export function formatCandidates(candidates: CompletionCandidate[]): string[] {
 /** The input core. One per terminal. */
 export class LineSession {
   readonly editor: Editor;
-  #io: SessionIO;
+  #io: LineSessionIO;
   #history: History;
   #decoder = new KeyDecoder();
   #queue: Item[] = [];
@@ -181,7 +181,7 @@ export class LineSession {
   #idle: Promise<void> = Promise.resolve();
   #ended = false;
 
-  constructor(io: SessionIO, history: History) {
+  constructor(io: LineSessionIO, history: History) {
     this.#io = io;
     this.#history = history;
     this.editor = new Editor(() => history.entries);

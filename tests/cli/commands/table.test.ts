@@ -240,7 +240,7 @@ Deno.test("/help: every command by group, then the keys; assist --help lists the
   const text = io.outs.join("\n");
   assertEquals(text, helpText());
   for (const c of COMMANDS) match(text, new RegExp(`^  /${c.name}\\b`, "m"), c.name);
-  const order = ["Session:", "Model:", "Authentication:", "PHI:", "SSH:", "Engine:", "HL7:", "Keys:"];
+  const order = ["General:", "Model:", "Authentication:", "PHI:", "SSH:", "Engine:", "HL7:", "Keys:"];
   assertEquals(
     order.map((h) => text.indexOf(h)).every((v, i, a) => v >= 0 && (i === 0 || v > a[i - 1])),
     true,
