@@ -260,3 +260,33 @@ Deno.test("/help shows the keymap the editor runs on, row for row", async () => 
   await rig.term.keys("C-g");
   await rig.term.waitFor(/^you\[sonnet\.4\.6\]> ba$/m, "the line as it was");
 });
+
+Deno.test("@path inside pasted text is expanded: a block pasted without brackets, and one led by a path", async () => {
+  await using rig = await startRepl();
+  await Deno.writeTextFile(`${rig.cwd}/route-notes.txt`, "CANARY-ROUTE-NOTES-4471\n");
+  rig.fake.replies.push({ text: "Read one." }, { text: "Read two." });
+  await rig.term.waitForPrompt();
+  await rig.term.type("x");
+  await rig.term.waitFor(/> x$/m, "the typed key");
+  await rig.term.keys("BSpace");
+  // Without brackets, TAB-separated, the reference after a TAB on the second line.
+  await rig.term.paste("thread\tnotes\nadt_in\t@route-notes.txt\n", false);
+  await rig.term.type("what do they say?");
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/Read one\./, "the first answer");
+  assert.ok(
+    rig.fake.messageRequests[0].body.includes("CANARY-ROUTE-NOTES-4471"),
+    "the first file was not attached",
+  );
+  await rig.term.waitForPrompt(2);
+  await rig.term.paste(
+    "/hci/cis20.1/integrator/adt/NetConfig routes adt_in twice, see @route-notes.txt",
+    true,
+  );
+  await rig.term.keys("Enter");
+  await rig.term.waitFor(/Read two\./, "the second answer");
+  assert.ok(
+    rig.fake.messageRequests[1].body.includes("CANARY-ROUTE-NOTES-4471"),
+    "the second file was not attached",
+  );
+});
