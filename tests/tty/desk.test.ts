@@ -238,6 +238,7 @@ Deno.test("a 60-column terminal: words are not split at the margin, a table is l
   // Append-only: no cursor movement up while the answer was written.
   const raw = await rig.term.raw();
   const written = raw.slice(raw.indexOf("The adt_in"), raw.indexOf("Restart the outbound"));
+  // deno-lint-ignore no-control-regex -- a cursor-up sequence is what is looked for
   assert.ok(!/\x1b\[\d*[AF]/.test(written), "the answer moved the cursor up");
 });
 
