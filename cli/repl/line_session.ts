@@ -14,8 +14,8 @@
  * than one character, TAB or Enter was pasted (a terminal without bracketed paste: older PuTTY,
  * conhost, `screen`). Its TABs are text, not completion. A block (a read with two Enters, or an Enter
  * and a TAB) keeps its last newline too: it waits in the editor for the operator's own Enter and a
- * question typed after it. One line ending in Enter in one read is still sent by that Enter: it is
- * also what keys typed while the program was busy look like.
+ * question typed after it. One line ending in Enter or TAB in one read is still sent by that Enter,
+ * or completed by that TAB: it is also what keys typed while the program was busy look like.
  *
  * Questions (`readKey`, `readSecret`) are answered only by keys typed after they are shown: typeahead
  * already queued is set aside while they wait, and put back for the next `readLine`.
@@ -70,6 +70,8 @@ export interface LineSessionIO {
   columns(): number;
   /** Arms a one-shot timer; returns its cancel. @default setTimeout */
   timer?(fn: () => void, ms: number): () => void;
+  /** Milliseconds, for the gap between reads. @default performance.now */
+  now?(): number;
   /** Ctrl-Z: hand the terminal back and stop the process (Unix); `redraw()` follows on resume. */
   suspend?(): void;
 }
@@ -100,20 +102,27 @@ type Item = KeyEvent | { kind: "burstnl" } | { kind: "gap" } | { kind: "pastenl"
  */
 export function readKind(events: KeyEvent[]): "typed" | "paste" | "block" {
   let units = 0;
-  let breaks = 0;
+  let enters = 0;
+  let tabs = 0;
   let prevEnter = false;
   for (const ev of events) {
     if (ev.kind === "text") units += ev.text.length;
     else if (ev.kind === "key" && !ev.ctrl && !ev.alt) {
-      if (ev.name === "tab" || ev.name === "enter" || (ev.name === "linefeed" && !prevEnter)) {
+      if (ev.name === "tab") {
         units++;
-        breaks++;
+        tabs++;
+      } else if (ev.name === "enter" || (ev.name === "linefeed" && !prevEnter)) {
+        units++;
+        enters++;
       }
     }
     prevEnter = ev.kind === "key" && ev.name === "enter";
   }
-  return units < 2 ? "typed" : breaks < 2 ? "paste" : "block";
+  return units < 2 ? "typed" : enters >= 2 || (enters >= 1 && tabs >= 1) ? "block" : "paste";
 }
+
+/** Reads of one paste arrive back to back; a read this soon after a block's continues it. */
+export const BLOCK_GAP_MS = 10;
 
 /** Whether an item is a newline of a paste run in line mode. */
 const isPastedNewline = (ev: Item) => ev.kind === "burstnl" || ev.kind === "pastenl";
@@ -174,6 +183,8 @@ export class LineSession {
   #quiet = true;
   /** Typeahead set aside while a question (`readKey`, `readSecret`) waits for its answer. */
   #aside: Item[] | undefined;
+  /** When the last read arrived (`now()`). */
+  #lastRead = -Infinity;
   /** An unbracketed paste is arriving: its buffer range so far (closed by 50 ms of quiet). */
   #burst: { start: number; end: number } | undefined;
   #cancelTimer: (() => void) | undefined;
@@ -195,8 +206,10 @@ export class LineSession {
    */
   feed(bytes: Uint8Array, o: { typed?: boolean } = {}): void {
     this.#disarm();
-    // The next piece of a block still arriving (no 50 ms of quiet yet) is part of that block.
-    const inBlock = this.#burst !== undefined && !this.#quiet;
+    // The next piece of a block still arriving (back to back with the last read) is part of it.
+    const now = this.#io.now?.() ?? performance.now();
+    const inBlock = this.#burst !== undefined && !this.#quiet && now - this.#lastRead <= BLOCK_GAP_MS;
+    this.#lastRead = now;
     if (bytes.length > 0) {
       if (this.#pendingEnter) {
         this.#pendingEnter = false;
@@ -244,11 +257,13 @@ export class LineSession {
   #accept(events: KeyEvent[], read: "typed" | "paste" | "block" = "typed"): void {
     const mode = this.#mode;
     let prevEnter = false;
-    for (const ev of events) {
+    // In a one-line paste, TABs at its end are keys (typed ones that arrived together: `/ss` TAB).
+    const lastText = read === "paste" ? events.findLastIndex((e) => e.kind === "text") : events.length;
+    for (const [i, ev] of events.entries()) {
       if (read !== "typed" && ev.kind === "key" && !ev.ctrl && !ev.alt) {
         const after = prevEnter;
         prevEnter = ev.name === "enter";
-        if (ev.name === "tab") {
+        if (ev.name === "tab" && i < lastText) {
           this.#queue.push({ kind: "pastetab" });
           continue;
         }

@@ -272,6 +272,7 @@ Deno.test("@path inside pasted text is expanded: a block pasted without brackets
   await rig.term.keys("BSpace");
   // Without brackets, TAB-separated, the reference after a TAB on the second line.
   await rig.term.paste("thread\tnotes\nadt_in\t@route-notes.txt\n", false);
+  await rig.term.waitFor(/^adt_in\s+@route-notes\.txt$/m, "the pasted rows");
   await rig.term.type("what do they say?");
   await rig.term.keys("Enter");
   await rig.term.waitFor(/Read one\./, "the first answer");

@@ -113,6 +113,29 @@ Deno.test("session: an unbracketed paste keeps its TABs and its last newline, an
   assertEquals(await q, { kind: "line", text: "a\nb\n", record: true });
 });
 
+Deno.test("session: keys that arrive together are not a block: a last TAB completes, a late read is typed", async () => {
+  let clock = 0;
+  let completions = 0;
+  const history = await History.load(undefined, () => false);
+  let timer: (() => void) | undefined;
+  const s = new LineSession({
+    write: () => {},
+    columns: () => 60,
+    timer: (fn) => (timer = fn, () => (timer = undefined)),
+    now: () => clock,
+  }, history);
+  const fire = () => timer?.();
+  const complete = () => (completions++, { start: 0, end: 0, candidates: [] });
+  const p = s.readLine({ prompt: "> ", complete });
+  s.feed(enc.encode("/ss\t")); // typed while the program was busy: one read
+  assertEquals(completions, 1);
+  s.feed(enc.encode("a\tb\r\tc\r")); // a block
+  clock += 30; // then, 30 ms later and before the quiet, one typed line and its Enter
+  s.feed(enc.encode("why?\r"));
+  fire();
+  assertEquals(await p, { kind: "line", text: "/ssa\tb\n\tc\nwhy?", record: true });
+});
+
 Deno.test("session: an unbracketed paste of many lines becomes a chip and is submitted whole", async () => {
   const t = await setup();
   const p = t.s.readLine({ prompt: "> " });
