@@ -135,6 +135,11 @@ export const AUTH_COMMANDS: readonly Command[] = [
     maxArgs: 0,
     async run(_a, ctx) {
       const s = await store(ctx);
+      if (!(await s.get())) {
+        const env = ctx.config.apiKey ? "; the key in use comes from ASSIST_API_KEY, unset it there" : "";
+        ctx.io.out(`no API key stored in ${s.name}: nothing to remove${env}`);
+        return;
+      }
       await s.remove();
       ctx.repl?.credentialsChanged?.();
       ctx.io.out(`API key removed from ${s.name}.`);

@@ -87,6 +87,7 @@ export const PHI_COMMANDS: readonly Command[] = [
     group: "phi",
     minArgs: 0,
     maxArgs: 3,
+    completeArgs: "path",
     async run(a, ctx) {
       await home(ctx);
       const { reveal } = await lazy<typeof import("./_reveal.ts")>(import.meta.url, "./_reveal.ts");

@@ -21,8 +21,9 @@
 import { lazy } from "../../core/lazy.ts";
 import { AssistError, describeError, EXIT, exitCodeOf } from "../../core/errors.ts";
 import { closestNames } from "../../core/suggest.ts";
+import { keyHelpRows } from "../keymap.ts";
 import type { Command, CommandContext, CommandGroup, CommandIO, Front } from "./types.ts";
-import { SESSION_COMMANDS } from "./session.ts";
+import { GENERAL_COMMANDS } from "./general.ts";
 import { MISC_COMMANDS } from "./misc.ts";
 import { AUTH_COMMANDS } from "./auth.ts";
 import { PHI_COMMANDS } from "./phi.ts";
@@ -34,7 +35,7 @@ export type { Command, CommandContext, CommandGroup, CommandIO, Front, ReplHost 
 
 /** Every command, in /help order within each group. */
 export const COMMANDS: readonly Command[] = [
-  ...SESSION_COMMANDS,
+  ...GENERAL_COMMANDS,
   ...MISC_COMMANDS,
   ...AUTH_COMMANDS,
   ...PHI_COMMANDS,
@@ -45,7 +46,7 @@ export const COMMANDS: readonly Command[] = [
 
 /** Group headings of /help, in order. */
 export const GROUPS: ReadonlyArray<readonly [CommandGroup, string]> = [
-  ["session", "Session"],
+  ["general", "General"],
   ["model", "Model"],
   ["auth", "Authentication"],
   ["phi", "PHI"],
@@ -57,6 +58,28 @@ export const GROUPS: ReadonlyArray<readonly [CommandGroup, string]> = [
 /** The command of that REPL name (without the slash), or undefined. */
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
+}
+
+/**
+ * Whether a typed REPL entry is a slash command rather than a prompt for the model. It starts with
+ * one "/" (a leading space or `//` makes it a prompt), and its first word is a command or holds no
+ * other "/": `/hci/cis20.1/integrator/adt/NetConfig has adt_in twice` is a question about a path,
+ * `/nosuch` an unknown command.
+ *
+ * @example
+ * ```ts
+ * import { isCommandEntry } from "./table.ts";
+ * isCommandEntry("/ssh-status eng1"); // true
+ * isCommandEntry("/nosuch"); // true (an unknown command, said so)
+ * isCommandEntry("/hci/site1/NetConfig has adt_in twice, why?"); // false
+ * isCommandEntry("//load is a command?"); // false
+ * isCommandEntry(" /quit"); // false
+ * ```
+ */
+export function isCommandEntry(entry: string): boolean {
+  const m = /^\/(\S*)/.exec(entry);
+  if (!m || m[1].startsWith("/")) return false;
+  return findCommand(m[1]) !== undefined || !m[1].includes("/");
 }
 
 /**
@@ -235,16 +258,7 @@ export function helpText(): string {
     const w = Math.max(...rows.map(([k]) => k.length)) + 2;
     lines.push(`${heading}:`, ...rows.map(([k, v]) => `  ${k.padEnd(w)}${v}`));
   };
-  table("Keys", [
-    ["Enter", "submit the prompt"],
-    ["Alt+Enter, Ctrl-J", "new line; a trailing \\ continues on the next line (ends at a blank line)"],
-    ["<<  ...  EOF", "multi-line input up to a line EOF"],
-    ["Ctrl-C, Esc", "cancel the running turn (Ctrl-C at an empty prompt twice: exit)"],
-    ["Ctrl-D", "exit (on an empty line)"],
-    ["Up, Down", "the row above or below in a long entry; from its first or last row, the history"],
-    ["Ctrl-R", "search the history"],
-    ["TAB", "complete /commands, HL7 paths (PID.5.1) and @files"],
-  ]);
+  table("Keys", keyHelpRows()); // the editor's own keymap
   lines.push("");
   table("In a prompt", [
     ["@file, @{path with spaces}", "attach a file's content"],

@@ -74,7 +74,7 @@ export interface CommandContext {
   helpText?: () => string;
 }
 
-export type CommandGroup = "session" | "model" | "auth" | "phi" | "ssh" | "engine" | "hl7";
+export type CommandGroup = "general" | "model" | "auth" | "phi" | "ssh" | "engine" | "hl7";
 
 export interface Command {
   /** REPL name without the slash: "ssh-setup". */
@@ -94,6 +94,8 @@ export interface Command {
    * `/ssh <alias> <command...>` and `/load <file with spaces>`.
    */
   rawTail?: boolean;
+  /** TAB in the arguments completes file paths (`/load`, `/phi-reveal`). */
+  completeArgs?: "path";
   /** Lines never written to history (/login, /ssh-pass, /ssh-add, /set-api-key). */
   noHistory?: boolean;
   /** Returns the exit code for the command line (void = 0); throws AssistError for a one-line failure. */

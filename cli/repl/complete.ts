@@ -10,6 +10,9 @@
  *   (`~` is the home folder). Folders end in `/`; a name with a space switches to the `@{...}`
  *   form; hidden entries only when the typed name starts with `.`; the protected places of
  *   $ASSIST_HOME are never listed, nor listed into.
+ * - The arguments of a command whose `completeArgs` is `"path"` (`/load`, `/phi-reveal`): files and
+ *   folders as for `@path`, written bare (`/load notes/adt.hl7`); `/load`'s one argument is the rest
+ *   of the line, spaces and all, and elsewhere a name with a space is quoted.
  * - Any other word: an HL7 `SEG`, `SEG.N` or `SEG.N.C` from the built-in schema (hl7/complete.ts),
  *   descriptions being the field names; a Z-segment gets the site-specific hint.
  *
@@ -26,7 +29,7 @@ import type { CompletionCandidate, CompletionResult } from "./line_session.ts";
 export type { CompletionCandidate, CompletionResult } from "./line_session.ts";
 
 export interface CompleterOptions {
-  commands: () => readonly { name: string; summary: string }[];
+  commands: () => readonly { name: string; summary: string; completeArgs?: "path"; rawTail?: boolean }[];
   cwd: string;
   /** $ASSIST_HOME, whose protected places are never listed. @default ASSIST_HOME, else ~/.assist */
   home?: string;
@@ -105,7 +108,8 @@ export function createCompleter(
   };
   const userHome = () => o.userHome ?? env("HOME") ?? env("USERPROFILE");
 
-  async function paths(partial: string, braced: boolean): Promise<CompletionCandidate[]> {
+  /** Entries of the folder `partial` names, whose names start as its last part does. */
+  async function entries(partial: string): Promise<Array<{ path: string; isDir: boolean }>> {
     const sep = windows ? /[\\/]/ : /\//;
     let cut = -1;
     for (let i = partial.length - 1; i >= 0; i--) {
@@ -116,7 +120,7 @@ export function createCompleter(
     }
     const dirPart = partial.slice(0, cut + 1);
     const namePrefix = partial.slice(cut + 1);
-    if (partial === "~") return [{ value: braced ? "@{~/" : "@~/", description: "folder" }];
+    if (partial === "~") return [{ path: "~/", isDir: true }];
     const lib = windows ? win32 : posix;
     const dir = lib.resolve(o.cwd, expandTilde(dirPart === "" ? "." : dirPart, userHome(), windows));
     const g = await guardOf();
@@ -142,9 +146,23 @@ export function createCompleter(
       return [];
     }
     out.sort((a, b) => a.name.localeCompare(b.name));
-    return out.map(({ name, isDir }) => {
-      const path = dirPart + name + (isDir ? "/" : "");
+    return out.map(({ name, isDir }) => ({ path: dirPart + name + (isDir ? "/" : ""), isDir }));
+  }
+
+  /** `@path` candidates: `@{...}` when braced or the path has a space. */
+  async function paths(partial: string, braced: boolean): Promise<CompletionCandidate[]> {
+    return (await entries(partial)).map(({ path, isDir }) => {
       const value = braced || /\s/.test(path) ? `@{${path}${isDir ? "" : "}"}` : `@${path}`;
+      return isDir ? { value, description: "folder" } : { value };
+    });
+  }
+
+  /** A command's path argument: bare, quoted when it has a space unless it is the rest of the line. */
+  async function argPaths(partial: string, rest: boolean): Promise<CompletionCandidate[]> {
+    const open = !rest && partial.startsWith('"');
+    return (await entries(open ? partial.slice(1) : partial)).map(({ path, isDir }) => {
+      const quote = !rest && (open || /\s/.test(path));
+      const value = quote ? `"${path}${isDir ? "" : '"'}` : path;
       return isDir ? { value, description: "folder" } : { value };
     });
   }
@@ -162,6 +180,25 @@ export function createCompleter(
         end: at,
         candidates,
         appendSpace: candidates.length === 1 && candidates[0].description !== "folder",
+      };
+    }
+    const cmd = /^\/(\S+)\s+/.exec(before);
+    const takesPath = cmd && o.commands().find((c) => c.name === cmd[1] && c.completeArgs === "path");
+    if (takesPath) {
+      // The rest of the line is one argument (`/load`), else the word at the cursor ("my notes" quoted).
+      const quoted = takesPath.rawTail ? -1 : before.lastIndexOf('"');
+      const from = takesPath.rawTail ? cmd![0].length : quoted >= cmd![0].length &&
+          (before.slice(cmd![0].length, quoted).match(/"/g)?.length ?? 0) % 2 === 0
+        ? quoted
+        : before.search(/\S*$/);
+      const partial = before.slice(from);
+      if (partial.startsWith("-")) return none; // an option, not a path
+      const candidates = await argPaths(partial, takesPath.rawTail === true);
+      return {
+        start: from,
+        end: at,
+        candidates,
+        appendSpace: !takesPath.rawTail && candidates.length === 1 && candidates[0].description !== "folder",
       };
     }
     const start = before.search(/\S*$/);

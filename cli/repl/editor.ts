@@ -5,6 +5,7 @@
  * (`[pasted 240 lines, 18.2 KB]`) while the whole text stays in the buffer.
  */
 import { CUT_MARKER_RE } from "./history.ts";
+import { keyOp } from "../keymap.ts";
 import type { KeyEvent } from "./keys.ts";
 import { nextBoundary, prevBoundary } from "./width.ts";
 
@@ -392,20 +393,20 @@ export class Editor {
       this.#searchFrom(s.match === -1 ? this.#history().length - 1 : s.match);
       return "edited";
     }
-    const { name, ctrl, alt } = ev;
-    if (ctrl && name === "r") {
+    const op = keyOp(ev);
+    if (op === "search") {
       if (s.query === "") return "none";
       this.#searchFrom(s.match === -1 ? this.#history().length - 1 : s.match - 1);
       return "edited";
     }
-    if ((ctrl && name === "h") || (name === "backspace" && !alt)) {
+    if (op === "backspace") {
       s.query = Array.from(s.query).slice(0, -1).join("");
       s.match = -1;
       this.#searchFrom(this.#history().length - 1);
       if (s.query === "") this.#restoreSearch();
       return "edited";
     }
-    if ((ctrl && name === "g") || name === "escape" || (ctrl && name === "c")) {
+    if (op === "leaveSearch" || op === "cancel" || op === "interrupt") {
       this.#restoreSearch();
       this.#search = null;
       return "edited";
@@ -420,7 +421,7 @@ export class Editor {
       }
       this.#histPos = s.match;
     }
-    if (name === "enter" || name === "linefeed") return "edited";
+    if (op === "submit" || op === "newline") return "edited";
     return this.handle(ev);
   }
 
@@ -451,180 +452,124 @@ export class Editor {
     }
     const wasKill = this.#lastKill;
     this.#lastKill = false;
-    const { name, ctrl, alt } = ev;
     const n = this.text.length;
-    if (alt && !ctrl) {
-      switch (name) {
-        case "b":
-        case "left":
-          this.cursor = this.#wordLeft(this.cursor);
-          return "edited";
-        case "f":
-        case "right":
-          this.cursor = this.#wordRight(this.cursor);
-          return "edited";
-        case "d":
-          this.#lastKill = wasKill;
-          this.#killRange(this.cursor, this.#wordRight(this.cursor), false);
-          this.#lastKill = true;
-          return "edited";
-        case "backspace":
-          this.#lastKill = wasKill;
-          this.#killRange(this.#wordLeft(this.cursor), this.cursor, true);
-          this.#lastKill = true;
-          return "edited";
-        case "enter":
-        case "linefeed":
-          this.insert("\n");
-          return "edited";
-      }
-      return "none";
-    }
-    if (ctrl) {
-      switch (name) {
-        case "a":
-          this.cursor = this.#lineStart(this.cursor);
-          return "edited";
-        case "e":
-          this.cursor = this.#lineEnd(this.cursor);
-          return "edited";
-        case "b":
-          this.cursor = this.#left(this.cursor);
-          return "edited";
-        case "f":
-          this.cursor = this.#right(this.cursor);
-          return "edited";
-        case "left":
-          this.cursor = this.#wordLeft(this.cursor);
-          return "edited";
-        case "right":
-          this.cursor = this.#wordRight(this.cursor);
-          return "edited";
-        case "d":
-          if (n === 0) return "eof";
-          if (this.cursor < n) this.replace(this.cursor, this.#right(this.cursor), "");
-          return "edited";
-        case "h":
-          if (this.cursor > 0) this.replace(this.#left(this.cursor), this.cursor, "");
-          return "edited";
-        case "k": {
-          let end = this.#lineEnd(this.cursor);
-          if (end === this.cursor && end < n) end = this.#right(end); // at a line end: join the next
-          this.#lastKill = wasKill;
-          this.#killRange(this.cursor, end, false);
-          this.#lastKill = true;
-          return "edited";
-        }
-        case "u": {
-          this.#lastKill = wasKill;
-          let start = this.#lineStart(this.cursor);
-          // At a row start: join the row above (as Ctrl-K at a row end joins the next), so Ctrl-U
-          // pressed again and again empties a pasted multi-line buffer instead of doing nothing.
-          if (start === this.cursor && start > 0) start = this.#left(start);
-          this.#killRange(start, this.cursor, true);
-          this.#lastKill = true;
-          return "edited";
-        }
-        case "w": {
-          this.#lastKill = wasKill;
-          const notSpace = (ch: string) => !/^\s$/u.test(ch);
-          this.#killRange(this.#wordLeft(this.cursor, notSpace), this.cursor, true);
-          this.#lastKill = true;
-          return "edited";
-        }
-        case "y":
-          this.insert(this.kill);
-          return "edited";
-        case "t": {
-          if (n === 0 || this.cursor === 0) return "none";
-          let at = this.cursor;
-          if (at === n) at = this.#left(at);
-          const a = this.#left(at);
-          if (a === at) return "none";
-          const b = this.#right(at);
-          if (this.#chipAt(a + 1) || this.#chipAt(at + 1)) return "none";
-          const first = this.text.slice(a, at);
-          const second = this.text.slice(at, b);
-          if (this.chips.some((c) => c.start < b && c.end > a)) return "none";
-          this.text = this.text.slice(0, a) + second + first + this.text.slice(b);
-          this.cursor = b;
-          return "edited";
-        }
-        case "j":
-          this.insert("\n");
-          return "edited";
-        case "r":
-          this.#search = {
-            query: "",
-            match: -1,
-            failed: false,
-            saved: {
-              text: this.text,
-              cursor: this.cursor,
-              chips: this.chips.map((c) => ({ ...c })),
-              histPos: this.#histPos,
-            },
-          };
-          return "edited";
-        case "p":
-          return this.#up();
-        case "n":
-          return this.#down();
-        case "c":
-          return "interrupt";
-        case "l":
-          return "clear";
-        case "z":
-          return "suspend";
-        case "up":
-          return this.#up();
-        case "down":
-          return this.#down();
-        case "home":
-          this.cursor = 0;
-          return "edited";
-        case "end":
-          this.cursor = n;
-          return "edited";
-      }
-      return "none";
-    }
-    switch (name) {
-      case "enter":
+    // The key's operation comes from the one keymap (cli/keymap.ts), which /help and README show.
+    const kill = (from: number, to: number, prepend: boolean): EditAction => {
+      this.#lastKill = wasKill;
+      this.#killRange(from, to, prepend);
+      this.#lastKill = true;
+      return "edited";
+    };
+    switch (keyOp(ev)) {
+      case "submit":
         return "submit";
-      case "linefeed":
+      case "newline":
         this.insert("\n");
         return "edited";
-      case "tab":
+      case "complete":
         return "complete";
-      case "backspace":
-        if (this.cursor > 0) this.replace(this.#left(this.cursor), this.cursor, "");
-        return "edited";
-      case "delete":
-        if (this.cursor < n) this.replace(this.cursor, this.#right(this.cursor), "");
-        return "edited";
-      case "left":
+      case "charLeft":
         this.cursor = this.#left(this.cursor);
         return "edited";
-      case "right":
+      case "charRight":
         this.cursor = this.#right(this.cursor);
         return "edited";
-      case "home":
+      case "wordLeft":
+        this.cursor = this.#wordLeft(this.cursor);
+        return "edited";
+      case "wordRight":
+        this.cursor = this.#wordRight(this.cursor);
+        return "edited";
+      case "lineStart":
         this.cursor = this.#lineStart(this.cursor);
         return "edited";
-      case "end":
+      case "lineEnd":
         this.cursor = this.#lineEnd(this.cursor);
+        return "edited";
+      case "bufferStart":
+        this.cursor = 0;
+        return "edited";
+      case "bufferEnd":
+        this.cursor = n;
         return "edited";
       case "up":
         return this.#up();
       case "down":
         return this.#down();
-      case "pageup":
+      case "historyPrev":
         return this.historyStep(-1) ? "edited" : "none";
-      case "pagedown":
+      case "historyNext":
         return this.historyStep(1) ? "edited" : "none";
+      case "search":
+        this.#search = {
+          query: "",
+          match: -1,
+          failed: false,
+          saved: {
+            text: this.text,
+            cursor: this.cursor,
+            chips: this.chips.map((c) => ({ ...c })),
+            histPos: this.#histPos,
+          },
+        };
+        return "edited";
+      case "backspace":
+        if (this.cursor > 0) this.replace(this.#left(this.cursor), this.cursor, "");
+        return "edited";
+      case "deleteChar":
+        if (this.cursor < n) this.replace(this.cursor, this.#right(this.cursor), "");
+        return "edited";
+      case "deleteOrEof":
+        if (n === 0) return "eof";
+        if (this.cursor < n) this.replace(this.cursor, this.#right(this.cursor), "");
+        return "edited";
+      case "killLineEnd": {
+        let end = this.#lineEnd(this.cursor);
+        if (end === this.cursor && end < n) end = this.#right(end); // at a line end: join the next
+        return kill(this.cursor, end, false);
+      }
+      case "killLineStart": {
+        let start = this.#lineStart(this.cursor);
+        // At a row start: join the row above (as Ctrl-K at a row end joins the next), so Ctrl-U
+        // pressed again and again empties a pasted multi-line buffer instead of doing nothing.
+        if (start === this.cursor && start > 0) start = this.#left(start);
+        return kill(start, this.cursor, true);
+      }
+      case "killWordBack":
+        return kill(this.#wordLeft(this.cursor), this.cursor, true);
+      case "killSpaceWordBack": {
+        const notSpace = (ch: string) => !/^\s$/u.test(ch);
+        return kill(this.#wordLeft(this.cursor, notSpace), this.cursor, true);
+      }
+      case "killWordForward":
+        return kill(this.cursor, this.#wordRight(this.cursor), false);
+      case "yank":
+        this.insert(this.kill);
+        return "edited";
+      case "transpose": {
+        if (n === 0 || this.cursor === 0) return "none";
+        let at = this.cursor;
+        if (at === n) at = this.#left(at);
+        const a = this.#left(at);
+        if (a === at) return "none";
+        const b = this.#right(at);
+        if (this.#chipAt(a + 1) || this.#chipAt(at + 1)) return "none";
+        const first = this.text.slice(a, at);
+        const second = this.text.slice(at, b);
+        if (this.chips.some((c) => c.start < b && c.end > a)) return "none";
+        this.text = this.text.slice(0, a) + second + first + this.text.slice(b);
+        this.cursor = b;
+        return "edited";
+      }
+      case "interrupt":
+        return "interrupt";
+      case "clear":
+        return "clear";
+      case "suspend":
+        return "suspend";
+      default:
+        return "none"; // unbound, or Esc (a turn's or a question's key, not the editor's)
     }
-    return "none";
   }
 
   #up(): EditAction {

@@ -10,6 +10,13 @@
  * The rule follows arrival timing, not the queue: typeahead is kept with `gap` marks where 50 ms of
  * quiet passed, so `first⏎` … `second⏎` typed seconds apart during a turn are two entries.
  *
+ * Faster than typing is a paste: a key press arrives as a read of its own, so a read that holds more
+ * than one character, TAB or Enter was pasted (a terminal without bracketed paste: older PuTTY,
+ * conhost, `screen`). Its TABs are text, not completion. A block (a read with two Enters, or an Enter
+ * and a TAB) keeps its last newline too: it waits in the editor for the operator's own Enter and a
+ * question typed after it. One line ending in Enter or TAB in one read is still sent by that Enter,
+ * or completed by that TAB: it is also what keys typed while the program was busy look like.
+ *
  * Questions (`readKey`, `readSecret`) are answered only by keys typed after they are shown: typeahead
  * already queued is set aside while they wait, and put back for the next `readLine`.
  */
@@ -17,6 +24,7 @@ import { AssistError } from "../../core/errors.ts";
 import { Secret } from "../../core/secret.ts";
 import { Editor, isLargePaste } from "./editor.ts";
 import type { History } from "./history.ts";
+import { keyOp } from "../keymap.ts";
 import { KeyDecoder, type KeyEvent } from "./keys.ts";
 import { feedLine, type MultilineState, START } from "./multiline.ts";
 import { clearEditor, render, type RenderGeometry } from "./render.ts";
@@ -57,11 +65,13 @@ export const LIST_CAP = 40;
 export const PASTE_POLL_MS = 50;
 
 /** What the session needs from its shell (Terminal, or a test). */
-export interface SessionIO {
+export interface LineSessionIO {
   write(s: string): void;
   columns(): number;
   /** Arms a one-shot timer; returns its cancel. @default setTimeout */
   timer?(fn: () => void, ms: number): () => void;
+  /** Milliseconds, for the gap between reads. @default performance.now */
+  now?(): number;
   /** Ctrl-Z: hand the terminal back and stop the process (Unix); `redraw()` follows on resume. */
   suspend?(): void;
 }
@@ -80,12 +90,50 @@ type Mode =
 
 /**
  * A queued input: a key event; `burstnl`, an Enter that turned out to have more input right after it;
- * `gap`, 50 ms of quiet between two arrivals (an Enter right before it submits).
+ * `gap`, 50 ms of quiet between two arrivals (an Enter right before it submits); `pastenl` and
+ * `pastetab`, an Enter and a TAB that came in a read of several keys (a paste without brackets).
  */
-type Item = KeyEvent | { kind: "burstnl" } | { kind: "gap" };
+type Item = KeyEvent | { kind: "burstnl" } | { kind: "gap" } | { kind: "pastenl" } | { kind: "pastetab" };
+
+/**
+ * What one read was: `typed` (one key a person types, or none), `paste` (more than one character,
+ * TAB or Enter) or `block` (a paste with two Enters, or an Enter and a TAB). CR LF counts as one
+ * Enter (some terminals send it for one); escape sequences and Ctrl keys do not count.
+ */
+export function readKind(events: KeyEvent[]): "typed" | "paste" | "block" {
+  let units = 0;
+  let enters = 0;
+  let tabs = 0;
+  let prevEnter = false;
+  for (const ev of events) {
+    if (ev.kind === "text") units += ev.text.length;
+    else if (ev.kind === "key" && !ev.ctrl && !ev.alt) {
+      if (ev.name === "tab") {
+        units++;
+        tabs++;
+      } else if (ev.name === "enter" || (ev.name === "linefeed" && !prevEnter)) {
+        units++;
+        enters++;
+      }
+    }
+    prevEnter = ev.kind === "key" && ev.name === "enter";
+  }
+  return units < 2 ? "typed" : enters >= 2 || (enters >= 1 && tabs >= 1) ? "block" : "paste";
+}
+
+/** Reads of one paste arrive back to back; a read this soon after a block's continues it. */
+export const BLOCK_GAP_MS = 10;
+
+/** Whether an item is a newline of a paste run in line mode. */
+const isPastedNewline = (ev: Item) => ev.kind === "burstnl" || ev.kind === "pastenl";
 
 const isKey = (ev: Item, name: string, ctrl = false) =>
   ev.kind === "key" && ev.name === name && ev.ctrl === ctrl && !ev.alt;
+
+/** Items inserted together as one run of text in line mode. */
+const isRunItem = (ev: Item) =>
+  ev.kind === "text" || ev.kind === "burstnl" || ev.kind === "pastenl" || ev.kind === "pastetab" ||
+  isKey(ev, "enter") || isKey(ev, "linefeed");
 
 function cancelled(): AssistError {
   return new AssistError("cancelled", { level: "refused", exitCode: 130 });
@@ -123,7 +171,7 @@ export function formatCandidates(candidates: CompletionCandidate[]): string[] {
 /** The input core. One per terminal. */
 export class LineSession {
   readonly editor: Editor;
-  #io: SessionIO;
+  #io: LineSessionIO;
   #history: History;
   #decoder = new KeyDecoder();
   #queue: Item[] = [];
@@ -135,6 +183,8 @@ export class LineSession {
   #quiet = true;
   /** Typeahead set aside while a question (`readKey`, `readSecret`) waits for its answer. */
   #aside: Item[] | undefined;
+  /** When the last read arrived (`now()`). */
+  #lastRead = -Infinity;
   /** An unbracketed paste is arriving: its buffer range so far (closed by 50 ms of quiet). */
   #burst: { start: number; end: number } | undefined;
   #cancelTimer: (() => void) | undefined;
@@ -142,7 +192,7 @@ export class LineSession {
   #idle: Promise<void> = Promise.resolve();
   #ended = false;
 
-  constructor(io: SessionIO, history: History) {
+  constructor(io: LineSessionIO, history: History) {
     this.#io = io;
     this.#history = history;
     this.editor = new Editor(() => history.entries);
@@ -150,9 +200,16 @@ export class LineSession {
 
   // ---- input ----
 
-  /** Bytes read from the terminal. */
-  feed(bytes: Uint8Array): void {
+  /**
+   * Bytes of one read from the terminal. `typed`: keys typed before the terminal was raw, which
+   * arrive together although a person typed them (not a paste).
+   */
+  feed(bytes: Uint8Array, o: { typed?: boolean } = {}): void {
     this.#disarm();
+    // The next piece of a block still arriving (back to back with the last read) is part of it.
+    const now = this.#io.now?.() ?? performance.now();
+    const inBlock = this.#burst !== undefined && !this.#quiet && now - this.#lastRead <= BLOCK_GAP_MS;
+    this.#lastRead = now;
     if (bytes.length > 0) {
       if (this.#pendingEnter) {
         this.#pendingEnter = false;
@@ -163,7 +220,9 @@ export class LineSession {
       }
       this.#quiet = false;
     }
-    this.#accept(this.#decoder.feed(bytes));
+    const events = this.#decoder.feed(bytes);
+    const kind = o.typed ? "typed" : readKind(events);
+    this.#accept(events, kind === "paste" && inBlock ? "block" : kind);
   }
 
   /** The terminal's input ended (hang-up): an active or later `readLine` gives `eof`. */
@@ -195,21 +254,38 @@ export class LineSession {
     while (this.#pumping) await this.#idle;
   }
 
-  #accept(events: KeyEvent[]): void {
+  #accept(events: KeyEvent[], read: "typed" | "paste" | "block" = "typed"): void {
     const mode = this.#mode;
-    for (const ev of events) {
-      if (mode.kind === "turn") {
+    let prevEnter = false;
+    // In a one-line paste, TABs at its end are keys (typed ones that arrived together: `/ss` TAB).
+    const lastText = read === "paste" ? events.findLastIndex((e) => e.kind === "text") : events.length;
+    for (const [i, ev] of events.entries()) {
+      if (read !== "typed" && ev.kind === "key" && !ev.ctrl && !ev.alt) {
+        const after = prevEnter;
+        prevEnter = ev.name === "enter";
+        if (ev.name === "tab" && i < lastText) {
+          this.#queue.push({ kind: "pastetab" });
+          continue;
+        }
+        if (read === "block" && (ev.name === "enter" || ev.name === "linefeed")) {
+          // CR LF is one newline, as in a bracketed paste.
+          if (!(after && ev.name === "linefeed")) this.#queue.push({ kind: "pastenl" });
+          continue;
+        }
+      } else prevEnter = false;
+      if (mode.kind === "turn" && ev.kind === "key") {
+        const op = keyOp(ev);
         // Esc stops a streaming answer too (as in the assistants operators come from); kept as
         // typeahead it would do nothing at the prompt, or eat the first key typed there.
-        if (isKey(ev, "c", true) || isKey(ev, "escape")) {
+        if (op === "interrupt" || op === "cancel") {
           mode.onInterrupt();
           continue;
         }
         // Ctrl-Z and Ctrl-D typed while a turn runs must not suspend or end the REPL at the next
         // prompt, long after they were pressed: they are dropped.
-        if (isKey(ev, "z", true) || isKey(ev, "d", true)) continue;
+        if (op === "suspend" || op === "deleteOrEof") continue;
         // Ctrl-L clears the screen now (the answer goes on at the top), not at the next prompt.
-        if (isKey(ev, "l", true)) {
+        if (op === "clear") {
           this.#io.write("\x1b[H\x1b[2J");
           continue;
         }
@@ -260,7 +336,7 @@ export class LineSession {
           // The Enter people press after a one-key answer ("1⏎", "n⏎") belongs to that answer:
           // it must not end the next (hidden) prompt empty or answer the next question.
           this.#swallowEnter = false;
-          if (ev.kind === "burstnl" || isKey(ev, "enter") || isKey(ev, "linefeed")) continue;
+          if (isPastedNewline(ev) || isKey(ev, "enter") || isKey(ev, "linefeed")) continue;
         }
         if (mode.kind === "secret") this.#secretKey(mode, ev);
         else if (mode.kind === "key") this.#keyAnswer(mode, ev);
@@ -399,18 +475,15 @@ export class LineSession {
   /** Handles one event in line mode; true when a redraw is due, a Promise while completing. */
   #lineKey(mode: Extract<Mode, { kind: "line" }>, ev: Item): boolean | Promise<void> {
     const ed = this.editor;
-    if (
-      !ed.searching &&
-      (ev.kind === "text" || ev.kind === "burstnl" || isKey(ev, "enter") || isKey(ev, "linefeed"))
-    ) {
+    if (!ed.searching && isRunItem(ev)) {
       // A run of text and newlines is inserted at once (fast, and a burst becomes one chip).
       let run = "";
       let burst = false;
       let item: Item | undefined = ev;
       while (item) {
         if (item.kind === "text") run += item.text;
-        else if (item.kind === "burstnl") {
-          run += "\n";
+        else if (isPastedNewline(item) || item.kind === "pastetab") {
+          run += item.kind === "pastetab" ? "\t" : "\n";
           burst = true;
         } else if (isKey(item, "linefeed")) run += "\n";
         else if (isKey(item, "enter")) {
@@ -435,9 +508,7 @@ export class LineSession {
           break;
         }
         const p = this.#peek();
-        if (p && (p.kind === "text" || p.kind === "burstnl" || isKey(p, "enter") || isKey(p, "linefeed"))) {
-          item = this.#next();
-        } else item = undefined;
+        item = p && isRunItem(p) ? this.#next() : undefined;
       }
       this.#insertRun(run, burst);
       return true;
@@ -446,9 +517,10 @@ export class LineSession {
       this.#burst = undefined; // 50 ms of quiet ended any unbracketed paste
       return false;
     }
-    if (ev.kind === "burstnl") return false;
+    if (isPastedNewline(ev) || ev.kind === "pastetab") return false; // while searching
     this.#burst = undefined;
-    const vertical = isKey(ev, "up") ? "up" : isKey(ev, "down") ? "down" : undefined;
+    const op = ev.kind === "key" ? keyOp(ev) : undefined;
+    const vertical = op === "up" ? "up" : op === "down" ? "down" : undefined;
     if (vertical && !ed.searching && this.#moveVisually(mode, vertical)) return true;
     const action = ed.handle(ev);
     switch (action) {
@@ -469,6 +541,8 @@ export class LineSession {
           this.#finish({ kind: "interrupt" });
           return false;
         }
+        // The line goes to the kill ring: Ctrl-Y brings back what Ctrl-C cleared.
+        if (ed.text !== "") ed.kill = ed.text;
         ed.reset();
         mode.ml = START;
         return true;
@@ -625,21 +699,23 @@ export class LineSession {
   #secretKey(mode: Extract<Mode, { kind: "secret" }>, ev: Item): void {
     if (ev.kind === "text") mode.value += ev.text;
     else if (ev.kind === "paste") mode.value += ev.text.replace(/\n/g, "");
-    else if (ev.kind === "burstnl" || ev.kind === "gap") return;
-    else if (isKey(ev, "enter") || isKey(ev, "linefeed")) {
+    else if (ev.kind === "burstnl" || ev.kind === "gap" || ev.kind === "pastetab") return;
+    else if (ev.kind === "pastenl" || isKey(ev, "enter") || isKey(ev, "linefeed")) {
       this.#io.write("\r\n");
       this.#answered();
       if (mode.value === "") mode.fail(new AssistError("nothing entered", { level: "input" }));
       else mode.done(new Secret(mode.value));
-    } else if (isKey(ev, "c", true) || (isKey(ev, "d", true) && mode.value === "")) this.#fail(cancelled());
-    else if (isKey(ev, "backspace") || isKey(ev, "h", true)) {
+    } else if (ev.kind !== "key") return;
+    else if (keyOp(ev) === "interrupt" || (keyOp(ev) === "deleteOrEof" && mode.value === "")) {
+      this.#fail(cancelled());
+    } else if (keyOp(ev) === "backspace") {
       mode.value = Array.from(mode.value).slice(0, -1).join("");
-    } else if (isKey(ev, "u", true)) mode.value = "";
+    } else if (keyOp(ev) === "killLineStart") mode.value = "";
   }
 
   /**
-   * One key answer (`allowed` compared without case); Enter gives `fallback`. Ctrl-C rejects with
-   * AssistError "cancelled".
+   * One key answer (`allowed` compared without case); Enter gives `fallback`. Ctrl-C and Esc reject
+   * with AssistError "cancelled".
    */
   readKey(prompt: string, allowed: string[], fallback: string): Promise<string> {
     if (this.#mode.kind === "line" || this.#mode.kind === "secret" || this.#mode.kind === "key") {
@@ -659,8 +735,10 @@ export class LineSession {
       const [first, ...rest] = Array.from(ev.text);
       if (rest.length > 0) this.#unshift({ kind: "text", text: rest.join("") });
       answer = mode.allowed.find((a) => a.toLowerCase() === first.toLowerCase());
-    } else if (isKey(ev, "enter") || isKey(ev, "linefeed")) answer = mode.fallback;
-    else if (isKey(ev, "c", true)) return this.#fail(cancelled());
+    } else if (ev.kind === "pastenl" || isKey(ev, "enter") || isKey(ev, "linefeed")) answer = mode.fallback;
+    else if (ev.kind === "key" && (keyOp(ev) === "interrupt" || keyOp(ev) === "cancel")) {
+      return this.#fail(cancelled()); // Esc leaves a menu
+    }
     if (answer === undefined) return;
     this.#io.write(answer + "\r\n");
     if (ev.kind === "text") this.#swallowEnter = true;

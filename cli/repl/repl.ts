@@ -26,6 +26,7 @@ import { Conversation } from "../agent/conversation.ts";
 import type { SessionPhiGate } from "../agent/phi_adapter.ts";
 import type { RateLimitReading } from "../model/ratelimit.ts";
 import { type MessageParam, promptText, type Usage } from "../model/types.ts";
+import { turnCount } from "../sessions/turns.ts";
 import { authLine, modeLine, promptFor, tier5Line } from "./startup.ts";
 import { printable, printableStyled, TurnOutput } from "./turn_output.ts";
 import type { Completer, LineInput } from "./terminal.ts";
@@ -70,13 +71,14 @@ export class Repl {
   #quitting = false;
   #exitCode = 0;
   #lastInterrupt = 0;
-  #turns = 0;
   #lastAnswer?: string;
   #lastUsage?: Usage;
   #rateLimits?: RateLimitReading;
   #fileTipShown = false;
   #abort?: AbortController;
   #shutdownDone = false;
+  /** A slash command or a prompt (the command table decides; loaded before the first prompt). */
+  #isCommand: (entry: string) => boolean = () => false;
   #out: (s: string) => void;
   #color: boolean;
   #mouse: boolean;
@@ -118,13 +120,14 @@ export class Repl {
     const signals = this.#installSignals();
     try {
       // The editor's modules, the start-up facts and the retention pass run side by side.
-      const [{ Terminal, PipeInput }, { isSecretEntry }, lines, pruned] = await Promise.all([
+      const [{ Terminal, PipeInput }, { isSecretEntry, isCommandEntry }, lines, pruned] = await Promise.all([
         lazy<typeof import("./terminal.ts")>(import.meta.url, "./terminal.ts"),
         lazy<typeof import("../commands/table.ts")>(import.meta.url, "../commands/table.ts"),
         this.interactive ? this.startupLines() : Promise.resolve([]),
         this.#prune(),
       ]);
       if (pruned) lines.push(pruned);
+      this.#isCommand = isCommandEntry;
       if (this.interactive) {
         this.#input = await Terminal.open({
           write: this.#out,
@@ -227,7 +230,10 @@ export class Repl {
         continuationPrompt: "... ",
         complete,
       });
-      if (this.interactive) void this.loadStatus().catch(() => {}); // while the operator types
+      if (this.interactive) {
+        void this.loadStatus().catch(() => {}); // while the operator types
+        this.#warmPhi();
+      }
       const r = await reading;
       if (this.#quitting) break; // a signal is finishing the session
       if (r.kind === "eof") {
@@ -258,7 +264,7 @@ export class Repl {
         this.#input.addHistory(text);
       }
       try {
-        if (text.trimStart().startsWith("/")) await this.#command(text.trim());
+        if (this.#isCommand(text)) await this.#command(text.trim());
         else await this.#turn(text);
       } catch (err) {
         this.#out(`assist: ${describeError(err, this.config.debug)}\n`);
@@ -366,6 +372,30 @@ export class Repl {
         self.#gateNow?.setMode(m);
       },
     };
+  }
+
+  #phiWarmed = false;
+
+  /**
+   * Once the first prompt is on the screen: the PHI gate and the built-in name recognizer are built
+   * in the background (its lexicons take about 130 ms in a fresh process), so the first prompt or
+   * paste does not wait for them. A failure is left for the first turn to report.
+   */
+  #warmPhi(): void {
+    if (this.#phiWarmed) return;
+    this.#phiWarmed = true;
+    // A task later: the prompt has been written (synchronously) before any of this runs.
+    setTimeout(() => {
+      void (async () => {
+        await this.#gate();
+        if (this.config.phiNames === "off") return;
+        const { nameFinder } = await lazy<typeof import("../../phi/names/mod.ts")>(
+          import.meta.url,
+          "../../phi/names/mod.ts",
+        );
+        await nameFinder();
+      })().catch(() => {});
+    }, 0);
   }
 
   /** The session's PHI gate once built (the mode is set on it; before, the config holds it). */
@@ -549,7 +579,7 @@ export class Repl {
         live: this.interactive,
         color: this.#color,
         markdown: this.#color, // a terminal with colour (this.#color is false in scripted use)
-        columns: () => this.#columns(),
+        columns: this.interactive ? () => this.#columns() : undefined,
       });
       this.#view = view;
       view.start();
@@ -559,11 +589,10 @@ export class Repl {
       if (r.unsent) {
         this.#out("(cancelled before anything was sent)\n");
       } else if (r.cancelled) {
+        // Kept, with its interruption marker: a turn of the session like any other (turnCount).
         this.#out("(cancelled; the conversation is kept)\n");
-        this.#turns++; // kept, with its interruption marker: a turn of the session like any other
       } else {
         this.#lastAnswer = r.answer;
-        this.#turns++;
       }
     } catch (err) {
       view?.finish();
@@ -571,7 +600,6 @@ export class Repl {
         // Ctrl-C at a question of the turn (a review or confirm prompt): the turn is cancelled,
         // said as Ctrl-C during the answer says it.
         this.#out("(cancelled; the conversation is kept)\n");
-        this.#turns++;
       } else if (err instanceof AssistError) { // the model API's errors (ModelError) among them
         this.#out(`assist: ${err.message}\n`);
       } else throw err;
@@ -601,7 +629,8 @@ export class Repl {
       lastUsage: this.#lastUsage,
       model: this.#conv.model,
       sessionCostUsd: this.#conv.meter.total.total,
-      turns: this.#turns,
+      // Counted from the messages as /sessions counts them, so /reset and --resume agree.
+      turns: turnCount(this.#conv.messages),
       rateLimits: this.#rateLimits,
       columns: this.#columns(),
       now: Date.now(),

@@ -161,13 +161,17 @@ export class Terminal {
         this.#session.end();
         return;
       }
-      let bytes: Uint8Array = buf.slice(0, n);
+      const bytes: Uint8Array = buf.slice(0, n);
       if (first) {
         first = false;
         // Typed before raw mode (a question typed while assist was starting): each Enter came
         // through the cooked terminal as LF, which the editor takes as Ctrl-J (a new line). It is
         // the Enter the person pressed: it submits.
-        if (performance.now() - started < TYPEAHEAD_MS) bytes = typedBeforeRaw(bytes);
+        if (performance.now() - started < TYPEAHEAD_MS) {
+          // Typed, though it arrives as one read: not a paste.
+          this.#session.feed(typedBeforeRaw(bytes), { typed: true });
+          continue;
+        }
       }
       this.#session.feed(bytes);
     }

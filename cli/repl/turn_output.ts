@@ -17,13 +17,18 @@ export interface TurnOutputOptions {
   color: boolean;
   /** Style the model's markdown as it streams (markdown.ts): a live terminal with colour. */
   markdown?: boolean;
-  /** The terminal's width: the indicator is cut to fit one line (a wrapped one could not be erased). */
+  /**
+   * The terminal's width: the answer is laid out to it (answer_layout.ts: lines broken between
+   * words, tables fitted) and the indicator cut to fit one line (a wrapped one could not be
+   * erased). Absent: written as it came (scripted use).
+   */
   columns?: () => number;
   /** Seconds of silence before the indicator appears. @default 2 */
   quietSeconds?: number;
   now?: () => number;
 }
 
+import { AnswerLayout } from "./answer_layout.ts";
 import { MarkdownStyler } from "./markdown.ts";
 
 const RETRY_RE = /retrying in (\d+(?:\.\d+)?) s/i;
@@ -95,10 +100,12 @@ export class TurnOutput {
   #flushTimer?: ReturnType<typeof setTimeout>;
 
   #md?: MarkdownStyler;
+  #layout?: AnswerLayout;
 
   constructor(o: TurnOutputOptions) {
     this.#o = o;
     if (o.markdown) this.#md = new MarkdownStyler();
+    if (o.columns) this.#layout = new AnswerLayout(o.columns);
     const now = this.#now();
     this.#lastOutput = now;
     this.#started = now;
@@ -141,12 +148,16 @@ export class TurnOutput {
     let s = this.#pending;
     this.#pending = "";
     if (this.#md) s = this.#md.push(s);
+    if (this.#layout) s = this.#layout.push(s);
     if (s) this.#emit(s);
   }
 
-  /** Held-back markdown written and its styles closed (before a line of our own, a question). */
+  /**
+   * Held-back markdown and layout written and styles closed (before a line of our own, a question).
+   */
   #endMarkdown(): void {
-    const tail = this.#md?.end();
+    let tail = this.#md?.end() ?? "";
+    if (this.#layout) tail = this.#layout.push(tail) + this.#layout.end();
     if (tail) this.#emit(tail);
   }
 
@@ -158,6 +169,7 @@ export class TurnOutput {
     const prefix = this.#atLineStart ? "" : "\n";
     this.#emit(`${prefix}${text}\n`);
     this.#md?.newLine();
+    this.#layout?.newLine();
   }
 
   notice(text: string): void {
@@ -204,7 +216,10 @@ export class TurnOutput {
     const text = this.#o.color ? `\x1b[2m${label}\x1b[22m` : label;
     // On a line that already holds text, the indicator goes on the next line.
     const lead = this.#atLineStart ? "\r" : "\n";
-    if (!this.#indicatorShown && !this.#atLineStart) this.#atLineStart = true;
+    if (!this.#indicatorShown && !this.#atLineStart) {
+      this.#atLineStart = true;
+      this.#layout?.newLine(); // the answer goes on at the start of the indicator's line
+    }
     this.#o.write(`${lead}\x1b[K${text}`);
     this.#indicatorShown = true;
   }

@@ -21,7 +21,8 @@
  */
 import { atomicWrite } from "../../core/atomic_write.ts";
 import { homePaths } from "../../core/home.ts";
-import { type ContentBlock, type MessageParam, promptText } from "../model/types.ts";
+import type { ContentBlock, MessageParam } from "../model/types.ts";
+import { turnCount } from "./turns.ts";
 
 /** A new session id: UTC start time and 8 hex digits, e.g. `20260311T083012-9f3a01bc`. */
 export function newSessionId(now = new Date()): string {
@@ -197,7 +198,7 @@ export class SessionRecorder {
     const text = encodeMessages(messages);
     await atomicWrite(files.messages, text, { mode: 0o600 });
     await appendFile(files.log, `_resumed ${now.toISOString()} with ${messages.length} message(s)_\n\n`);
-    const turns = messages.filter((m) => promptText(m) !== undefined).length;
+    const turns = turnCount(messages);
     return new SessionRecorder(id, files, messages.length, enc.encode(text).length, turns);
   }
 

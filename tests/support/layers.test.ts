@@ -80,11 +80,11 @@ Deno.test("a cycle around three sibling folders is found, not just a pair", () =
 Deno.test("a module cycle fails whether lazy() hides it or not; type-only imports make none", () => {
   // A group file loading the command table that imports it (the cycle issue #27 removed).
   const planted = checkLayers([
-    { from: "cli/commands/table.ts", to: "cli/commands/session.ts", kind: "code" },
-    { from: "cli/commands/session.ts", to: "cli/commands/table.ts", kind: "lazy" },
+    { from: "cli/commands/table.ts", to: "cli/commands/general.ts", kind: "code" },
+    { from: "cli/commands/general.ts", to: "cli/commands/table.ts", kind: "lazy" },
   ]);
   assertEquals(planted, [
-    'module cycle: cli/commands/session.ts <-> cli/commands/table.ts (lazy() hides no cycle: ARCHITECTURE.md, "Rules")',
+    'module cycle: cli/commands/general.ts <-> cli/commands/table.ts (lazy() hides no cycle: ARCHITECTURE.md, "Rules")',
   ]);
   // A tool definition that loads its body, which re-exports the definition.
   assertEquals(

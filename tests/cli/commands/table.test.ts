@@ -5,6 +5,7 @@ import {
   findCommand,
   helpText,
   hint,
+  isCommandEntry,
   runCli,
   runSlash,
   splitArgs,
@@ -240,7 +241,7 @@ Deno.test("/help: every command by group, then the keys; assist --help lists the
   const text = io.outs.join("\n");
   assertEquals(text, helpText());
   for (const c of COMMANDS) match(text, new RegExp(`^  /${c.name}\\b`, "m"), c.name);
-  const order = ["Session:", "Model:", "Authentication:", "PHI:", "SSH:", "Engine:", "HL7:", "Keys:"];
+  const order = ["General:", "Model:", "Authentication:", "PHI:", "SSH:", "Engine:", "HL7:", "Keys:"];
   assertEquals(
     order.map((h) => text.indexOf(h)).every((v, i, a) => v >= 0 && (i === 0 || v > a[i - 1])),
     true,
@@ -306,4 +307,19 @@ Deno.test("the command line names commands in its own form, also in messages wor
   const s = await runAssist(["ssh", "setup", "h1"], { env });
   assertEquals(s.code, 1);
   match(s.stderr, /readable by others \(mode 644\); set it again with assist ssh pass h1\n$/);
+});
+
+Deno.test("a /word that is no command and holds another / is a prompt; // and a leading space too", () => {
+  for (const e of ["/help", "/load ./notes.txt", "/nosuch", "/", "/ssh-status eng1/x"]) {
+    assert(isCommandEntry(e), e);
+  }
+  for (
+    const e of [
+      "/hci/cis20.1/integrator/adt/NetConfig has adt_in twice, why?",
+      "/etc/hosts",
+      "//help",
+      " /help",
+      "what does /help say",
+    ]
+  ) assert(!isCommandEntry(e), e);
 });

@@ -75,10 +75,65 @@ Deno.test("session: 50 ms rule, an Enter followed by more input is a newline (no
   t.feed("line1\rline2\rli"); // a paste without brackets, in one read
   t.feed("ne3"); // more within the window
   assertEquals(await peek(p), "pending");
-  t.feed("\r");
-  t.feed("line4\r"); // the next read came before the 50 ms passed
+  t.feed("\r"); // a lone Enter, but the next read came before the 50 ms passed
+  t.feed("line4");
+  t.fire();
+  assertEquals(await peek(p), "pending");
+  t.feed("\r"); // the operator's Enter, after the quiet
   t.fire();
   assertEquals(await p, { kind: "line", text: "line1\nline2\nline3\nline4", record: true });
+});
+
+Deno.test("session: an unbracketed paste keeps its TABs and its last newline, and waits for Enter", async () => {
+  const t = await setup();
+  let completions = 0;
+  const p = t.s.readLine({
+    prompt: "> ",
+    complete: () => (completions++, { start: 0, end: 0, candidates: [] }),
+  });
+  t.feed("MSH|^~\\&|A\tB\r\tPID|1\r"); // one read: faster than anyone types
+  t.fire();
+  assertEquals(await peek(p), "pending");
+  assertEquals(completions, 0);
+  t.feed("why?");
+  t.feed("\r");
+  t.fire();
+  assertEquals(await p, { kind: "line", text: "MSH|^~\\&|A\tB\n\tPID|1\nwhy?", record: true });
+  // CR LF in a paste is one newline; a lone TAB read is still completion.
+  const q = t.s.readLine({
+    prompt: "> ",
+    complete: () => (completions++, { start: 0, end: 0, candidates: [] }),
+  });
+  t.feed("a\r\nb\r\n");
+  t.fire();
+  t.feed("\t");
+  assertEquals(completions, 1);
+  t.feed("\r");
+  t.fire();
+  assertEquals(await q, { kind: "line", text: "a\nb\n", record: true });
+});
+
+Deno.test("session: keys that arrive together are not a block: a last TAB completes, a late read is typed", async () => {
+  let clock = 0;
+  let completions = 0;
+  const history = await History.load(undefined, () => false);
+  let timer: (() => void) | undefined;
+  const s = new LineSession({
+    write: () => {},
+    columns: () => 60,
+    timer: (fn) => (timer = fn, () => (timer = undefined)),
+    now: () => clock,
+  }, history);
+  const fire = () => timer?.();
+  const complete = () => (completions++, { start: 0, end: 0, candidates: [] });
+  const p = s.readLine({ prompt: "> ", complete });
+  s.feed(enc.encode("/ss\t")); // typed while the program was busy: one read
+  assertEquals(completions, 1);
+  s.feed(enc.encode("a\tb\r\tc\r")); // a block
+  clock += 30; // then, 30 ms later and before the quiet, one typed line and its Enter
+  s.feed(enc.encode("why?\r"));
+  fire();
+  assertEquals(await p, { kind: "line", text: "/ssa\tb\n\tc\nwhy?", record: true });
 });
 
 Deno.test("session: an unbracketed paste of many lines becomes a chip and is submitted whole", async () => {
@@ -86,10 +141,16 @@ Deno.test("session: an unbracketed paste of many lines becomes a chip and is sub
   const p = t.s.readLine({ prompt: "> " });
   const lines = Array.from({ length: 240 }, (_, i) => `PID|${i}|${"x".repeat(60)}`);
   const bytes = enc.encode(lines.join("\r") + "\r");
-  for (let at = 0; at < bytes.length; at += 1000) t.feed(bytes.subarray(at, at + 1000));
+  // The last read holds the last newline alone with text: still part of the block.
+  const last = bytes.length - 20;
+  for (let at = 0; at < last; at += 1000) t.feed(bytes.subarray(at, Math.min(at + 1000, last)));
+  t.feed(bytes.subarray(last));
+  t.fire();
+  assertEquals(await peek(p), "pending");
+  t.feed("\r");
   t.fire();
   const r = await p;
-  assertEquals(r, { kind: "line", text: lines.join("\n"), record: true });
+  assertEquals(r, { kind: "line", text: lines.join("\n") + "\n", record: true });
   assertEquals(t.vt.lines().length <= 3, true, t.vt.lines().join("\n"));
   assert(t.vt.lines()[0].startsWith("> [pasted "), t.vt.lines()[0]);
 });
@@ -133,21 +194,26 @@ Deno.test("session: Ctrl-C clears text, then interrupts on empty; Ctrl-D on empt
 Deno.test("session: trailing backslash continues with the ... prompt until a blank line", async () => {
   const t = await setup();
   const p = t.s.readLine({ prompt: "you> " });
-  t.feed("one \\\r");
+  t.feed("one \\");
+  t.feed("\r");
   t.fire();
   assertEquals(await peek(p), "pending");
   assertEquals(t.vt.lines(), ["you> one \\", "..."]);
-  t.feed("two\r");
+  t.feed("two");
+  t.feed("\r");
   t.fire();
   t.feed("\r");
   t.fire();
   assertEquals(await p, { kind: "line", text: "one \ntwo", record: true });
   const q = t.s.readLine({ prompt: "you> ", continuationPrompt: "..> " });
-  t.feed("<<\r");
+  t.feed("<<");
+  t.feed("\r");
   t.fire();
-  t.feed("a\\\r");
+  t.feed("a\\");
+  t.feed("\r");
   t.fire();
-  t.feed("EOF\r");
+  t.feed("EOF");
+  t.feed("\r");
   t.fire();
   assertEquals(await q, { kind: "line", text: "a\\", record: true });
   assert(t.vt.lines().includes("..> a\\"));
@@ -170,10 +236,12 @@ Deno.test("session: TAB completes one candidate, extends a common prefix, lists 
   };
   const t = await setup();
   const p = t.s.readLine({ prompt: "> ", complete });
-  t.feed("/sta\t");
+  t.feed("/sta");
+  t.feed("\t");
   await t.s.settled();
   assertEquals([t.s.editor.text, t.s.editor.cursor], ["/status ", 8]);
-  t.feed("\x15/s\t");
+  t.feed("\x15/s");
+  t.feed("\t");
   await t.s.settled();
   assertEquals(t.s.editor.text, "/s"); // "/s" is already the common prefix: list
   assertEquals(t.vt.lines(), [
@@ -182,10 +250,12 @@ Deno.test("session: TAB completes one candidate, extends a common prefix, lists 
     "  /status      status line",
     "> /s",
   ]);
-  t.feed("sh\t");
+  t.feed("sh");
+  t.feed("\t");
   await t.s.settled();
   assertEquals(t.s.editor.text, "/ssh-s");
-  t.feed("e\t");
+  t.feed("e");
+  t.feed("\t");
   await t.s.settled();
   assertEquals(t.s.editor.text, "/ssh-setup ");
   t.feed("\r");
@@ -237,7 +307,8 @@ Deno.test("session: typeahead ending in Enter submits after the poll; a followin
 Deno.test("session: readSecret echoes nothing, never reaches history, Ctrl-C rejects as refused", async () => {
   const t = await setup();
   const p = t.s.readSecret("API key: ");
-  t.feed("sk-abc\x7fc\r");
+  t.feed("sk-abc\x7fc");
+  t.feed("\r");
   const secret = await p;
   assertEquals(secret.reveal(), "sk-abc");
   assertEquals(t.vt.lines(), ["API key:"]);
@@ -292,7 +363,8 @@ Deno.test("session: history up/down, Ctrl-R on screen, Ctrl-L clears and redraws
   t.feed("\x1a");
   assertEquals(t.suspended(), 1);
   t.s.redraw();
-  t.feed("x\r");
+  t.feed("x");
+  t.feed("\r");
   t.fire();
   assertEquals(await p, { kind: "line", text: "x", record: true });
 });
@@ -309,7 +381,8 @@ Deno.test("session: a lone Escape resolves on the poll; mouse reports never reac
   assertEquals(await p, { kind: "eof" });
   const u = await setup();
   const q = u.s.readLine({ prompt: "> " });
-  u.feed("last line\r");
+  u.feed("last line");
+  u.feed("\r");
   u.s.end(); // the input ends while the Enter waits for the poll: it still submits
   assertEquals(await q, { kind: "line", text: "last line", record: true });
   assertEquals(await t.s.readLine({ prompt: "> " }), { kind: "eof" });
@@ -366,7 +439,8 @@ Deno.test("PipeInput: lines one after another, multi-line rules, CRLF, eof", asy
 Deno.test("session: typeahead never answers readKey; it waits for a new key and goes back to the prompt", async () => {
   const t = await setup();
   t.s.beginTurn(() => {});
-  t.feed("and then\r");
+  t.feed("and then");
+  t.feed("\r");
   t.fire();
   t.s.endTurn();
   const k = t.s.readKey("phi> tokenize 2 values? [Y/n] ", ["y", "n"], "y");
@@ -392,11 +466,13 @@ Deno.test("session: typeahead never answers readKey; it waits for a new key and 
 Deno.test("session: typeahead never becomes a readSecret value; it stays for the next prompt", async () => {
   const t = await setup();
   t.s.beginTurn(() => {});
-  t.feed("typed ahead\r");
+  t.feed("typed ahead");
+  t.feed("\r");
   t.s.endTurn();
   const p = t.s.readSecret("password: ");
   assertEquals(await peek(p), "pending");
-  t.feed("hunter2\r");
+  t.feed("hunter2");
+  t.feed("\r");
   assertEquals((await p).reveal(), "hunter2");
   const q = t.s.readLine({ prompt: "> " });
   assertEquals(t.s.editor.text, "typed ahead");
@@ -418,9 +494,11 @@ Deno.test("session: typeahead never becomes a readSecret value; it stays for the
 Deno.test("session: prompts typed ahead seconds apart are two entries, not one with a newline", async () => {
   const t = await setup();
   t.s.beginTurn(() => {});
-  t.feed("first question\r");
+  t.feed("first question");
+  t.feed("\r");
   t.fire(); // 50 ms of quiet: that Enter arrived on its own
-  t.feed("second question\r");
+  t.feed("second question");
+  t.feed("\r");
   t.fire();
   t.s.endTurn();
   assertEquals(await t.s.readLine({ prompt: "> " }), { kind: "line", text: "first question", record: true });
@@ -444,18 +522,23 @@ Deno.test("session: prompts typed ahead seconds apart are two entries, not one w
 Deno.test("session: Ctrl-D in a << or \\ continuation gives what was collected", async () => {
   const t = await setup();
   const p = t.s.readLine({ prompt: "> " });
-  t.feed("<<\r");
+  t.feed("<<");
+  t.feed("\r");
   t.fire();
-  t.feed("MSH|a\r");
+  t.feed("MSH|a");
+  t.feed("\r");
   t.fire();
-  t.feed("PID|b\r");
+  t.feed("PID|b");
+  t.feed("\r");
   t.fire();
   t.feed("\x04");
   assertEquals(await p, { kind: "line", text: "MSH|a\nPID|b", record: true });
   const q = t.s.readLine({ prompt: "> " });
-  t.feed("one \\\r");
+  t.feed("one \\");
+  t.feed("\r");
   t.fire();
-  t.feed("two\r");
+  t.feed("two");
+  t.feed("\r");
   t.fire();
   t.feed("\x04");
   assertEquals(await q, { kind: "line", text: "one \ntwo", record: true });
@@ -471,7 +554,8 @@ Deno.test("session: Ctrl-Z and Ctrl-D typed during a turn neither suspend nor en
   const p = t.s.readLine({ prompt: "> " });
   assertEquals(await peek(p), "pending");
   assertEquals(t.suspended(), 0);
-  t.feed("x\r");
+  t.feed("x");
+  t.feed("\r");
   t.fire();
   assertEquals(await p, { kind: "line", text: "x", record: true });
 });
@@ -488,7 +572,8 @@ Deno.test("session: Down after taking a Ctrl-R match with Enter brings back the 
   assertEquals(t.vt.lines(), ["> dra"]);
   t.feed("\x1b[B\x1b[Aft");
   assertEquals(t.s.editor.text, "statusft");
-  t.feed("\x1b[B\x1b[Bft\r");
+  t.feed("\x1b[B\x1b[Bft");
+  t.feed("\r");
   t.fire();
   assertEquals(await p, { kind: "line", text: "draft", record: true });
 });
@@ -496,7 +581,8 @@ Deno.test("session: Down after taking a Ctrl-R match with Enter brings back the 
 Deno.test('session: C-j, abc, Up, C-u, Z sends "Z\\nabc" (an empty first line keeps its start)', async () => {
   const t = await setup();
   const p = t.s.readLine({ prompt: "> " });
-  t.feed("\nabc\x1b[A\x15Z\r");
+  t.feed("\nabc\x1b[A\x15Z");
+  t.feed("\r");
   t.fire();
   assertEquals(await p, { kind: "line", text: "Z\nabc", record: true });
 });
@@ -518,7 +604,8 @@ const replCompleter = () =>
 Deno.test("session: TAB on a word its one candidate adds nothing to shows it as a one-row list", async () => {
   const t = await setup();
   const p = t.s.readLine({ prompt: "> ", complete: replCompleter() });
-  t.feed("ZPI\t");
+  t.feed("ZPI");
+  t.feed("\t");
   await t.s.settled();
   assertEquals(t.s.editor.text, "ZPI");
   assert(t.vt.lines()[0].startsWith("  ZPI  site-specific segment"), t.vt.lines().join("\n"));
@@ -531,7 +618,8 @@ Deno.test("session: TAB on a word its one candidate adds nothing to shows it as 
 Deno.test("session: TAB extending to a common prefix lists what remains; the next TAB takes the exact one", async () => {
   const t = await setup();
   const p = t.s.readLine({ prompt: "> ", complete: replCompleter() });
-  t.feed("/ss\t");
+  t.feed("/ss");
+  t.feed("\t");
   await t.s.settled();
   assertEquals([t.s.editor.text, t.s.editor.cursor], ["/ssh", 4]);
   assertEquals(t.vt.lines(), [
@@ -545,7 +633,8 @@ Deno.test("session: TAB extending to a common prefix lists what remains; the nex
   assertEquals([t.s.editor.text, t.s.editor.cursor], ["/ssh ", 5]);
   assertEquals(t.vt.lines().at(-1), "> /ssh");
   // A single candidate that adds text still just completes (no list).
-  t.feed("\x15/sta\t");
+  t.feed("\x15/sta");
+  t.feed("\t");
   await t.s.settled();
   assertEquals(t.s.editor.text, "/status ");
   assertEquals(t.vt.lines().length, 4);
@@ -565,7 +654,8 @@ Deno.test('session: the list shown with a prefix extension is capped at 40 then 
       candidates: segs.filter((c) => c.value.startsWith(buffer)),
     }),
   });
-  t.feed("S\t");
+  t.feed("S");
+  t.feed("\t");
   await t.s.settled();
   assertEquals(t.s.editor.text, "SEG");
   const out = t.output();
@@ -592,7 +682,8 @@ Deno.test("session: a key the editor fails on says so in one line; the line is k
     /that key could not be handled \(.+\); the line is kept/.test(t.output()),
     JSON.stringify(t.output()),
   );
-  t.feed("tes\r");
+  t.feed("tes");
+  t.feed("\r");
   t.fire();
   assertEquals(await p, { kind: "line", text: "check @notes", record: true });
 });
@@ -607,7 +698,8 @@ Deno.test("session: the Enter after a one-key answer is part of it, never the ne
   t.feed("\r");
   t.fire();
   assertEquals(await peek(secret), "pending");
-  t.feed("sk-ant-typed-key\r");
+  t.feed("sk-ant-typed-key");
+  t.feed("\r");
   t.fire();
   assertEquals((await secret).reveal(), "sk-ant-typed-key");
   // The review gate: "n" then Enter; the Enter must not answer the next question with its default.
@@ -625,7 +717,8 @@ Deno.test("session: the Enter after a one-key answer is part of it, never the ne
   t.feed("y");
   assertEquals(await third, "y");
   const line = t.s.readLine({ prompt: "> " });
-  t.feed("x\r");
+  t.feed("x");
+  t.feed("\r");
   t.fire();
   assertEquals(await line, { kind: "line", text: "x", record: true });
 });

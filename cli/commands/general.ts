@@ -1,6 +1,7 @@
 /**
- * Session and model commands of the REPL: /help, /quit, /reset, /clear, /sessions, /resume, /load,
- * /copy, /show-last-tool, /mouse, /model, /cost, /status. They act on the REPL through its ReplHost and
+ * The general commands of the REPL (group "general": the REPL itself, its conversation and its
+ * sessions) and the model commands: /help, /quit, /reset, /clear, /sessions, /resume, /load, /copy,
+ * /show-last-tool, /mouse, /model, /cost, /status. They act on the REPL through its ReplHost and
  * have no command-line form.
  *
  * @module
@@ -15,33 +16,33 @@ function simple(name: string, summary: string, group: Command["group"], body: Co
   return { name, args: "", summary, group, minArgs: 0, maxArgs: 0, run: body };
 }
 
-export const SESSION_COMMANDS: readonly Command[] = [
-  simple("help", "this help: commands by group, then keys", "session", (_a, ctx) => {
+export const GENERAL_COMMANDS: readonly Command[] = [
+  simple("help", "this help: commands by group, then keys", "general", (_a, ctx) => {
     if (!ctx.helpText) throw new AssistError("/help ran without the command table", { level: "internal" });
     ctx.io.out(ctx.helpText());
     return Promise.resolve();
   }),
-  simple("quit", "leave (Ctrl-D on an empty line does the same)", "session", (_a, ctx) => {
+  simple("quit", "leave (Ctrl-D on an empty line does the same)", "general", (_a, ctx) => {
     needRepl(ctx, "quit").quit();
     return Promise.resolve();
   }),
-  simple("reset", "clear the conversation", "session", (_a, ctx) => {
+  simple("reset", "clear the conversation", "general", (_a, ctx) => {
     needRepl(ctx, "reset").reset();
     ctx.io.out("conversation cleared");
     return Promise.resolve();
   }),
-  simple("clear", "clear the terminal screen only", "session", (_a, ctx) => {
+  simple("clear", "clear the terminal screen only", "general", (_a, ctx) => {
     needRepl(ctx, "clear").clearScreen();
     return Promise.resolve();
   }),
-  simple("sessions", "recent sessions: id, start, turns, cost, first prompt", "session", async (_a, ctx) => {
+  simple("sessions", "recent sessions: id, start, turns, cost, first prompt", "general", async (_a, ctx) => {
     ctx.io.out(await needRepl(ctx, "sessions").sessions());
   }),
   {
     name: "resume",
     args: "[<id>]",
     summary: "continue an earlier session (no id: the latest); /sessions lists them",
-    group: "session",
+    group: "general",
     minArgs: 0,
     maxArgs: 1,
     async run(a, ctx) {
@@ -52,10 +53,11 @@ export const SESSION_COMMANDS: readonly Command[] = [
     name: "load",
     args: "<file>",
     summary: "load a file into your next prompt (HL7 goes through the HL7 sanitizer first)",
-    group: "session",
+    group: "general",
     minArgs: 1,
     maxArgs: 1,
     rawTail: true,
+    completeArgs: "path",
     async run(a, ctx) {
       const repl = needRepl(ctx, "load");
       const { loadFile } = await lazy<typeof import("./_load.ts")>(import.meta.url, "./_load.ts");
@@ -71,7 +73,7 @@ export const SESSION_COMMANDS: readonly Command[] = [
   simple(
     "copy",
     "copy the last answer to the clipboard (printed with a warning if no tool works)",
-    "session",
+    "general",
     async (_a, ctx) => {
       const text = needRepl(ctx, "copy").lastAnswer();
       if (text === undefined || text === "") {
@@ -96,7 +98,7 @@ export const SESSION_COMMANDS: readonly Command[] = [
       ctx.io.out(text);
     },
   ),
-  simple("show-last-tool", "the full last tool call and its full result", "session", (_a, ctx) => {
+  simple("show-last-tool", "the full last tool call and its full result", "general", (_a, ctx) => {
     const t = needRepl(ctx, "show-last-tool").lastTool();
     if (!t) {
       ctx.io.out("no tool has run yet");
@@ -118,7 +120,7 @@ export const SESSION_COMMANDS: readonly Command[] = [
     name: "mouse",
     args: "on|off",
     summary: "mouse reporting on or off (ASSIST_NO_MOUSE refuses it)",
-    group: "session",
+    group: "general",
     minArgs: 1,
     maxArgs: 1,
     run(a, ctx) {
