@@ -709,7 +709,7 @@ export class PhiEngine {
 
   async #sweepStage(s: PassState): Promise<void> {
     if (s.chosen.length === 0) return;
-    const sweep = sweepKnown(s.text, s.chosen, s.chosen, s.fences);
+    const sweep = sweepKnown(s.text, s.chosen.filter(sweptValue), s.chosen, s.fences);
     if (sweep.add.length === 0) return;
     await this.#assign(sweep.add, s);
     if (sweep.drop.size > 0) {
@@ -1035,6 +1035,19 @@ function substitute(text: string, chosen: Candidate[]): string {
 export async function createPhiEngine(options: PhiEngineOptions): Promise<PhiEngine> {
   const table = await LookupTable.open(homePaths(options.config.home).lookup);
   return new PhiEngine(options, table);
+}
+
+/**
+ * The values the sweep looks for again: the person's own (HL7: PID, PD1, MRG, and the relatives,
+ * guarantor and insured of NK1, GT1, IN1, IN2), and every value a marker, another record format or
+ * a tier found. A provider's name or NPI in OBX, ORC or PV1 is not swept (there are many of them in
+ * a batch, they rarely stand outside their fields, and the sweep would cost more than the pass).
+ */
+function sweptValue(c: Candidate): boolean {
+  if (c.tier !== "hl7_pipeline") return true;
+  const id = c.context?.slice(0, 3);
+  return id === "PID" || id === "PD1" || id === "MRG" || id === "NK1" || id === "GT1" || id === "IN1" ||
+    id === "IN2";
 }
 
 /** The tokens of our shape in `text` (empty for most texts: no `[[`). */

@@ -42,6 +42,9 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** Segments whose fields are the engine's facts: never swept. */
 const HEADER_SEGMENTS = new Set(["MSH", "BHS", "FHS", "BTS", "FTS"]);
 
+/** Categories with written forms besides the value itself (see the table above). */
+const MANY_FORMS = new Set(["NAME", "PHONE", "DOB", "SSN"]);
+
 /** The forms of a value to look for (lowercased), the value's own first. */
 export function formsOf(c: { value: string; category: string; canonical: string }): string[] {
   // A date of care is often the day of the traffic as well (a log line's date, a batch header's):
@@ -122,26 +125,50 @@ export function sweepKnown(
   // The sweep stays inside the message a value was found in (a batch file holds many patients):
   // messages start at their MSH lines; text before the first is a message of its own.
   const starts = messageStarts(text);
-  // Each form by message and text; and per first four characters, the lengths of the forms that
-  // start so (longest first), so a place costs one lookup per length, however many values share a start.
-  const entries = new Map<string, { c: Candidate; form: string }>();
+  // Each form by a number made of its message and its text (the hot loop makes no string to look
+  // one up), kept in parallel arrays (no object per form); and per first four characters, the
+  // lengths of the forms that start so (longest first), so a place costs one lookup per length.
+  const byHash = new Map<number, number>();
+  const formText: string[] = [];
+  const formCand: Candidate[] = [];
+  const formMsg: number[] = [];
+  const chain: number[] = [];
   const lengths = new Map<number, number[]>();
-  const memo = new Map<string, string[]>();
+  const one: string[] = [""];
+  let lastCategory = "", lastValue = "";
+  let forms: string[] = [];
   for (const c of known) {
+    if (c.category === "DATE") continue; // never swept (formsOf)
+    // Candidates of one value stand together (a field's repetitions): its forms once.
+    if (c.category !== lastCategory || c.value !== lastValue) {
+      lastCategory = c.category;
+      lastValue = c.value;
+      if (MANY_FORMS.has(c.category)) forms = formsOf(c);
+      else {
+        const form = c.value.toLowerCase();
+        forms = worthLooking(form) ? (one[0] = form, one) : [];
+      }
+    }
+    if (forms.length === 0) continue;
     const msg = messageOf(starts, c.start);
-    const memoKey = `${c.category}\u0000${c.value}`;
-    let forms = memo.get(memoKey);
-    if (forms === undefined) memo.set(memoKey, forms = formsOf(c));
     for (const form of forms) {
-      const key = `${msg}\u0000${form}`;
-      if (entries.has(key)) continue;
-      entries.set(key, { c, form });
+      const key = formHash(form, 0, form.length, msg);
+      let j = byHash.get(key) ?? -1;
+      while (j !== -1 && !(formMsg[j] === msg && formText[j] === form)) j = chain[j];
+      if (j !== -1) continue;
+      chain.push(byHash.get(key) ?? -1);
+      byHash.set(key, formText.length);
+      formText.push(form);
+      formCand.push(c);
+      formMsg.push(msg);
       const head = headHash(form, 0);
-      const list = lengths.get(head) ?? lengths.set(head, []).get(head)!;
-      if (!list.includes(form.length)) list.push(form.length);
+      const ls = lengths.get(head);
+      if (ls === undefined) lengths.set(head, [form.length]);
+      else if (!ls.includes(form.length)) ls.push(form.length);
     }
   }
-  if (entries.size === 0) return none;
+  const count = formText.length;
+  if (count === 0) return none;
   for (const list of lengths.values()) list.sort((a, b) => b - a);
   const sorted = chosen.slice().sort((a, b) => a.start - b.start);
   const maxEnd = new Array<number>(sorted.length);
@@ -152,28 +179,30 @@ export function sweepKnown(
   if (lower.length !== text.length) return none;
   const out: Sweep = { add: [], drop: new Set() };
   const taken = new SpanSet();
+  let next = 0;
   // The first two characters of every form (ASCII), as a table: most places are passed over on one
   // array read, without a map lookup.
   const pairs = new Uint8Array(128 * 128);
   let wide = false;
-  for (const key of entries.values()) {
-    const a = key.form.charCodeAt(0), b = key.form.charCodeAt(1);
+  for (const form of formText) {
+    const a = form.charCodeAt(0), b = form.charCodeAt(1);
     if (a < 128 && b < 128) pairs[a * 128 + b] = 1;
     else wide = true;
   }
-  for (let i = 0; i + MIN_LENGTH <= lower.length; i++) {
-    const a = lower.charCodeAt(i), b = lower.charCodeAt(i + 1);
-    if (a < 128 && b < 128 ? pairs[a * 128 + b] === 0 : !wide) continue;
-    if (i > 0 && isWordChar(lower.charCodeAt(i - 1))) continue;
+  const places = placesToTry(lower, pairs, wide);
+  for (let k = 0; k < places.length; k++) {
+    const i = places[k];
+    if (i < next) continue; // inside a value just taken
     const list = lengths.get(headHash(lower, i));
     if (list === undefined) continue;
     const here = messageOf(starts, i);
     for (const length of list) {
       const end = i + length;
       if (end > lower.length || (end < lower.length && isWordChar(lower.charCodeAt(end)))) continue;
-      const entry = entries.get(`${here}\u0000${lower.slice(i, end)}`);
-      if (entry === undefined) continue;
-      const c = entry.c;
+      let j = byHash.get(formHash(lower, i, end, here)) ?? -1;
+      while (j !== -1 && !(formMsg[j] === here && lower.startsWith(formText[j], i))) j = chain[j];
+      if (j === -1) continue;
+      const c = formCand[j];
       // The same text is the same value; another written form is its own value of the category,
       // and the lookup table decides whether it shares the token (phones, SSNs, birth dates: one
       // value however written). An HL7 spelling of a name comes back from its token in every field
@@ -197,7 +226,7 @@ export function sweepKnown(
       if (!taken.add(i, end)) continue;
       for (const o of inside) out.drop.add(o);
       out.add.push(candidate(i, end, value, c.category, canonical, c.tier, c.context));
-      i = end - 1;
+      next = end;
       break;
     }
   }
@@ -208,6 +237,13 @@ export function sweepKnown(
 function headHash(s: string, at: number): number {
   return (((s.charCodeAt(at) * 65599 + s.charCodeAt(at + 1)) | 0) * 65599 + s.charCodeAt(at + 2)) * 65599 +
       s.charCodeAt(at + 3) | 0;
+}
+
+/** A number for `s[start, end)` in message `msg` (FNV-1a over the char codes, then the message). */
+function formHash(s: string, start: number, end: number, msg: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return Math.imul(h ^ msg, 16777619);
 }
 
 /** The index of the first of `sorted` (by start) that starts at or after `at`. */
@@ -240,6 +276,31 @@ function messageOf(starts: readonly number[], at: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * The places where a form may start: after a character that is no letter or digit, where the next
+ * two characters begin some form (`pairs`, ASCII; `wide`: some form begins otherwise). A small
+ * function of its own, so the engine optimizes the one loop that reads every character.
+ */
+function placesToTry(lower: string, pairs: Uint8Array, wide: boolean): Int32Array {
+  const out: number[] = [];
+  const last = lower.length - MIN_LENGTH;
+  let prev = 32;
+  for (let i = 0; i <= last; i++) {
+    const a = lower.charCodeAt(i);
+    const before = prev;
+    prev = a;
+    if (
+      before < 128 ? (before >= 97 && before <= 122) || (before >= 48 && before <= 57) : isWordChar(before)
+    ) {
+      continue;
+    }
+    const b = lower.charCodeAt(i + 1);
+    if (a < 128 && b < 128 ? pairs[a * 128 + b] === 0 : !wide) continue;
+    out.push(i);
+  }
+  return Int32Array.from(out);
 }
 
 function isWordChar(code: number): boolean {
