@@ -38,9 +38,27 @@ export async function atomicWrite(
     await writeThrough(path, tmp, bytes, mode);
   } catch (err) {
     // The operator named the file, not its sidecar: a failure names the file.
-    if (err instanceof Error) err.message = err.message.split(tmp).join(path);
+    if (err instanceof Error) err.message = namingTheFile(err.message, tmp, path);
     throw err;
   }
+}
+
+/**
+ * `message` with the temporary file's name replaced by the file's own. Windows writes a path in an
+ * error with backslashes whatever separators it was given (`C:\x/state.json.new` comes back as
+ * `C:\x\state.json.new`), so either separator matches either.
+ *
+ * @example
+ * ```ts
+ * import { namingTheFile } from "./atomic_write.ts";
+ * namingTheFile("open 'C:\\x\\s.json.new'", "C:\\x/s.json.new", "C:\\x/s.json"); // "open 'C:\\x/s.json'"
+ * ```
+ */
+export function namingTheFile(message: string, tmp: string, path: string): string {
+  const anySep = tmp.split(/[\\/]/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(
+    "[\\\\/]",
+  );
+  return message.replace(new RegExp(anySep, "g"), () => path);
 }
 
 async function writeThrough(path: string, tmp: string, bytes: Uint8Array, mode: number): Promise<void> {
