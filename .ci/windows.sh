@@ -74,6 +74,12 @@ if [ "$(cat "$ROOT/opt/deno/VERSION" 2>/dev/null)" != "$DENO_VERSION" ]; then
   mv "$tmp/package/deno.exe" "$ROOT/opt/deno/deno.exe" && echo "$DENO_VERSION" >"$ROOT/opt/deno/VERSION"
   rm -rf "$tmp"
 fi
+# Deno 2.9 puts a `node` of its own on PATH for its children unless one is there: under Wine it does
+# not recognise the link it made and copies deno.exe (97 MB) once per process, leaving the copies in
+# its cache (about 6 GB a run). A `node.exe` beside deno.exe (a hard link, on WINEPATH) is found
+# instead.
+ln -f "$ROOT/opt/deno/deno.exe" "$ROOT/opt/deno/node.exe"
+rm -f "$ROOT"/root/.wine/drive_c/users/*/AppData/Local/deno/node_compat_bin/node.exe.tmp-*
 # The machine's certificate authorities (the registries may sit behind a proxy of the machine's).
 cp /etc/ssl/certs/ca-certificates.crt "$ROOT/opt/ca.crt" 2>/dev/null || true
 
@@ -81,6 +87,8 @@ mounted=()
 cleanup() {
   chroot "$ROOT" /usr/bin/env WINEPREFIX=/root/.wine wineserver -k >/dev/null 2>&1 || true
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}" 2>/dev/null || true; done
+  # Copies a child started without that PATH still leaves (a few per run).
+  rm -f "$ROOT"/root/.wine/drive_c/users/*/AppData/Local/deno/node_compat_bin/node.exe.tmp-*
 }
 trap cleanup EXIT
 mnt() {
