@@ -1,6 +1,7 @@
 /**
- * `deno task test:unit` runs without root: it leaves out tests/ssh and tests/tty (the REPL in tmux),
- * and no other suite may use what needs root or apt (a real sshd and its throwaway users, apt
+ * `deno task test:unit` runs without root: it leaves out tests/ssh, tests/tty (the REPL in tmux) and
+ * tests/windows (the Windows job's, run by .ci/windows.sh as root), and no other suite may use what
+ * needs root or apt (a real sshd and its throwaway users, apt
  * installs, tmux). This keeps that true.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
@@ -20,16 +21,17 @@ async function testFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-Deno.test("test:unit leaves out tests/ssh and tests/tty, and only they use sshd, apt or tmux", async () => {
+Deno.test("test:unit leaves out tests/ssh, tests/tty and tests/windows, and only they use sshd, apt or tmux", async () => {
   const tasks = JSON.parse(
     (await Deno.readTextFile(CONFIG)).replace(/^\s*\/\/.*$/gm, ""),
   ).tasks as Record<string, string>;
-  assert(tasks["test:unit"].includes("--ignore=tests/ssh/,tests/tty/"), tasks["test:unit"]);
+  assert(tasks["test:unit"].includes("--ignore=tests/ssh/,tests/tty/,tests/windows/"), tasks["test:unit"]);
   assert(!tasks["test:unit"].includes("ensure_test_deps"), "test:unit installs nothing");
   const users: string[] = [];
   for (const f of await testFiles("tests")) {
     if (
-      f.startsWith("tests/ssh/") || f.startsWith("tests/tty/") || f === "tests/support/sshd.ts" ||
+      f.startsWith("tests/ssh/") || f.startsWith("tests/tty/") || f.startsWith("tests/windows/") ||
+      f === "tests/support/sshd.ts" ||
       f === "tests/support/ensure_test_deps.ts" || f === "tests/support/tmux.ts"
     ) {
       continue;
