@@ -37,15 +37,33 @@ export async function atomicWrite(
   try {
     await writeThrough(path, tmp, bytes, mode);
   } catch (err) {
-    // The operator named the file, not its sidecar: a failure names the file, also when the
-    // system's message names none (a write on a full disk), in Deno's own `: write '<path>'` form
-    // so core/io_error.ts finds it.
+    // The operator named the file, not its sidecar: a failure names the file (whichever separator
+    // the system's message uses), also when that message names none (a write on a full disk), in
+    // Deno's own `: write '<path>'` form so core/io_error.ts finds it.
     if (err instanceof Error) {
-      err.message = err.message.split(tmp).join(path);
+      err.message = namingTheFile(err.message, tmp, path);
       if (!err.message.includes(path)) err.message += `: write '${path}'`;
     }
     throw err;
   }
+}
+
+/**
+ * `message` with the temporary file's name replaced by the file's own. Windows writes a path in an
+ * error with backslashes whatever separators it was given (`C:\x/state.json.new` comes back as
+ * `C:\x\state.json.new`), so either separator matches either.
+ *
+ * @example
+ * ```ts
+ * import { namingTheFile } from "./atomic_write.ts";
+ * namingTheFile("open 'C:\\x\\s.json.new'", "C:\\x/s.json.new", "C:\\x/s.json"); // "open 'C:\\x/s.json'"
+ * ```
+ */
+export function namingTheFile(message: string, tmp: string, path: string): string {
+  const anySep = tmp.split(/[\\/]/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(
+    "[\\\\/]",
+  );
+  return message.replace(new RegExp(anySep, "g"), () => path);
 }
 
 async function writeThrough(path: string, tmp: string, bytes: Uint8Array, mode: number): Promise<void> {

@@ -46,6 +46,24 @@ function processCwd(): string {
   return Deno.cwd();
 }
 
+/**
+ * The process folder as a POSIX path, as node's `path.posix` takes it: on Windows the separators
+ * become `/` and the drive is dropped (`Z:\tmp\repo` reads as `/tmp/repo`), so `posix.resolve`
+ * never mixes `Z:\tmp\repo/x`. Elsewhere the folder as it is.
+ *
+ * @example
+ * ```ts
+ * import { posixCwd } from "./path.ts";
+ * posixCwd("Z:\\tmp\\repo", true); // "/tmp/repo"
+ * ```
+ */
+export function posixCwd(cwd: string = processCwd(), windows: boolean = Deno.build.os === "windows"): string {
+  if (!windows) return cwd;
+  const slashed = cwd.replaceAll("\\", "/");
+  const first = slashed.indexOf("/");
+  return first === -1 ? "/" : slashed.slice(first);
+}
+
 export const posix: PathLib = {
   sep: "/",
   isAbsolute: (path) => path.startsWith("/"),
@@ -65,7 +83,7 @@ export const posix: PathLib = {
     let acc = "";
     let absolute = false;
     for (let i = parts.length - 1; i >= -1 && !absolute; i--) {
-      const p = i >= 0 ? parts[i] : processCwd();
+      const p = i >= 0 ? parts[i] : posixCwd();
       if (p === "") continue;
       acc = `${p}/${acc}`;
       absolute = p.startsWith("/");

@@ -111,15 +111,24 @@ function envOf(home: string, standalone: boolean): Record<string, string> {
 export const HANDSHAKE_TIMEOUT_MS = 45_000;
 
 /**
- * Starts the master in the background and returns its handshake. The master runs detached (its own
- * process group, so Ctrl-C at the terminal does not reach it) and outlives this process.
+ * How the master is spawned: detached on every OS. POSIX: its own session and process group, so
+ * Ctrl-C at the terminal does not reach it. Windows: Deno creates it with `DETACHED_PROCESS |
+ * CREATE_NEW_PROCESS_GROUP` and leaves it out of the job object every other child of a Deno process
+ * joins, a job that kills its members when Deno exits (`JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE`): without
+ * `detached`, the master died with `assist ssh setup` (issue 26 item 9).
+ */
+export const MASTER_SPAWN = { stdin: "null", stdout: "piped", stderr: "piped", detached: true } as const;
+
+/**
+ * Starts the master in the background and returns its handshake. The master runs detached (see
+ * MASTER_SPAWN) and outlives this process. `cmd` replaces the master's command (tests only).
  */
 export async function spawnMaster(
   home: string,
   alias: string,
   timeoutMs = HANDSHAKE_TIMEOUT_MS,
+  cmd: MasterCommand = masterCommand(alias),
 ): Promise<Handshake> {
-  const cmd = masterCommand(alias);
   const program = await allowedProgram(cmd.programs);
   if (!program) {
     throw new SshError(
@@ -136,10 +145,7 @@ export async function spawnMaster(
       args: cmd.args,
       clearEnv: true,
       env: envOf(home, cmd.standalone),
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      detached: Deno.build.os !== "windows",
+      ...MASTER_SPAWN,
     }).spawn();
   } catch (err) {
     throw new SshError("io_error", `cannot start the SSH master (${program}): ${(err as Error).message}`);

@@ -114,6 +114,30 @@ export const SHIPPED_TOP_FILES = [
   "install.ps1",
 ] as const;
 
+/**
+ * What every source release's MANIFEST lists: its version and the files that start the program.
+ * An origin answering one text for every path (a catch-all page, a misrouted proxy) serves a
+ * MANIFEST of one line, which parses; this list is what tells it from a release.
+ */
+export const ENTRY_FILES = ["VERSION", "main.ts", "deno.json"] as const;
+
+/**
+ * Why `entries` cannot be a source release's MANIFEST, or undefined: one of ENTRY_FILES is missing.
+ *
+ * @example
+ * ```ts
+ * import { notARelease } from "./manifest.ts";
+ * notARelease([{ path: "0.12.9" }]); // "lists none of VERSION, main.ts, deno.json"
+ * ```
+ */
+export function notARelease(entries: readonly ManifestEntry[]): string | undefined {
+  const listed = new Set(entries.map((e) => e.path));
+  const missing = ENTRY_FILES.filter((p) => !listed.has(p));
+  if (missing.length === ENTRY_FILES.length) return `lists none of ${ENTRY_FILES.join(", ")}`;
+  if (missing.length > 0) return `does not list ${missing.join(", ")}`;
+  return undefined;
+}
+
 /** Folders whose every file ships. */
 export const SHIPPED_DIRS = ["cli", "core", "tools", "hl7", "phi", "ssh", "update", "prompts"] as const;
 

@@ -25,7 +25,7 @@ import { denoFs } from "./swap.ts";
 import { type OriginClient, originGetter, perFileLimitMs, UpdateError } from "./fetch.ts";
 import { hashFile, sha256Hex } from "./hash.ts";
 import { acquireLock } from "./lock.ts";
-import { type ManifestEntry, parseManifest } from "./manifest.ts";
+import { type ManifestEntry, notARelease, parseManifest } from "./manifest.ts";
 import type { ProgressEvent } from "./progress.ts";
 import { verifyManifest } from "./signature.ts";
 import { compareSemver, downgradeMessage, SEMVER } from "./validate.ts";
@@ -208,7 +208,7 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
     let entries = all;
     // A source install syncs the source; the compiled binaries are for binary installs.
     entries = entries.filter((e) => !e.path.startsWith("dist/"));
-    if (entries.length === 0) throw new UpdateError("the origin's MANIFEST lists no files");
+    await refuseNonRelease(o.root, entries);
     const versionEntry = entries.find((e) => e.path === "VERSION");
     if (versionEntry?.sha256 && versionEntry.sha256 !== sha256Hex(versionBytes)) {
       throw new UpdateError(
@@ -267,6 +267,31 @@ export async function syncSource(o: SyncOptions): Promise<SyncResult> {
     return { status: changed.length ? "updated" : "current", version, changed, signed };
   } finally {
     await lock.release();
+  }
+}
+
+/**
+ * Throws when the origin's MANIFEST is no release of this program (its entry files or VERSION not
+ * listed) or would take most of the install away (more than half of the files the local MANIFEST
+ * lists are not in it): what an origin answering one text for every path, or the wrong
+ * repository, serves. Nothing has been written then.
+ */
+async function refuseNonRelease(root: string, entries: readonly ManifestEntry[]): Promise<void> {
+  const why = notARelease(entries);
+  if (why) {
+    throw new UpdateError(
+      `the origin's MANIFEST ${why}: not a release of assist (is ASSIST_BASE_URL the release origin?); ` +
+        "refused, nothing written",
+    );
+  }
+  const offered = new Set(entries.map((e) => e.path.toLowerCase()));
+  const installed = (await localManifest(root)).filter((e) => !e.path.startsWith("dist/"));
+  const dropped = installed.filter((e) => !offered.has(e.path.toLowerCase())).length;
+  if (dropped * 2 > installed.length) {
+    throw new UpdateError(
+      `the origin's MANIFEST leaves out ${dropped} of the ${installed.length} files installed; ` +
+        "refused, nothing written (no release drops most of the program)",
+    );
   }
 }
 

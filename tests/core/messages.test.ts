@@ -1,7 +1,7 @@
 /** What reaches the operator in an error: no raw control bytes, no Deno permission advice, no sidecar names. */
 import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
 import { AssistError, describeError, operatorText } from "../../core/errors.ts";
-import { atomicWrite } from "../../core/atomic_write.ts";
+import { atomicWrite, namingTheFile } from "../../core/atomic_write.ts";
 import { toolError } from "../../tools/types.ts";
 import { tempDir } from "../support/run_assist.ts";
 
@@ -64,4 +64,28 @@ Deno.test("atomicWrite: a failure names the file, not its .new sidecar", async (
     );
     return true;
   });
+});
+
+Deno.test("atomicWrite: a Windows error, which writes the path with backslashes, names the file too", () => {
+  // Deno on Windows reports `C:\\x/state.json.new` as `C:\\x\\state.json.new`.
+  const tmp = "C:\\Users\\op\\.assist/no/such/state.json.new";
+  const path = "C:\\Users\\op\\.assist/no/such/state.json";
+  assertEquals(
+    namingTheFile(
+      "Path not found. (os error 3): open 'C:\\Users\\op\\.assist\\no\\such\\state.json.new'",
+      tmp,
+      path,
+    ),
+    `Path not found. (os error 3): open '${path}'`,
+  );
+  // Separators of both kinds in the message, and a name with regular-expression characters.
+  assertEquals(
+    namingTheFile(
+      "rename 'D:/a(1)\\s+t.json.x.new' -> 'D:/a(1)/s+t.json'",
+      "D:\\a(1)/s+t.json.x.new",
+      "D:/a(1)/s+t.json",
+    ),
+    "rename 'D:/a(1)/s+t.json' -> 'D:/a(1)/s+t.json'",
+  );
+  assertEquals(namingTheFile("no such file: /a/b.new", "/a/b.new", "/a/b"), "no such file: /a/b");
 });

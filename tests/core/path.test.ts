@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import * as node from "node:path";
-import { posix, win32 } from "../../core/path.ts";
+import { posix, posixCwd, win32 } from "../../core/path.ts";
 
 /** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
 function rng(seed: number): () => number {
@@ -72,6 +72,17 @@ Deno.test("posix: every function equals node:path on generated paths", () => {
   // The process folder is the last resort, as in node.
   assertEquals(posix.resolve("x"), node.posix.resolve("x"));
   assertEquals(posix.join(), node.posix.join());
+});
+
+Deno.test("posix: a Windows process folder reads as a POSIX path, as node's path.posix takes it", () => {
+  // What Deno.cwd() answers on Windows (and under Wine, where the Unix root is drive Z:).
+  assertEquals(posixCwd("Z:\\tmp\\repo", true), "/tmp/repo");
+  assertEquals(posixCwd("C:\\", true), "/");
+  assertEquals(posixCwd("\\\\srv\\share\\d", true), "//srv/share/d");
+  assertEquals(posixCwd("/srv/a\\b", false), "/srv/a\\b");
+  // posix.resolve takes the folder this way (on Windows, where Deno.cwd() has a drive).
+  assertEquals(posix.resolve("x"), `${posixCwd()}/x`.replace(/^\/\//, "/"));
+  assertEquals(posix.resolve("x").includes("\\"), false);
 });
 
 Deno.test("win32: every function equals node:path on generated paths", () => {

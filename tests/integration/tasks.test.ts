@@ -1,7 +1,8 @@
 /**
  * `deno task test:unit` runs without root: it leaves out tests/ssh, tests/tty (the REPL in tmux) and
- * tests/faults (a tmpfs of its own), and no other suite may use what needs root or apt (a real sshd
- * and its throwaway users, apt installs, tmux, mounts). This keeps that true.
+ * tests/faults (a tmpfs of its own) and tests/windows (the Windows job's, run by .ci/windows.sh as
+ * root), and no other suite may use what needs root or apt (a real sshd and its throwaway users, apt
+ * installs, tmux, mounts). This keeps that true.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
@@ -20,18 +21,22 @@ async function testFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-Deno.test("test:unit leaves out tests/ssh, tests/tty and tests/faults; only they use sshd, apt, tmux or mount", async () => {
+Deno.test("test:unit leaves out tests/ssh, tests/tty, tests/faults and tests/windows; only they use sshd, apt, tmux or mount", async () => {
   const tasks = JSON.parse(
     (await Deno.readTextFile(CONFIG)).replace(/^\s*\/\/.*$/gm, ""),
   ).tasks as Record<string, string>;
-  assert(tasks["test:unit"].includes("--ignore=tests/ssh/,tests/tty/,tests/faults/"), tasks["test:unit"]);
+  assert(
+    tasks["test:unit"].includes("--ignore=tests/ssh/,tests/tty/,tests/faults/,tests/windows/"),
+    tasks["test:unit"],
+  );
   assert(!tasks["test:unit"].includes("ensure_test_deps"), "test:unit installs nothing");
   const users: string[] = [];
   for (const f of await testFiles("tests")) {
     if (
       f.startsWith("tests/ssh/") || f.startsWith("tests/tty/") || f.startsWith("tests/faults/") ||
-      f === "tests/support/sshd.ts" || f === "tests/support/ensure_test_deps.ts" ||
-      f === "tests/support/tmux.ts" || f === "tests/support/tmpfs.ts"
+      f.startsWith("tests/windows/") || f === "tests/support/sshd.ts" ||
+      f === "tests/support/ensure_test_deps.ts" || f === "tests/support/tmux.ts" ||
+      f === "tests/support/tmpfs.ts"
     ) {
       continue;
     }

@@ -46,6 +46,8 @@ export type Behaviour =
   | { kind: "tokenOnly"; token: string }
   /** Redirects every request to another origin. */
   | { kind: "redirectTo"; base: string }
+  /** Answers `body` (200, text/plain) for every path, as a catch-all page or a misrouted proxy does. */
+  | { kind: "sameForEvery"; body: string }
   /** Never answers. */
   | { kind: "hang" }
   /** Never answers for these paths; serves the rest normally. */
@@ -101,6 +103,9 @@ export function startOrigin(
       });
     }
     if (b.kind === "notFound") return new Response("Not found.\n", { status: 404 });
+    if (b.kind === "sameForEvery") {
+      return new Response(b.body, { headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
     if (b.kind === "tokenOnly" && req.headers.get("authorization") !== `token ${b.token}`) {
       return new Response("Not found.\n", { status: 404 });
     }

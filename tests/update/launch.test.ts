@@ -162,7 +162,11 @@ async function smallFixture() {
   const root = `${dir.path}/install`;
   const home = `${dir.path}/home`;
   await Deno.mkdir(home, { recursive: true });
-  const files = { "main.ts": "console.log(1);\n", "cli/help.ts": "export const h = 'old';\n" };
+  const files = {
+    "main.ts": "console.log(1);\n",
+    "deno.json": "{}\n",
+    "cli/help.ts": "export const h = 'old';\n",
+  };
   await writeTree(root, await makeRelease("0.9.0", files, { privateKey: keys.privatePem }));
   await Deno.writeTextFile(`${home}/.origin-key`, `${keys.publicKey}\n`);
   await Deno.writeTextFile(`${home}/.last-sync-version`, "0.9.0\n");

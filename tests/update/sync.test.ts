@@ -14,6 +14,8 @@ import { tempDir } from "../support/run_assist.ts";
 
 const OLD = {
   "main.ts": "/** old main */\nconsole.log(1);\n",
+  "deno.json": '{ "tasks": {} }\n',
+  "cli/util.ts": "export const util = 1;\n",
   "cli/help.ts": "export const help = 'old';\n",
   "prompts/system.md": "# system\nold prompt\n",
   "install.sh": "#!/bin/sh\necho old\n",
@@ -66,7 +68,7 @@ Deno.test("a release syncs: only changed files replaced, MANIFEST and .last-sync
     "no staging left",
   );
   assertEquals(events.filter((e) => e.phase === "downloading").map((e) => e.path).sort(), r.changed.sort());
-  assertEquals(events.filter((e) => e.phase === "checking").length, 6);
+  assertEquals(events.filter((e) => e.phase === "checking").length, 8);
 
   origin.requests.length = 0;
   const again = await syncSource(opts(root, home, origin.baseUrl));
@@ -119,6 +121,32 @@ function refused(
 }
 
 const same = (r: Map<string, Uint8Array>) => r;
+// Issue 26 item 13: an origin answering a version string for every path served a one-line MANIFEST
+// ("0.12.9") that parsed as a path-only entry, so the sync wrote a file named 0.12.9 into the root
+// and replaced MANIFEST with it. Unsigned, as such an origin is.
+refused(
+  "an origin answering a version string for every path (unsigned)",
+  same,
+  { kind: "sameForEvery", body: "0.12.9\n" },
+  /MANIFEST lists none of VERSION, main\.ts, deno\.json: not a release of assist/,
+  { trustedKeys: [] },
+);
+refused(
+  "a MANIFEST without the program's entry files",
+  () =>
+    makeRelease("0.9.1", { "cli/help.ts": "export const help = 'x';\n" }, { privateKey: keys.privatePem }),
+  { kind: "normal" },
+  /MANIFEST does not list main\.ts, deno\.json: not a release of assist/,
+);
+refused(
+  "a signed release that would leave out most of the installed files",
+  () =>
+    makeRelease("0.9.1", { "main.ts": OLD["main.ts"], "deno.json": OLD["deno.json"] }, {
+      privateKey: keys.privatePem,
+    }),
+  { kind: "normal" },
+  /MANIFEST leaves out 4 of the 7 files installed; refused, nothing written/,
+);
 refused(
   "an HTML sign-in page at 200 with text/html",
   same,
