@@ -220,13 +220,16 @@ function progressReporter(o: {
   let n = 0;
   let over = false;
   let chain = Promise.resolve();
-  const emit = (message?: string) => {
+  // Awaited in the chain, which the call awaits before it answers: a client drops progress that
+  // comes after the result.
+  const emit = async (message?: string) => {
     if (over || o.signal.aborted) return;
-    o.send({ progressToken: token, progress: ++n, ...(message ? { message } : {}) }).catch(() => {});
+    await o.send({ progressToken: token, progress: ++n, ...(message ? { message } : {}) }).catch(() => {});
   };
   const started = Date.now();
   const timer = setInterval(() => {
-    chain = chain.then(() => emit(`${o.tool}: running, ${Math.round((Date.now() - started) / 1000)} s`));
+    const s = Math.round((Date.now() - started) / 1000);
+    chain = chain.then(() => emit(`${o.tool}: running, ${s} s`));
   }, o.heartbeatMs);
   return {
     line: (line: string) => {
@@ -234,7 +237,7 @@ function progressReporter(o: {
       chain = chain.then(async () => {
         if (!o.lines) return emit();
         const gated = await o.gate.toolResult(line, o.tool, false);
-        emit(gated.text.split("\n")[0]);
+        await emit(gated.text.split("\n")[0]);
       }).catch(() => {});
     },
     async done() {
