@@ -212,6 +212,23 @@ Deno.test("a long tool sends its progress lines as progress notifications, befor
   ]);
 });
 
+Deno.test("a tool without progress lines of its own says it still runs (every 10 s)", async () => {
+  await using tmp = await tempDir();
+  await using s = await connectAssist({ home: tmp.path, cwd: tmp.path });
+  const seen: string[] = [];
+  s.client.setNotificationHandler(
+    ProgressNotificationSchema,
+    (n: ProgressNotification) => void seen.push(n.params.message ?? ""),
+  );
+  const r = await s.client.callTool({ name: "bash_exec", arguments: { command: "sleep 16" } }, undefined, {
+    onprogress: () => {},
+    timeout: 300_000,
+  });
+  assert(!r.isError, textOf(r));
+  assert(seen.length >= 1, "no heartbeat in 16 s");
+  match(seen[0], /^bash_exec: running, \d+ s$/);
+});
+
 Deno.test("the phi-reveal prompt tells the client's user how to read values back", async () => {
   await using tmp = await tempDir();
   await using s = await connectAssist({ home: tmp.path });
