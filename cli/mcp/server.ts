@@ -37,12 +37,12 @@ import type { Config } from "../../core/config.ts";
 import type { HintFn } from "../../core/hint.ts";
 import { VERSION } from "../../core/version.ts";
 import { writeText } from "../../core/term.ts";
+import { lazy } from "../../core/lazy.ts";
 import { TOOLS } from "../../tools/registry.ts";
 import type { ToolContext, ToolDef, ToolInput, ToolResult } from "../../tools/types.ts";
 import { toolDefinitions } from "../agent/request.ts";
 import { callTool } from "../agent/tool_call.ts";
 import type { PhiGate } from "../agent/gate.ts";
-import { createPhiGate } from "../agent/phi_adapter.ts";
 import { newSessionId } from "../sessions/artifacts.ts";
 import { elicitationPrompter } from "./prompter.ts";
 import { INSTRUCTIONS, REVEAL_PROMPT } from "./texts.ts";
@@ -82,14 +82,19 @@ export function createMcpServer(o: McpServerOptions): AssistMcpServer {
   // can ask its user (elicitation), which decides whether the review gate has anyone to ask.
   let gate: Promise<PhiGate> | undefined;
   const gateNow = () =>
-    gate ??= createPhiGate(o.config, {
-      prompter: server.getClientCapabilities()?.elicitation?.form
-        ? elicitationPrompter({
-          elicitInput: (params, options) => server.elicitInput(params, options),
-        })
-        : undefined,
-      sessionId: newSessionId(),
-    });
+    gate ??= (async () => {
+      // The PHI engine loads at the first call, not before `initialize` is answered.
+      const { createPhiGate } = await lazy<typeof import("../agent/phi_adapter.ts")>(
+        import.meta.url,
+        "../agent/phi_adapter.ts",
+      );
+      return await createPhiGate(o.config, {
+        prompter: server.getClientCapabilities()?.elicitation?.form
+          ? elicitationPrompter({ elicitInput: (params, options) => server.elicitInput(params, options) })
+          : undefined,
+        sessionId: newSessionId(),
+      });
+    })();
   // Calls in flight: cancelled when the transport closes under them; `idle` waits for them.
   const running = new Set<AbortController>();
   let waiters: Array<() => void> = [];
