@@ -45,7 +45,7 @@ import { callTool } from "../agent/tool_call.ts";
 import type { PhiGate } from "../agent/gate.ts";
 import { newSessionId } from "../sessions/artifacts.ts";
 import { elicitationPrompter } from "./prompter.ts";
-import { INSTRUCTIONS, REVEAL_PROMPT } from "./texts.ts";
+import { instructions, REVEAL_PROMPT } from "./texts.ts";
 
 export interface McpServerOptions {
   config: Config;
@@ -76,7 +76,10 @@ export function createMcpServer(o: McpServerOptions): AssistMcpServer {
   const notice = o.notice ?? ((line: string) => writeText("stderr", `assist mcp: ${line}\n`));
   const server = new Server(
     { name: "assist", title: "assist (Cloverleaf engine tools behind a PHI gate)", version: VERSION },
-    { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, prompts: {} },
+      instructions: instructions(tools.filter((t) => t.review).map((t) => t.name)),
+    },
   );
   // One gate per server process, made at the first call: by then the client has said whether it
   // can ask its user (elicitation), which decides whether the review gate has anyone to ask.
@@ -88,12 +91,21 @@ export function createMcpServer(o: McpServerOptions): AssistMcpServer {
         import.meta.url,
         "../agent/phi_adapter.ts",
       );
-      return await createPhiGate(o.config, {
+      const g = await createPhiGate(o.config, {
         prompter: server.getClientCapabilities()?.elicitation?.form
           ? elicitationPrompter({ elicitInput: (params, options) => server.elicitInput(params, options) })
           : undefined,
         sessionId: newSessionId(),
       });
+      // A client may run calls side by side; the gate passes one result at a time, as in the REPL
+      // (one lookup-table write and one review question at once). The tools themselves run freely.
+      let queue: Promise<unknown> = Promise.resolve();
+      const serial = <T>(f: () => Promise<T>): Promise<T> => {
+        const next = queue.then(f);
+        queue = next.catch(() => {});
+        return next;
+      };
+      return { ...g, toolResult: (text, tool, review) => serial(() => g.toolResult(text, tool, review)) };
     })();
   // Calls in flight: cancelled when the transport closes under them; `idle` waits for them.
   const running = new Set<AbortController>();

@@ -5,26 +5,31 @@
  * registry (tools/registry.ts), never from here.
  */
 
-/** The server's instructions (MCP `initialize` result). */
-export const INSTRUCTIONS = [
-  "assist: tools for the Infor Cloverleaf integration engine (NetConfig threads, routes and paths, " +
-  "revisions, SMAT messages, route tests and regressions), HL7 v2 messages, engine hosts over SSH, " +
-  "and files, behind assist's PHI gate.",
-  "Every tool result is tokenized before you see it: patient values appear as tokens such as " +
-  "[[NAME_1]] or [[MRN_3]], from the operator's own lookup table (the same value has the same token " +
-  "in the assist REPL, in assist -p and here). Use tokens in tool inputs exactly as you got them: the " +
-  "server puts the values back before the tool runs. Never guess at or ask for the values.",
-  "No tool returns real values. Only the operator reads them back, in their own terminal, with " +
-  "`assist phi-reveal` (the phi-reveal prompt says how); never run assist phi-reveal yourself.",
-  "Review gate: shell and remote-host results (bash_exec, ssh_exec, ssh_pull, ssh_pull_smat) that are " +
-  "large or HL7-shaped, or every result with ASSIST_TOOL_RESULT_REVIEW=always, are shown to the user " +
-  "first through an elicitation form (send, withhold, inspect) when the client supports elicitation; " +
-  "a withheld result comes back as a withheld_by_operator error. A client without elicitation has no " +
-  "one to ask, so assist's no-terminal rule applies: the review gate is skipped (results are still " +
-  "tokenized), and confirm-mode values are tokenized without asking.",
-  "Long tools (nc_regression, ssh_pull_smat, phi_scan of a large file) send progress notifications " +
-  "when the call carries a progress token; cancelling a call stops its tool.",
-].join("\n\n");
+/**
+ * The server's instructions (MCP `initialize` result). `reviewed`: the tools whose definitions send
+ * their large or HL7-shaped results to the review gate (`ToolDef.review`).
+ */
+export function instructions(reviewed: readonly string[]): string {
+  return [
+    "assist: tools for the Infor Cloverleaf integration engine (NetConfig threads, routes and paths, " +
+    "revisions, SMAT messages, route tests and regressions), HL7 v2 messages, engine hosts over SSH, " +
+    "and files, behind assist's PHI gate.",
+    "Every tool result is tokenized before you see it: patient values appear as tokens such as " +
+    "[[NAME_1]] or [[MRN_3]], from the operator's own lookup table (the same value has the same token " +
+    "in the assist REPL, in assist -p and here). Use tokens in tool inputs exactly as you got them: the " +
+    "server puts the values back before the tool runs. Never guess at or ask for the values.",
+    "No tool returns real values. Only the operator reads them back, in their own terminal, with " +
+    "`assist phi-reveal` (the phi-reveal prompt says how); never run assist phi-reveal yourself.",
+    `Review gate: shell and remote-host results (${reviewed.join(", ")}) that are ` +
+    "large or HL7-shaped, or every result with ASSIST_TOOL_RESULT_REVIEW=always, are shown to the user " +
+    "first through an elicitation form (send, withhold, inspect) when the client supports elicitation; " +
+    "a withheld result comes back as a withheld_by_operator error. A client without elicitation has no " +
+    "one to ask, so assist's no-terminal rule applies: the review gate is skipped (results are still " +
+    "tokenized), and confirm-mode values are tokenized without asking.",
+    "Long tools (nc_regression, ssh_pull_smat, phi_scan of a large file) send progress notifications " +
+    "when the call carries a progress token; cancelling a call stops its tool.",
+  ].join("\n\n");
+}
 
 /** The `phi-reveal` prompt: name, description, and the text it puts before the client's model. */
 export const REVEAL_PROMPT = {

@@ -86,6 +86,11 @@ Deno.test("PHI canary: a tool result reaches the client as tokens, the same ones
   noCanary(s.stderr(), "the server's stderr");
   assertEquals([...new Set(text.match(TOKEN_RE) ?? [])].sort(), cliTokens);
   match(s.stderr(), /phi> auto-tokenized/);
+  // Calls side by side: each result passes the gate whole, with the same tokens.
+  const side = await Promise.all(
+    [1, 2, 3].map(() => s.client.callTool({ name: "read_file", arguments: { path: "adt.hl7" } })),
+  );
+  for (const r of side) assertEquals([...new Set(textOf(r).match(TOKEN_RE) ?? [])].sort(), cliTokens);
 });
 
 Deno.test("a token in a tool input reaches the tool as its value, and goes back as the token", async () => {
