@@ -1,5 +1,5 @@
 /**
- * A real MCP client end to end: Claude Code (the pinned test-only `@anthropic-ai/claude-code`) with
+ * A real MCP client end to end: Claude Code (`@anthropic-ai/claude-code`, pinned in the support helper) with
  * `assist mcp` added the README's way (`claude mcp add assist -e ... -- <assist> mcp`) and its model
  * API pointed at the local fake Messages API, scripted to call `mcp__assist__nc_threads` and
  * `mcp__assist__read_file` on a fixture engine root. What Claude Code sends its model holds tokens,
