@@ -1,9 +1,10 @@
 /**
- * A real MCP client end to end: Claude Code (`@anthropic-ai/claude-code`, pinned in the support helper) with
- * `assist mcp` added the README's way (`claude mcp add assist -e ... -- <assist> mcp`) and its model
- * API pointed at the local fake Messages API, scripted to call `mcp__assist__nc_threads` and
- * `mcp__assist__read_file` on a fixture engine root. What Claude Code sends its model holds tokens,
- * never the canary values; `claude mcp list` reports the server connected.
+ * A real MCP client end to end: Claude Code (`@anthropic-ai/claude-code`, pinned and installed by
+ * tests/support/claude_code.ts) with `assist mcp` added the README's way (`claude mcp add assist
+ * -e ... -- <assist> mcp`) and its model API pointed at the local fake Messages API, scripted to
+ * call `mcp__assist__nc_threads` and `mcp__assist__read_file` on a fixture engine root. What Claude
+ * Code sends its model holds tokens, never the canary values; `claude mcp list` reports the server
+ * connected.
  */
 import { deepStrictEqual as assertEquals, match, ok as assert } from "node:assert/strict";
 import { FakeModelApi } from "../../support/fake_model_api.ts";
