@@ -48,7 +48,7 @@ async function main(args: string[]): Promise<number> {
   }
   if (
     first === "ssh" || first === "auth" || first === "phi-sidecar" || first === "origin" ||
-    first === "phi-reveal"
+    first === "phi-reveal" || first === "mcp"
   ) {
     // The command-line side of the one command table (cli/commands/table.ts).
     const { runCli } = await lazy<typeof import("./cli/commands/table.ts")>(

@@ -19,17 +19,9 @@ import {
 } from "../model/types.ts";
 import { buildRequest, toolDefinitions } from "./request.ts";
 import type { GateResult, PhiGate } from "./gate.ts";
-import { validateInput } from "../../tools/args.ts";
-import { runTool } from "../../tools/by_name.ts";
-import {
-  type ToolContext,
-  type ToolDef,
-  type ToolInput,
-  type ToolResult,
-  withNotes,
-} from "../../tools/types.ts";
+import { callTool } from "./tool_call.ts";
+import type { ToolContext, ToolDef, ToolInput, ToolResult } from "../../tools/types.ts";
 import { AssistError } from "../../core/errors.ts";
-import { closestNames } from "../../core/suggest.ts";
 
 export interface AgentIO {
   /** Detokenized model text, as it streams. */
@@ -275,49 +267,16 @@ export class Agent {
     signal?: AbortSignal,
   ): Promise<{ text: string; isError: boolean; withheld?: string }> {
     const o = this.#o;
-    const def = o.tools.find((t) => t.name === name);
-    if (!def && /reveal|detok/i.test(name)) {
-      // Reversing tokens is the operator's alone (`assist phi-reveal`): say so, run nothing.
-      return {
-        text: JSON.stringify({
-          error: "refused",
-          message: "revealing tokenized values is for the operator only (assist phi-reveal); never a tool",
-        }),
-        isError: true,
-      };
-    }
-    if (!def) {
-      const near = closestNames(name, o.tools.map((t) => t.name));
-      const message = `no tool named ${name.slice(0, 40)}` +
-        (near.length ? `; did you mean ${near.join(", ")}?` : "");
-      return { text: JSON.stringify({ error: "unknown_tool", message }), isError: true };
-    }
-    const input = o.gate.toolInput(rawInput);
-    let result: ToolResult;
-    try {
-      // The one check of an input against the declared parameters; its errors are worded for the
-      // model (what the tool takes, an example call), since the model cannot read --help.
-      const valid = validateInput(def, input, "model");
-      // Shown as the model asked for it (detokenized), without the defaults validation filled in.
-      o.io.toolCall(name, input);
-      result = await (o.runTool ?? runTool)(def, valid, { ...o.toolContext, signal });
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      result = {
-        text: JSON.stringify({
-          error: err instanceof AssistError && (err.level === "usage" || err.level === "input")
-            ? "bad_input"
-            : "tool_failed",
-          message,
-        }),
-        isError: true,
-      };
-    }
-    const raw = withNotes(result);
-    const gated = await o.gate.toolResult(raw, name, def.review === true);
-    this.#notices(gated);
-    if (gated.abort) throw new AssistError(gated.abort, { level: "refused" });
-    return { text: gated.text, isError: result.isError ?? false, withheld: gated.withheld ? raw : undefined };
+    const r = await callTool(name, rawInput, {
+      tools: o.tools,
+      gate: o.gate,
+      context: { ...o.toolContext, signal },
+      runTool: o.runTool,
+      onCall: (n, input) => o.io.toolCall(n, input),
+    });
+    for (const line of r.notices) o.io.notice(line);
+    if (r.abort) throw new AssistError(r.abort, { level: "refused" });
+    return { text: r.text, isError: r.isError, withheld: r.withheld };
   }
 
   #notices(g: GateResult): void {

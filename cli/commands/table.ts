@@ -30,6 +30,7 @@ import { PHI_COMMANDS } from "./phi.ts";
 import { SSH_COMMANDS } from "./ssh.ts";
 import { ENGINE_COMMANDS } from "./engine.ts";
 import { HL7_COMMANDS } from "./hl7.ts";
+import { MCP_COMMANDS } from "./mcp.ts";
 
 export type { Command, CommandContext, CommandGroup, CommandIO, Front, ReplHost } from "./types.ts";
 
@@ -37,6 +38,7 @@ export type { Command, CommandContext, CommandGroup, CommandIO, Front, ReplHost 
 export const COMMANDS: readonly Command[] = [
   ...GENERAL_COMMANDS,
   ...MISC_COMMANDS,
+  ...MCP_COMMANDS,
   ...AUTH_COMMANDS,
   ...PHI_COMMANDS,
   ...SSH_COMMANDS,

@@ -6,7 +6,7 @@
  * until a deadline; there are no fixed sleeps. Every raw byte the program writes is also kept
  * (`pipe-pane`), so tests can assert on escape sequences.
  */
-import { assistCommandArgs, REPO_ROOT } from "./run_assist.ts";
+import { assistCommandArgs, REPO_ROOT, testDenoDir } from "./run_assist.ts";
 
 export interface TmuxOptions {
   env?: Record<string, string>;
@@ -59,10 +59,14 @@ export class TmuxSession implements AsyncDisposable {
     const socket = `assist-t${Deno.pid}-${++serial}-${crypto.randomUUID().slice(0, 8)}`;
     const rawLog = await Deno.makeTempFile({ prefix: "assist-tmux-raw-" });
     const command = o.command ?? [Deno.execPath(), ...assistCommandArgs(o.args ?? [])];
+    // The test run's module cache (as runAssist): with a throwaway HOME the program would fetch
+    // every npm package of the lock again at its first npm use, in each test.
+    const dir = await testDenoDir();
     const env: Record<string, string> = {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       LANG: "C.UTF-8",
       TERM: "xterm-256color",
+      ...(dir ? { DENO_DIR: dir } : {}),
       ...o.env,
     };
     // `env -i` gives the program exactly this environment (tmux would add its own otherwise).
