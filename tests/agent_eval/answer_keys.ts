@@ -235,7 +235,9 @@ export function answerKeys(t: Traffic): Record<string, Key> {
     q08: { disabled },
     q09: {
       wait: "yes (REPLYCONTROL WAIT 1)",
-      timeout_ms: 30000,
+      // Written as 30000 meaning ms; the program reads REPLYCONTROL TIMEOUT as seconds (research notes
+      // show TIMEOUT 45): judge the value, not the unit.
+      timeout: "30000 (REPLYCONTROL TIMEOUT)",
       resends: 3,
       in_reply_proc: "cl_check_ack {RESEND_ON AR}",
       reply_routes: (replyThread.replyRoutes ?? []).map((r) => `${r.trxid} raw -> ${r.details[0].dest}`),
