@@ -17,7 +17,7 @@ export const ncPathsTool = {
     "destination's PORT to the thread with that ICLSERVERPORT (else a listening thread on that port in " +
     "another site), and a TCP client on this host to the thread listening on its PORT. A chain ends at " +
     "a thread with no routes, (cycle), (hop limit), (no route for TRXID) where a thread reached across " +
-    "sites routes none of what arrives, -[generate:proc]-> to the destinations a generate route's ARGS " +
+    "sites routes none of what arrives (or: its TRXID route is disabled, or there with every detail disabled), -[generate:proc]-> to the destinations a generate route's ARGS " +
     "name, (generate: procs) when they name none, (remote HOST:PORT), or NAME (undefined). Without a " +
     "thread, chains start at the site's entry threads (threads with routes that nothing sends to).",
   params: [

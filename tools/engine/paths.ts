@@ -245,6 +245,24 @@ export class RouteGraph {
     for (const s of sites) this.#bySite.set(s.site.name, s.nc);
     this.#local = new Set([...LOCAL, ...[...(options.localHosts ?? [])].map((h) => h.toLowerCase())]);
   }
+  /**
+   * Why a thread reached across sites takes none of what arrives: it has no route for those
+   * TRXIDs, or it has one whose route or every detail is disabled (said so: the model must not
+   * read "no route" where there is one that is off).
+   */
+  #unroutedWhy(node: PathNode, carried: Carried[]): string {
+    const ids = carried.map(trxidText).join(",");
+    const entry = this.entry(node);
+    const off = entry
+      ? routesOf(entry).filter((r) =>
+        (!r.enabled || r.details.every((d) => !d.enabled)) &&
+        carried.some((c) => meet(c, { trxid: r.trxid, wildcard: r.wildcard, disabled: false }) !== undefined)
+      )
+      : [];
+    if (off.length === 0) return `no route for ${ids}`;
+    const r = off[0];
+    return `its ${r.trxid} route is ${r.enabled ? "there, every detail disabled" : "disabled"}`;
+  }
 
   netconfig(site: string): NetConfig | undefined {
     return this.#bySite.get(site);
@@ -548,7 +566,7 @@ export class RouteGraph {
         // for its TRXID); one reached by a route sends it out of its protocol.
         const how = steps[steps.length - 1].via;
         emit(
-          how === "cross" ? { kind: "unrouted", detail: carried.map(trxidText).join(",") } : { kind: "leaf" },
+          how === "cross" ? { kind: "unrouted", detail: this.#unroutedWhy(node, carried) } : { kind: "leaf" },
           carried,
         );
       }
@@ -604,7 +622,7 @@ export function chainText(c: Chain, procs: "all" | "hops" | "none" = "all"): str
     case "hop_limit":
       return `${s} -> ... (hop limit)`;
     case "unrouted":
-      return `${s} (no route for ${c.end.detail})`;
+      return `${s} (${c.end.detail})`;
     case "generate":
       return `${s}${arrow("route", [], hop?.disabled ?? false)}(generate: ${c.end.detail})`;
     case "undefined":

@@ -216,6 +216,28 @@ Deno.test("route chains: a chain carries what every hop lets through; procs and 
       "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in (no route for ADT_A08)",
     ],
   ]);
+  // One whose route is there but every detail is off says so, not "no route" (the model repeated it).
+  const radA08Off = site("rad", [
+    {
+      name: "rad_adt_in",
+      type: "tcpip",
+      isServer: true,
+      port: 36201,
+      icl: 37001,
+      routes: [raw("ADT_A01", "ris_out"), {
+        trxid: "ADT_A08",
+        details: [{ type: "raw", dest: ["ris_out"], enabled: false }],
+      }],
+    },
+    { name: "ris_out", type: "file" },
+  ]);
+  assertEquals(view(new RouteGraph([a, radA08Off]).trace(start, { trxid: "ADT_A08" }).chains), [
+    [
+      "ADT_A08",
+      2,
+      "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in (its ADT_A08 route is there, every detail disabled)",
+    ],
+  ]);
   // A wildcard route lets through what its expression matches, whole.
   const w = site("w", [
     {

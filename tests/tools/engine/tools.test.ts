@@ -205,3 +205,18 @@ Deno.test("nc_refs: a proc an Xlate calls (xltp) is a proc, not a table; dot fil
   const none = await call(ncRefsTool, { hciroot: root, name: "xx" }, ctx);
   assert(!none.text.includes("did you mean"), none.text);
 });
+
+Deno.test("nc_docs: a site with no saved versions says so, not that the live file is none of them", async () => {
+  const { ncDocsTool } = await import("../../../tools/engine/nc_docs_tool.ts");
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await Deno.mkdir(`${root}/solo`, { recursive: true });
+  await Deno.writeTextFile(`${root}/server.ini`, "");
+  await Deno.writeTextFile(
+    `${root}/solo/NetConfig`,
+    "process p {\n    { AUTOSTART 1 }\n}\nprotocol a_in {\n    { PROCESSNAME p }\n" +
+      "    { PROTOCOL { { TYPE tcpip } { PORT 5001 } { ISSERVER 1 } } }\n}\n",
+  );
+  const r = await call(ncDocsTool, { hciroot: root, site: "solo" }, contextFor(`${tmp.path}/home`, tmp.path));
+  match(r.text, /Live version: no saved versions to compare/);
+});

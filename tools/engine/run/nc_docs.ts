@@ -51,14 +51,17 @@ export async function run(input: InputOf<typeof ncDocsTool>, ctx: ToolContext): 
       head.push(`  NetConfig:    ${engine.netConfigPath(site)}`);
       if (p) head.push(`  Saved:        ${p.date ?? "?"} by ${p.who ?? "?"}`);
       // Which saved version the live file is (the same text kept under revisions/ or version/).
-      const live = (await listSnapshots(engine.fs, site).catch(() => undefined))?.snapshots.find((s) =>
-        s.aliases.includes("current")
-      );
+      const snapshots = (await listSnapshots(engine.fs, site).catch(() => undefined))?.snapshots ?? [];
+      const live = snapshots.find((s) => s.aliases.includes("current"));
       const saved = live?.aliases.filter((a) => a !== "current") ?? [];
       if (live) {
         head.push(
           `  Live version: ${
-            saved.length ? `the same as ${saved.join(" = ")}` : "not among the saved versions"
+            saved.length
+              ? `the same as ${saved.join(" = ")}`
+              : snapshots.length > 1
+              ? "not among the saved versions"
+              : "no saved versions to compare (no revisions/ or version/ copies)"
           }`,
         );
       }
