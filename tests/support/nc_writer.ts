@@ -170,6 +170,40 @@ export interface ThreadSpec {
   infile?: string;
   outfile?: string;
   obdir?: string;
+  /** EDI batching values by path under EDIBATCH (`OUT_DATA.TRIGGER.COUNT`); unset ones are empty. */
+  edibatch?: Partial<Record<EdiBatchPath, string>>;
+}
+
+export type EdiBatchPath =
+  | "IN_DATA.TYPE"
+  | "IN_DATA.VERSION"
+  | "OUT_DATA.HEADER"
+  | "OUT_DATA.TRIGGER.COUNT"
+  | "OUT_DATA.TRIGGER.SCHEDULER"
+  | "OUT_DATA.TRIGGER.TIMER"
+  | "OUT_DATA.TYPE"
+  | "OUT_DATA.VERSION";
+
+/**
+ * `EDIBATCH` as a 20.1 IDE writes it on every thread: `IN_DATA {TYPE VERSION}` and
+ * `OUT_DATA {HEADER TRIGGER {COUNT SCHEDULER TIMER} TYPE VERSION}`, each a nested keyed list over
+ * several lines, the values empty unless batching is set up.
+ */
+export function ediBatch(values: Partial<Record<EdiBatchPath, string>> = {}): Kl {
+  const v = (p: EdiBatchPath) => q(values[p] ?? "");
+  return kl({
+    IN_DATA: kl({ TYPE: v("IN_DATA.TYPE"), VERSION: v("IN_DATA.VERSION") }),
+    OUT_DATA: kl({
+      HEADER: v("OUT_DATA.HEADER"),
+      TRIGGER: kl({
+        COUNT: v("OUT_DATA.TRIGGER.COUNT"),
+        SCHEDULER: v("OUT_DATA.TRIGGER.SCHEDULER"),
+        TIMER: v("OUT_DATA.TRIGGER.TIMER"),
+      }),
+      TYPE: v("OUT_DATA.TYPE"),
+      VERSION: v("OUT_DATA.VERSION"),
+    }),
+  });
 }
 
 function detail(d: DetailSpec): Kl {
@@ -263,7 +297,7 @@ export function protocolRecord(t: ThreadSpec): Record3 {
     COORDS: q(`${x} ${y}`),
     DATAFORMAT: kl({ TYPE: "hl7", VARIANT: q("2.5") }),
     DATAXLATE: klList(...(t.routes ?? []).map(route)),
-    EDIBATCH: "{{IN_DATA 0} {OUT_DATA 0}}",
+    EDIBATCH: ediBatch(t.edibatch),
     ENCODING: "ASCII",
     EOCONFIG: q(""),
     GROUPS: q(""),

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { COSMETIC_KEYS, KeyedList, type KlValue } from "./netconfig/mod.ts";
+import { COSMETIC_KEYS, KeyedList, type KlValue, structuredScalar } from "./netconfig/mod.ts";
 import { toTcl } from "./netconfig/render.ts";
 
 export interface Change {
@@ -100,7 +100,11 @@ function walk(
     return;
   }
   if (typeof a === "string" && typeof b === "string") {
-    if (norm(a) !== norm(b)) out.push({ op: "~", path, old: summary(a), new: summary(b) });
+    if (norm(a) === norm(b)) return;
+    // An unknown key's block laid out as a keyed list: compared key by key, not as one blob.
+    const ka = structuredScalar(a), kb = structuredScalar(b);
+    if (ka && kb) walk(ka, kb, path, key, out, o);
+    else out.push({ op: "~", path, old: summary(a), new: summary(b) });
     return;
   }
   if (a instanceof KeyedList && b instanceof KeyedList) {

@@ -179,6 +179,16 @@ export function asKeyedList(text: string): KeyedList | undefined {
   }
 }
 
+/**
+ * A scalar of a key the schema does not know, read as a keyed list when the writer laid it out as
+ * one: over several lines, every element a `{KEY value}` pair. A newer engine's nested block is then
+ * shown and compared key by key instead of as one blob; a one-line value (`COORDS {0 0}`,
+ * `GROUPS {a b}`) stays a scalar.
+ */
+export function structuredScalar(text: string): KeyedList | undefined {
+  return text.includes("\n") ? asKeyedList(text) : undefined;
+}
+
 const SCALAR_KL: Shape = { kind: "kl", fields: Object.create(null) };
 
 const FIELDS_NONE: Readonly<Record<string, Shape>> = Object.create(null);

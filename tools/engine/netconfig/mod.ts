@@ -13,7 +13,14 @@
  * @module
  */
 export { type NcEntry, type NcIssue, NetConfig, NetConfigError, parseNetConfig } from "./parse.ts";
-export { asKeyedList, KeyedList, type KlField, type KlValue, valueToJSON } from "./keyed_list.ts";
+export {
+  asKeyedList,
+  KeyedList,
+  type KlField,
+  type KlValue,
+  structuredScalar,
+  valueToJSON,
+} from "./keyed_list.ts";
 export { parseDate, type Prologue, type SortableDate } from "./prologue.ts";
 export {
   argWords,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { KeyedList, type KlValue } from "./keyed_list.ts";
+import { KeyedList, type KlValue, structuredScalar } from "./keyed_list.ts";
 import { joinList } from "./tcl_list.ts";
 
 /**
@@ -30,7 +30,11 @@ export function renderTree(value: KlValue, indent = "    "): string {
       });
     } else {
       for (const f of v.fields) {
-        if (typeof f.value === "string") out.push(`${pad}${f.key} ${shown(f.value)}`);
+        const nested = typeof f.value === "string" ? structuredScalar(f.value) : undefined;
+        if (nested) {
+          out.push(`${pad}${f.key}`);
+          walk(nested, pad + indent);
+        } else if (typeof f.value === "string") out.push(`${pad}${f.key} ${shown(f.value)}`);
         else if (Array.isArray(f.value) && f.value.length === 0) out.push(`${pad}${f.key} {}`);
         else if (f.value instanceof KeyedList && f.value.fields.length === 0) out.push(`${pad}${f.key} {}`);
         else {

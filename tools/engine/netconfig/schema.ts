@@ -2,8 +2,11 @@
  * Which NetConfig keys hold keyed lists and which hold lists of keyed lists. Tcl keyed lists carry
  * no type information (`{ PORT 5001 }` and `{ PROTOCOL { {PORT 5001} } }` look alike), so Infor's own
  * writer marks them ("subkeys" and "sublists" in nci.tlib's `_nfData`); this is that table
- * (research/cloverleaf.md 1.4), with the TPS blocks it implies. Every other key is a scalar: a Tcl
- * word or list kept as written. Unknown keys are scalars too, and are kept.
+ * (research/cloverleaf.md 1.4), with the TPS blocks it implies, and `EDIBATCH` as a real 20.1 file
+ * writes it (`IN_DATA`, `OUT_DATA` and its `TRIGGER`, each a keyed list). Every other key is a
+ * scalar: a Tcl word or list kept as written. Unknown keys are scalars too, and are kept; one the
+ * writer laid out over several lines as a keyed list is shown and compared key by key all the same
+ * (see `structuredScalar`).
  *
  * @module
  */
@@ -38,6 +41,8 @@ const SEND_CTRL = kl({ FAILPROCS: TPS, OKPROCS: TPS, PREWRITEPROCS: TPS });
 export const PROTOCOL_SHAPE: Shape = kl({
   DATAFORMAT: kl({ OFFLEN: kl() }),
   DATAXLATE: listOf(ROUTE),
+  // EDI batching (20.1: every thread has it, values empty unless batching is set up).
+  EDIBATCH: kl({ IN_DATA: kl(), OUT_DATA: kl({ TRIGGER: kl() }) }),
   ERRDBTPS: kl({ ERRTPSPROCS: TPS }),
   PROTOCOL: kl({ IBDEL: kl(), IBDIRPARSE: TPS, READTPS: TPS, WRITETPS: TPS, OB_ACTION: kl() }),
   RECVCONTROL: kl({ ACKCONTROL: TPS }),
