@@ -86,7 +86,9 @@ export const ncMsgsTool = {
       name: "fields",
       type: "string[]",
       description: "show these HL7 paths of each matching message as TSV (TIME, MID, one column per " +
-        "path), one row per occurrence of a repeating segment (OBX.3 and OBX.5: one row per OBX)",
+        "path), one row per occurrence of a repeating segment (OBX.3 and OBX.5: one row per OBX); " +
+        "with an hl7 = or ~ condition on that segment, only the occurrences it matched (OBX.8=H|L: " +
+        "the flagged OBX rows, not every OBX of the message)",
       metavar: "PATH",
     },
     {

@@ -95,6 +95,16 @@ Deno.test("nc_msgs: count, group_by and value lists answer without rows", async 
   ]);
   const byHour = await call(ncMsgsTool, { ...base, group_by: "hour", hl7: ["MSH.9.1=ORU"] }, ctx);
   match(byHour.text, /2026-11-23T14:00\s+6/);
+  // Hours are in time order, and the footer names the busiest (here, in a zone half an hour off,
+  // 3 and 3: a tie, both named).
+  const halfOff = await call(
+    ncMsgsTool,
+    { ...base, group_by: "hour", tz: "+00:30", hl7: ["MSH.9.1=ORU"] },
+    ctx,
+  );
+  match(halfOff.text, /busiest hour 2026-11-23T14:00, 2026-11-23T15:00 \(3 messages each\)/);
+  const byDay = await call(ncMsgsTool, { ...base, group_by: "day" }, ctx);
+  assert(!/busiest/.test(byDay.text), byDay.text);
   assertEquals(
     errorOf(await call(ncMsgsTool, { ...base, group_by: "OBX..8" }, ctx)).message.startsWith(
       "group_by OBX..8: expected",
@@ -113,14 +123,38 @@ Deno.test("nc_msgs: fields give one row per OBX; replies join to their originals
     fields: ["MSH.10", "OBX.3.2", "OBX.8"],
   }, ctx);
   const rows = f.text.split("\n").filter((l) => l.includes("\t")).map((l) => l.split("\t").slice(2));
+  // Only the OBX segments the condition matched: the flagged results, not every OBX of the message.
   assertEquals(rows, [
     ["MSH.10", "OBX.3.2", "OBX.8"],
-    ["CTL3", "Test0", "N"],
-    ["CTL3", "Test1", "N"],
     ["CTL3", "Test2", "LL"],
     ["CTL2", "Test0", "HH"],
-    ["CTL2", "Test1", "L"],
   ]);
+  match(
+    f.text,
+    /rows are the OBX occurrences the --hl7 conditions matched; 3 other occurrences of the same messages left out/,
+  );
+  const tableOf = (text: string) =>
+    text.split("\n").filter((l) => l.includes("\t")).slice(1).map((l) => l.split("\t").slice(2).join(" "));
+  // Two conditions on OBX hold in one occurrence together; `~` counts as a match per occurrence.
+  const both = await call(ncMsgsTool, {
+    ...base,
+    hl7: ["OBX.8=H|HH|L|LL", "OBX.3.2~Test1"],
+    fields: ["MSH.10", "OBX.3.2", "OBX.8"],
+  }, ctx);
+  assertEquals(tableOf(both.text), ["CTL2 Test1 L", "CTL0 Test1 H"]);
+  // CTL3 matched the message-level conditions in different OBX (Test1 is N, LL is Test2): no row.
+  match(both.text, /1 message matched only with the conditions in different occurrences \(no row\)/);
+  // `!=`, a condition on another segment, or one naming an occurrence ([2]) keep every row.
+  const every = await call(ncMsgsTool, { ...base, hl7: ["MSH.10=CTL2"], fields: ["OBX.3.2", "OBX.8"] }, ctx);
+  assertEquals(tableOf(every.text), ["Test0 HH", "Test1 L"]);
+  const nth = await call(ncMsgsTool, { ...base, hl7: ["OBX[2].8=L"], fields: ["OBX.3.2", "OBX.8"] }, ctx);
+  assertEquals(tableOf(nth.text), ["Test0 HH", "Test1 L"]);
+  const not = await call(
+    ncMsgsTool,
+    { ...base, hl7: ["OBX.8!=N", "MSH.10=CTL2|CTL1"], fields: ["OBX.8"] },
+    ctx,
+  );
+  assertEquals(tableOf(not.text), ["HH", "L"]);
   const j = await call(ncMsgsTool, { ...base, join_replies: true, hl7: ["MSH.9.1=ORU"] }, ctx);
   const lines = j.text.split("\n").map((l) => l.replace(/\s{2,}/g, " | ").trim());
   assert(

@@ -409,8 +409,21 @@ function answer(
         "",
       ]
       : [];
+    // Hours and days are listed in time order: the busiest is said, ties and all.
+    const timed = ["hour", "day"].includes(input.group_by.toLowerCase()) && groups.length > 1;
+    const top = Math.max(...groups.map(([, n]) => n));
+    const tops = groups.filter(([, n]) => n === top).map(([k]) => k);
+    const busiest = timed
+      ? `; busiest ${input.group_by.toLowerCase()} ${tops.join(", ")} (${plural(top, "message")}${
+        tops.length > 1 ? " each" : ""
+      })`
+      : "";
     lines.push(
-      footer(`${plural(matched.length, "message")} in ${plural(groups.length, "group")}`, s, filter),
+      footer(
+        `${plural(matched.length, "message")} in ${plural(groups.length, "group")}${busiest}`,
+        s,
+        filter,
+      ),
     );
     return withNotes(lines, s);
   }
@@ -482,11 +495,28 @@ function fieldsTable(
   const many = new Set([...s.siteOf.values()].map((x) => x.name)).size > 1;
   const head = [...(many ? ["SITE"] : []), "TIME", "MID", ...paths];
   const rows: string[][] = [];
+  let omitted = 0, apart = 0;
+  const filteredBy = new Set<string>();
   for (const m of shown) {
     const t = m.time === undefined ? "-" : formatTime(m.time, { utc: s.utc, zone: s.zone });
-    for (const r of fieldRows(m, paths)) {
+    const f = fieldRows(m, paths, filter.hl7 ?? []);
+    omitted += f.omitted;
+    if (f.rows.length === 0) apart++;
+    if (f.filteredBy) filteredBy.add(f.filteredBy);
+    for (const r of f.rows) {
       rows.push([...(many ? [s.siteOf.get(m.file)?.name ?? "-"] : []), t, m.mid, ...r]);
     }
+  }
+  if (omitted > 0) {
+    s.notes.push(
+      `rows are the ${[...filteredBy].join(", ")} occurrences the --hl7 conditions matched; ${
+        plural(omitted, "other occurrence")
+      } of the same messages left out${
+        apart > 0
+          ? `; ${plural(apart, "message")} matched only with the conditions in different occurrences (no row)`
+          : ""
+      }`,
+    );
   }
   const lines = [renderTable(head, rows, "tsv"), ""];
   lines.push(

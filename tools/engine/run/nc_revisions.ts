@@ -32,6 +32,20 @@ function snapshotLabel(s: Snapshot): string {
   return s.aliases.join(" = ") + c;
 }
 
+/**
+ * Which saved version the live NetConfig is (`the live NetConfig is version 1.10`), or that it is
+ * none of them; empty when the site has no saved versions or no live file.
+ */
+function liveText(site: string, snapshots: readonly Snapshot[], named: boolean): string {
+  const cur = snapshots.find((s) => s.aliases.includes("current"));
+  if (!cur || snapshots.length < 2) return "";
+  const where = named ? ` of ${site}` : "";
+  const saved = cur.aliases.filter((a) => a !== "current");
+  return saved.length
+    ? `the live NetConfig${where} is ${saved.join(" = ")}`
+    : `the live NetConfig${where} matches none of the saved snapshots`;
+}
+
 /** Longest value shown in a timeline row; the diff format shows every value whole. */
 const VALUE_SHOWN = 80;
 
@@ -276,9 +290,11 @@ export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolConte
     let events: Event[] = [];
     const notes: string[] = [];
     let snapCount = 0;
+    const live: string[] = [];
     for (const site of sites) {
       const { snapshots, notes: n } = await listSnapshots(engine.fs, site);
       snapCount += snapshots.length;
+      live.push(liveText(site.name, snapshots, sites.length > 1));
       notes.push(...n.map((x) => `${site.name}: ${x}`));
       events.push(...(thread ? threadEvents(snapshots, thread) : systemEvents(snapshots, unchanged)));
     }
@@ -343,7 +359,9 @@ export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolConte
               }, tz.zone)
             } (dates in ${tz.zone}, ${tz.source})`
             : ""
-        }${unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""}]`,
+        }${unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""}${
+          live.filter(Boolean).map((l) => `; ${l}`).join("")
+        }]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };

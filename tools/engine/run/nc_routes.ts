@@ -65,7 +65,7 @@ export async function run(input: InputOf<typeof ncRoutesTool>, ctx: ToolContext)
     const rows: string[][] = [];
     const json: unknown[] = [];
     let count = 0;
-    let disabled = 0;
+    let disabled = 0, detailsOff = 0;
     for (const { site, nc, threads } of scopes) {
       const at = all ? [site.name] : [];
       for (const t of threads) {
@@ -88,6 +88,7 @@ export async function run(input: InputOf<typeof ncRoutesTool>, ctx: ToolContext)
             ]);
           }
           for (const d of r.details) {
+            if (r.enabled && !d.enabled) detailsOff++;
             const procs = [
               ...(d.preprocs.length ? [`pre: ${procList(d.preprocs)}`] : []),
               ...(d.procs.length ? [procList(d.procs)] : []),
@@ -165,8 +166,12 @@ export async function run(input: InputOf<typeof ncRoutesTool>, ctx: ToolContext)
     return {
       text: `${rows.length ? table + "\n\n" : ""}[nc_routes: ${count} route${
         count === 1 ? "" : "s"
-      } in ${scope}${
-        disabled ? `; ${disabled} disabled (ROUTE_STATE off: none of its details runs)` : ""
+      } in ${scope}${disabled ? `; ${disabled} disabled (ROUTE_STATE off: none of its details runs)` : ""}${
+        detailsOff
+          ? `; ${detailsOff} detail${
+            detailsOff === 1 ? "" : "s"
+          } disabled in routes that are on (DETAIL_STATE off)`
+          : ""
       }]${left}`,
     };
   } catch (err) {

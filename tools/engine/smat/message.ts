@@ -156,10 +156,7 @@ function sameIdentifier(value: string, wanted: string, component: string): boole
 function holds(m: Message, c: Hl7Condition, other?: string[]): boolean {
   const found = getAll(m, c.path).filter((v) => v.present);
   const values = found.map((v) => readableValue(v.raw, v.segment.delimiters));
-  // A value list (`MSH.10=A|B|C`): any of them. A field's value never holds the field separator.
-  const wanted = c.value.includes("|")
-    ? c.value.split("|").map((w) => w.trim()).filter((w) => w !== "")
-    : [c.value];
+  const wanted = wantedValues(c);
   const equal = () => {
     if (values.some((v) => wanted.includes(v))) return true;
     const yes = found.some((v, i) =>
@@ -177,6 +174,31 @@ function holds(m: Message, c: Hl7Condition, other?: string[]): boolean {
     case "~":
       return values.some((v) => wanted.some((w) => v.toLowerCase().includes(w.toLowerCase())));
   }
+}
+
+/** A value list (`MSH.10=A|B|C`): any of them. A field's value never holds the field separator. */
+function wantedValues(c: Hl7Condition): string[] {
+  return c.value.includes("|") ? c.value.split("|").map((w) => w.trim()).filter((w) => w !== "") : [c.value];
+}
+
+/**
+ * The occurrences of the condition's segment (1-based) in which an `=` or `~` condition holds by
+ * itself (`OBX.8=H|HH`: the OBX segments flagged high); undefined for `!=`, which is about the
+ * message as a whole. `fields` keeps the rows of these occurrences only.
+ */
+export function occurrencesHolding(m: Message, c: Hl7Condition): Set<number> | undefined {
+  if (c.op === "!=") return undefined;
+  const wanted = wantedValues(c);
+  const out = new Set<number>();
+  for (const v of getAll(m, c.path)) {
+    if (!v.present) continue;
+    const value = readableValue(v.raw, v.segment.delimiters);
+    const ok = c.op === "="
+      ? wanted.includes(value) || wanted.some((w) => sameIdentifier(value, w, v.segment.delimiters.component))
+      : wanted.some((w) => value.toLowerCase().includes(w.toLowerCase()));
+    if (ok) out.add(v.occurrence);
+  }
+  return out;
 }
 
 /** Does the message content pass the text and HL7 conditions (the time range is checked by readers)? */

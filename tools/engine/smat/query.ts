@@ -5,7 +5,8 @@
  *
  * Repeating segments: a path without `[n]` reads every occurrence (`OBX.5` is each OBX's value), so
  * `fields` gives one row per occurrence and `group_by` counts a message once per distinct value it
- * holds. The conditions of `hl7` hold when any occurrence matches (`!=` when none does).
+ * holds. The conditions of `hl7` hold when any occurrence matches (`!=` when none does); `fields`
+ * then shows only the occurrences that matched.
  *
  * @module
  */
@@ -13,7 +14,7 @@ import { formatTime } from "../../../core/time.ts";
 import { getAll, readableValue } from "../../../hl7/get.ts";
 import type { Message } from "../../../hl7/message.ts";
 import { parsePath } from "../../../hl7/path.ts";
-import { hl7Of, type SmatMessage } from "./message.ts";
+import { type Hl7Condition, hl7Of, occurrencesHolding, type SmatMessage } from "./message.ts";
 
 /** What `group_by` can name besides an HL7 path. */
 export const GROUP_KEYS = ["thread", "file", "source", "dest", "context", "hour", "day"] as const;
@@ -106,14 +107,30 @@ export function groupCounts(
   return out;
 }
 
+/** What {@link fieldRows} gives for one message. */
+export interface FieldRows {
+  rows: string[][];
+  /** Rows of occurrences the conditions left out (no condition on the rows' segment: 0). */
+  omitted: number;
+  /** The segment the rows follow when the conditions chose among its occurrences. */
+  filteredBy?: string;
+}
+
 /**
  * The named fields of one message, one row per occurrence of the most repeated segment among the
  * paths (`OBX.3` and `OBX.5`: one row per OBX); a path of a segment that occurs once repeats its
- * value on every row, and repetitions of one field are joined with `~`.
+ * value on every row, and repetitions of one field are joined with `~`. With `conditions` (the
+ * `hl7` filter) that test that segment with `=` or `~`, only the occurrences where they hold are
+ * rows (`OBX.8=H|HH` and fields of OBX: the OBX segments flagged high, not every OBX of the
+ * message). A message whose conditions held only in different occurrences then has no row.
  */
-export function fieldRows(m: SmatMessage, paths: readonly string[]): string[][] {
+export function fieldRows(
+  m: SmatMessage,
+  paths: readonly string[],
+  conditions: readonly Hl7Condition[] = [],
+): FieldRows {
   const h = messageOf(m);
-  if (!h) return [paths.map(() => "")];
+  if (!h) return { rows: [paths.map(() => "")], omitted: 0 };
   const perPath = paths.map((p) => {
     const byOccurrence = new Map<number, string[]>();
     for (const v of getAll(h, p)) {
@@ -121,10 +138,44 @@ export function fieldRows(m: SmatMessage, paths: readonly string[]): string[][] 
       const list = byOccurrence.get(v.occurrence) ?? byOccurrence.set(v.occurrence, []).get(v.occurrence)!;
       list.push(readableValue(v.raw, v.segment.delimiters));
     }
-    return [...byOccurrence.values()].map((vs) => vs.join("~"));
+    return {
+      segment: parsePath(p).segment,
+      byOccurrence,
+      values: [...byOccurrence.values()].map((vs) => vs.join("~")),
+    };
   });
-  const rows = Math.max(1, ...perPath.map((v) => v.length));
-  return Array.from({ length: rows }, (_, i) => perPath.map((v) => (v.length === 1 ? v[0] : v[i] ?? "")));
+  let lead: string | undefined, most = 0;
+  for (const p of perPath) {
+    if (p.byOccurrence.size > most) [lead, most] = [p.segment, p.byOccurrence.size];
+  }
+  // The rows: the lead segment's occurrences, in order.
+  const occurrences = [
+    ...new Set(perPath.filter((p) => p.segment === lead).flatMap((p) => [...p.byOccurrence.keys()])),
+  ]
+    .sort((a, b) => a - b);
+  const all = occurrences.length > 0 ? occurrences : [0];
+  const rowOf = (occurrence: number, i: number) =>
+    perPath.map((p) => {
+      if (p.segment === lead && occurrence > 0) return p.byOccurrence.get(occurrence)?.join("~") ?? "";
+      return p.values.length === 1 ? p.values[0] : p.values[i] ?? "";
+    });
+  let keep = all;
+  let filteredBy: string | undefined;
+  if (lead !== undefined && occurrences.length > 1) {
+    const sets = conditions
+      .filter((c) => {
+        const cp = parsePath(c.path);
+        return cp.segment === lead && cp.segmentIndex === undefined;
+      })
+      .map((c) => occurrencesHolding(h, c))
+      .filter((x): x is Set<number> => x !== undefined);
+    if (sets.length > 0) {
+      filteredBy = lead;
+      keep = occurrences.filter((o) => sets.every((set) => set.has(o)));
+    }
+  }
+  const rows = keep.map((o) => rowOf(o, all.indexOf(o)));
+  return { rows, omitted: all.length - keep.length, ...(filteredBy ? { filteredBy } : {}) };
 }
 
 /** A message that answers another: a REPLY, an ACK (MSH-9.1) or anything holding an MSA. */
