@@ -437,7 +437,8 @@ export class RouteGraph {
 
   /**
    * Who sends to each thread: for every thread (key `site\0name` lower-cased), the sources as
-   * `thread` (same site), `site/thread`, or `site/thread via dest` (an inter-site destination); a
+   * `thread` (same site), `site/thread`, or `site/thread via dest (host:port)` (an inter-site
+   * destination and its address); a
    * source whose every route there is disabled (seen when the graph includes disabled routes) is
    * marked `(disabled)`.
    */
@@ -458,7 +459,12 @@ export class RouteGraph {
           const off = edgeDisabled(e) ? " (disabled)" : "";
           if (e.to.kind === "thread") add(e.to, label(e.to) + off);
           else {
-            for (const x of this.edges(e.to)) if (x.to) add(x.to, `${label(x.to)} via ${e.to.name}${off}`);
+            // The destination's address too: what an operator checks on the wire.
+            const d = s.nc.destination(e.to.name)?.config;
+            const at = d ? ` (${d.str("HOST")?.trim() || "?"}:${d.str("PORT")?.trim() || "?"})` : "";
+            for (const x of this.edges(e.to)) {
+              if (x.to) add(x.to, `${label(x.to)} via ${e.to.name}${at}${off}`);
+            }
           }
         }
       }

@@ -279,3 +279,35 @@ export function sinceKey(text: string, end = false, now = Date.now(), zone?: str
   if (/^\d{4}-\d{1,2}-\d{1,2}/.test(t)) return undefined;
   return parseDate(t)?.key;
 }
+
+/** Which saved snapshots the live NetConfig is: `labels` and whether byte for byte (`exact`). */
+export interface LiveMatch {
+  labels: string[];
+  /** False when only the records match: the same file saved again since (its prologue differs). */
+  exact: boolean;
+}
+
+/** The records of a NetConfig text: everything after its prologue, line ends and BOM aside. */
+function recordsOf(text: string): string {
+  const t = text.replace(/^\uFEFF/, "").replace(/\r/g, "");
+  const end = t.search(/^end_prologue[ \t]*$/m);
+  return (end === -1 ? t : t.slice(end).replace(/^end_prologue[ \t]*\n?/, "")).trimEnd();
+}
+
+/**
+ * Which saved snapshots (revisions/ or version/ copies) the live NetConfig equals: the same text,
+ * else the same records under another prologue (saved again without a change; the newest such
+ * copy first). Undefined when the site has no live file; `labels` empty when it matches none.
+ */
+export function liveMatch(snapshots: readonly Snapshot[]): LiveMatch | undefined {
+  const live = snapshots.find((s) => s.aliases.includes("current"));
+  if (!live) return undefined;
+  const same = live.aliases.filter((a) => a !== "current");
+  if (same.length > 0) return { labels: same, exact: true };
+  const records = recordsOf(live.text);
+  const labels = snapshots
+    .filter((s) => s !== live && recordsOf(s.text) === records)
+    .reverse()
+    .flatMap((s) => s.aliases);
+  return { labels, exact: false };
+}

@@ -74,7 +74,7 @@ Deno.test("route chains: fan-out, ICL destinations, TCP client to listener, mark
   });
   assertEquals(graph.entryThreads("b", false).nodes, []);
   const fed = graph.feeders();
-  assertEquals(fed.get("b\0icl_in"), ["a/in via to_b"]);
+  assertEquals(fed.get("b\0icl_in"), ["a/in via to_b (clhost:7000)"]);
   assertEquals(fed.get("b\0tcp_in"), ["a/out_local"]);
   assertEquals(fed.get("b\0b_out"), ["icl_in", "tcp_in"]);
 });

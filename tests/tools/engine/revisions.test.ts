@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { folderTimeKey, listSnapshots, sinceKey } from "../../../tools/engine/revisions.ts";
 import { localEngineFs } from "../../../tools/engine/engine_fs.ts";
 import { tempDir } from "../../support/run_assist.ts";
@@ -131,4 +131,26 @@ Deno.test("nc_revisions: a live NetConfig rolled back to an older version says w
     "2024-11-02T09:00:00Z cintegrator adt current removed lab_out; changed adt_in (~PROTOCOL.PORT: 36111 -> 36110) " +
       "(this save restores revisions/NetConfig2024_9_1_10_0_0)",
   );
+  // The footer and nc_docs say which saved copy the live file is: the same records under a later
+  // prologue count (the eval's live lab NetConfig was version 1.3 saved again).
+  match(
+    system.text,
+    /; the live NetConfig has the records of revisions\/NetConfig2024_9_1_10_0_0 \(only its prologue differs\)\]$/m,
+  );
+  const { ncDocsTool } = await import("../../../tools/engine/nc_docs_tool.ts");
+  const docs = await call(ncDocsTool, { hciroot, site: "adt" }, ctx);
+  match(
+    docs.text,
+    /Live version: the records of revisions\/NetConfig2024_9_1_10_0_0 \(only its prologue differs\)/,
+  );
+  // Byte for byte: "is"; and a live file of its own: none.
+  await Deno.writeTextFile(`${site}/NetConfig`, prologue("jdoe", "October 1, 2024 10:00:00 AM UTC") + v2);
+  const exact = await call(ncRevisionsTool, { hciroot, site: "adt", system: true }, ctx);
+  match(exact.text, /; the live NetConfig is revisions\/NetConfig2024_10_1_10_0_0\]$/m);
+  await Deno.writeTextFile(
+    `${site}/NetConfig`,
+    prologue("jdoe", "October 2, 2024 10:00:00 AM UTC") + v2 + v1.replace("adt_in", "adt_in2"),
+  );
+  const own = await call(ncRevisionsTool, { hciroot, site: "adt", system: true }, ctx);
+  match(own.text, /; the live NetConfig matches none of the saved snapshots\]$/m);
 });

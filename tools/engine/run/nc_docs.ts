@@ -8,7 +8,7 @@ import { EngineInputError } from "../errors.ts";
 import { type NcEntry, routeTargets } from "../netconfig/mod.ts";
 import { RouteGraph } from "../paths.ts";
 import { docThread, ONENOTE_COLUMNS, onenoteRow, threadText } from "../docs.ts";
-import { listSnapshots } from "../revisions.ts";
+import { listSnapshots, liveMatch } from "../revisions.ts";
 import { readSiteInfo } from "../sites.ts";
 import { resolveThread } from "../thread_ref.ts";
 
@@ -52,13 +52,14 @@ export async function run(input: InputOf<typeof ncDocsTool>, ctx: ToolContext): 
       if (p) head.push(`  Saved:        ${p.date ?? "?"} by ${p.who ?? "?"}`);
       // Which saved version the live file is (the same text kept under revisions/ or version/).
       const snapshots = (await listSnapshots(engine.fs, site).catch(() => undefined))?.snapshots ?? [];
-      const live = snapshots.find((s) => s.aliases.includes("current"));
-      const saved = live?.aliases.filter((a) => a !== "current") ?? [];
+      const live = liveMatch(snapshots);
       if (live) {
         head.push(
           `  Live version: ${
-            saved.length
-              ? `the same as ${saved.join(" = ")}`
+            live.labels.length
+              ? live.exact
+                ? `the same as ${live.labels.join(" = ")}`
+                : `the records of ${live.labels.join(" = ")} (only its prologue differs)`
               : snapshots.length > 1
               ? "not among the saved versions"
               : "no saved versions to compare (no revisions/ or version/ copies)"

@@ -9,7 +9,7 @@ import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { type NetConfig, NetConfigError, parseNetConfig } from "../netconfig/mod.ts";
 import { type Change, changeLine, diffConfig } from "../diff.ts";
-import { listSnapshots, sinceKey, type Snapshot } from "../revisions.ts";
+import { listSnapshots, liveMatch, sinceKey, type Snapshot } from "../revisions.ts";
 import type { Site } from "../sites.ts";
 import { renderTable } from "../table.ts";
 import { resolveThread } from "../thread_ref.ts";
@@ -37,13 +37,13 @@ function snapshotLabel(s: Snapshot): string {
  * none of them; empty when the site has no saved versions or no live file.
  */
 function liveText(site: string, snapshots: readonly Snapshot[], named: boolean): string {
-  const cur = snapshots.find((s) => s.aliases.includes("current"));
-  if (!cur || snapshots.length < 2) return "";
+  const m = liveMatch(snapshots);
+  if (!m || snapshots.length < 2) return "";
   const where = named ? ` of ${site}` : "";
-  const saved = cur.aliases.filter((a) => a !== "current");
-  return saved.length
-    ? `the live NetConfig${where} is ${saved.join(" = ")}`
-    : `the live NetConfig${where} matches none of the saved snapshots`;
+  if (m.labels.length === 0) return `the live NetConfig${where} matches none of the saved snapshots`;
+  return m.exact
+    ? `the live NetConfig${where} is ${m.labels.join(" = ")}`
+    : `the live NetConfig${where} has the records of ${m.labels.join(" = ")} (only its prologue differs)`;
 }
 
 /** Longest value shown in a timeline row; the diff format shows every value whole. */
