@@ -51,36 +51,52 @@ export function formsOf(c: { value: string; category: string; canonical: string 
   // the engine's facts win. Only a birth date is swept.
   if (c.category === "DATE") return [];
   const v = c.value;
+  const own = v.toLowerCase();
   if (c.category !== "NAME" && c.category !== "PHONE" && c.category !== "DOB" && c.category !== "SSN") {
-    const form = v.toLowerCase();
-    return worthLooking(form) ? [form] : [];
+    return worthLooking(own) ? [own] : [];
   }
-  const out = [v];
-  if (c.category === "NAME" && v.includes("^")) {
-    const [family = "", given = ""] = v.split("^");
-    if (family !== "" && given !== "") {
-      out.push(
-        `${family} ${given}`,
-        `${given} ${family}`,
-        `${family}, ${given}`,
-        `${family},${given}`,
-      );
+  // Built without regular expressions or sets: the sweep asks this for every value of a message.
+  const out: string[] = [];
+  const put = (form: string) => {
+    if (!out.includes(form) && worthLooking(form)) out.push(form);
+  };
+  put(own);
+  if (c.category === "NAME") {
+    const a = own.indexOf("^");
+    if (a !== -1) {
+      const b = own.indexOf("^", a + 1);
+      const family = own.slice(0, a), given = own.slice(a + 1, b === -1 ? own.length : b);
+      if (family !== "" && given !== "") {
+        put(`${family} ${given}`);
+        put(`${given} ${family}`);
+        put(`${family}, ${given}`);
+        put(`${family},${given}`);
+      }
     }
+    return out;
   }
-  const digits = v.replace(/\D/g, "");
+  let digits = "";
+  for (let i = 0; i < v.length; i++) {
+    const code = v.charCodeAt(i);
+    if (code >= 48 && code <= 57) digits += v[i];
+  }
   if (c.category === "PHONE" && (digits.length === 10 || (digits.length === 11 && digits[0] === "1"))) {
     const d = digits.slice(-10);
     const [a, b, n] = [d.slice(0, 3), d.slice(3, 6), d.slice(6)];
-    out.push(d, `${a}-${b}-${n}`, `(${a})${b}-${n}`, `(${a}) ${b}-${n}`, `${a}.${b}.${n}`);
-  }
-  if (c.category === "DOB" && /^\d{8}$/.test(v)) {
+    put(d);
+    put(`${a}-${b}-${n}`);
+    put(`(${a})${b}-${n}`);
+    put(`(${a}) ${b}-${n}`);
+    put(`${a}.${b}.${n}`);
+  } else if (c.category === "DOB" && v.length === 8 && digits.length === 8) {
     const [y, m, d] = [v.slice(0, 4), v.slice(4, 6), v.slice(6, 8)];
-    out.push(`${y}-${m}-${d}`, `${m}/${d}/${y}`);
+    put(`${y}-${m}-${d}`);
+    put(`${m}/${d}/${y}`);
+  } else if (c.category === "SSN" && digits.length === 9) {
+    put(digits);
+    put(`${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`);
   }
-  if (c.category === "SSN" && digits.length === 9) {
-    out.push(digits, `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`);
-  }
-  return [...new Set(out.map((f) => f.toLowerCase()))].filter(worthLooking);
+  return out;
 }
 
 function worthLooking(form: string): boolean {
@@ -125,15 +141,14 @@ export function sweepKnown(
   // The sweep stays inside the message a value was found in (a batch file holds many patients):
   // messages start at their MSH lines; text before the first is a message of its own.
   const starts = messageStarts(text);
-  // Each form by a number made of its message and its text (the hot loop makes no string to look
-  // one up), kept in parallel arrays (no object per form); and per first four characters, the
-  // lengths of the forms that start so (longest first), so a place costs one lookup per length.
-  const byHash = new Map<number, number>();
+  // The forms in parallel arrays (no object per form), found by their first four characters and
+  // their message: one number for both (no string made to look one up), its forms longest first;
+  // and a bit per such number, so most places are passed over on one array read.
+  const heads = new Map<number, number[]>();
+  const seen = new Uint8Array(HEAD_BITS + 1);
   const formText: string[] = [];
   const formCand: Candidate[] = [];
   const formMsg: number[] = [];
-  const chain: number[] = [];
-  const lengths = new Map<number, number[]>();
   const one: string[] = [""];
   let lastCategory = "", lastValue = "";
   let forms: string[] = [];
@@ -152,24 +167,22 @@ export function sweepKnown(
     if (forms.length === 0) continue;
     const msg = messageOf(starts, c.start);
     for (const form of forms) {
-      const key = formHash(form, 0, form.length, msg);
-      let j = byHash.get(key) ?? -1;
-      while (j !== -1 && !(formMsg[j] === msg && formText[j] === form)) j = chain[j];
-      if (j !== -1) continue;
-      chain.push(byHash.get(key) ?? -1);
-      byHash.set(key, formText.length);
+      const key = headKey(form, 0, msg);
+      let list = heads.get(key);
+      if (list?.some((j) => formMsg[j] === msg && formText[j] === form)) continue;
+      if (list === undefined) heads.set(key, list = []);
+      list.push(formText.length);
+      seen[key & HEAD_BITS] = 1;
       formText.push(form);
       formCand.push(c);
       formMsg.push(msg);
-      const head = headHash(form, 0);
-      const ls = lengths.get(head);
-      if (ls === undefined) lengths.set(head, [form.length]);
-      else if (!ls.includes(form.length)) ls.push(form.length);
     }
   }
   const count = formText.length;
   if (count === 0) return none;
-  for (const list of lengths.values()) list.sort((a, b) => b - a);
+  for (const list of heads.values()) {
+    if (list.length > 1) list.sort((a, b) => formText[b].length - formText[a].length);
+  }
   const sorted = chosen.slice().sort((a, b) => a.start - b.start);
   const maxEnd = new Array<number>(sorted.length);
   for (let j = 0, m = 0; j < sorted.length; j++) maxEnd[j] = m = Math.max(m, sorted[j].end);
@@ -190,18 +203,21 @@ export function sweepKnown(
     else wide = true;
   }
   const places = placesToTry(lower, pairs, wide);
+  let here = 0; // the message of the place (places come in order)
   for (let k = 0; k < places.length; k++) {
     const i = places[k];
     if (i < next) continue; // inside a value just taken
-    const list = lengths.get(headHash(lower, i));
+    while (here < starts.length && starts[here] <= i) here++;
+    const key = headKey(lower, i, here);
+    if (seen[key & HEAD_BITS] === 0) continue;
+    const list = heads.get(key);
     if (list === undefined) continue;
-    const here = messageOf(starts, i);
-    for (const length of list) {
-      const end = i + length;
-      if (end > lower.length || (end < lower.length && isWordChar(lower.charCodeAt(end)))) continue;
-      let j = byHash.get(formHash(lower, i, end, here)) ?? -1;
-      while (j !== -1 && !(formMsg[j] === here && lower.startsWith(formText[j], i))) j = chain[j];
-      if (j === -1) continue;
+    for (const j of list) {
+      const form = formText[j];
+      const end = i + form.length;
+      if (formMsg[j] !== here || end > lower.length) continue;
+      if (end < lower.length && isWordChar(lower.charCodeAt(end))) continue;
+      if (!lower.startsWith(form, i)) continue;
       const c = formCand[j];
       // The same text is the same value; another written form is its own value of the category,
       // and the lookup table decides whether it shares the token (phones, SSNs, birth dates: one
@@ -217,8 +233,8 @@ export function sweepKnown(
       const p = firstAtOrAfter(sorted, i);
       let blocked = p > 0 && maxEnd[p - 1] > i;
       const inside: Candidate[] = [];
-      for (let j = p; !blocked && j < sorted.length && sorted[j].start < end; j++) {
-        const o = sorted[j];
+      for (let q = p; !blocked && q < sorted.length && sorted[q].start < end; q++) {
+        const o = sorted[q];
         if (o.end > end || (o.start === i && o.end === end)) blocked = true;
         else inside.push(o);
       }
@@ -233,17 +249,16 @@ export function sweepKnown(
   return out;
 }
 
-/** The first four characters at `at` as one number (a lookup key that costs no string). */
-function headHash(s: string, at: number): number {
-  return (((s.charCodeAt(at) * 65599 + s.charCodeAt(at + 1)) | 0) * 65599 + s.charCodeAt(at + 2)) * 65599 +
-      s.charCodeAt(at + 3) | 0;
-}
+/** Bits of the table of {@link headKey} numbers (a mask). */
+const HEAD_BITS = (1 << 16) - 1;
 
-/** A number for `s[start, end)` in message `msg` (FNV-1a over the char codes, then the message). */
-function formHash(s: string, start: number, end: number, msg: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return Math.imul(h ^ msg, 16777619);
+/** The first four characters at `at` and the message, as one number (a lookup key that costs no string). */
+function headKey(s: string, at: number, msg: number): number {
+  let h = Math.imul(s.charCodeAt(at) ^ 0x811c9dc5, 16777619);
+  h = Math.imul(h ^ s.charCodeAt(at + 1), 16777619);
+  h = Math.imul(h ^ s.charCodeAt(at + 2), 16777619);
+  h = Math.imul(h ^ s.charCodeAt(at + 3), 16777619);
+  return Math.imul(h ^ msg, 16777619) & 0x3fffffff;
 }
 
 /** The index of the first of `sorted` (by start) that starts at or after `at`. */
