@@ -250,7 +250,9 @@ Deno.test("dates: impossible ones exit 2; --since/--until take the same forms; l
     { env },
   );
   match(window.stdout, /version 1\.3 /);
-  assert(!window.stdout.includes("version 1.10"), window.stdout);
+  // No row outside the window (the footer still says which saved version is live).
+  assert(!window.stdout.split("\n[nc_revisions")[0].includes("version 1.10"), window.stdout);
+  match(window.stdout, /; the live NetConfig is version 1\.10\]/);
 });
 
 Deno.test("local paths expand ~ in every tool; a folder that is no engine root says so", async () => {
@@ -404,7 +406,7 @@ Deno.test("engine tool output an operator reads right the first time", async () 
   assert(!rev.includes("no change"), rev);
   match(
     rev,
-    /\[nc_revisions: 4 changes to the NetConfig of lab, .* 6 saved without a change to any record, not counted\]/,
+    /\[nc_revisions: 4 changes to the NetConfig of lab, .* 6 saved without a change to any record, not counted; the live NetConfig is version 1\.10\]/,
   );
   // nc_msgs: says when more matched than were shown, and not when all were.
   match(await t("nc_msgs", "adt", "adt_in", "--limit", "3"), /; more matched: the newest 3 shown \(--limit/);

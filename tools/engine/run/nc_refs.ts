@@ -7,6 +7,7 @@ import { engineFor, failure, type LoadedSite } from "../engine.ts";
 import { findRefs, type Ref, type RefKind, xlateUse } from "../refs.ts";
 import { renderTable } from "../table.ts";
 import { closestNames } from "../../../core/suggest.ts";
+import { readProcIndex } from "../proc_index.ts";
 
 export async function run(input: InputOf<typeof ncRefsTool>, ctx: ToolContext): Promise<ToolResult> {
   try {
@@ -54,9 +55,21 @@ export async function run(input: InputOf<typeof ncRefsTool>, ctx: ToolContext): 
         `record${threads === 1 ? "" : "s"} in ${scope}]`,
     );
     if (rows.length === 0) {
-      // Nothing uses it: perhaps a typo. The closest names among the sites' Xlate, Tables and
-      // tclprocs files (with their extension when the name has one).
+      // Nothing uses it. A proc the sites' tclprocs indexes define is said to be there, unused;
+      // else perhaps a typo: the closest names among the sites' Xlate, Tables and tclprocs files
+      // (with their extension when the name has one) and the procs the indexes define.
       const known = new Set<string>();
+      const defined: string[] = [];
+      for (const { site } of sites) {
+        if (!kinds.has("proc")) continue;
+        const procs = await readProcIndex(engine.fs, site.dir);
+        const def = procs.get(name);
+        if (def) defined.push(`${site.name} tclprocs/${def.file} (${def.from})`);
+        for (const p of procs.keys()) known.add(p);
+      }
+      if (defined.length) {
+        lines.push(`[nc_refs: proc ${name} is defined in ${defined.join(", ")}, and no thread uses it]`);
+      }
       for (const { site } of sites) {
         for (const dir of ["Xlate", "Tables", "tclprocs"]) {
           const entries = await engine.fs.list(engine.fs.join(site.dir, dir)).catch(() => []);
@@ -68,10 +81,12 @@ export async function run(input: InputOf<typeof ncRefsTool>, ctx: ToolContext): 
           }
         }
       }
-      const near = closestNames(name, [...known]);
+      const near = defined.length ? [] : closestNames(name, [...known]);
       if (near.length) {
         lines.push(
-          `[nc_refs: did you mean ${near.join(", ")}? (names of the sites' Xlate, Tables, tclprocs files)]`,
+          `[nc_refs: did you mean ${
+            near.join(", ")
+          }? (names of the sites' Xlate, Tables, tclprocs files and indexed procs)]`,
         );
       }
     }
