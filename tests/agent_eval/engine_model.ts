@@ -67,6 +67,43 @@ export const LAB_VERSIONS: Variant[] = [
 
 export const TEST: Variant = { ...PROD, regPort: 45001, a03Enabled: true, a08Archive: false };
 
+/** One saved version of a site's NetConfig (a version_history row). */
+export interface Save {
+  version: string;
+  /** Check-in time, ms since the epoch (UTC). */
+  time: number;
+  comment: string;
+  operator: string;
+}
+
+/** lab's check-ins, one per LAB_VERSIONS entry; the live NetConfig equals the last. */
+export const LAB_SAVES: Save[] = [
+  { version: "1.1", time: Date.UTC(2026, 9, 5, 15, 0), comment: "First check in", operator: "jdoe" },
+  {
+    version: "1.2",
+    time: Date.UTC(2026, 10, 2, 16, 30),
+    comment: "Copy results to results.txt",
+    operator: "cintegrator",
+  },
+  {
+    version: "1.3",
+    time: Date.UTC(2026, 10, 18, 14, 5),
+    comment: "New lab system host",
+    operator: "cintegrator",
+  },
+];
+
+/** rad's check-ins, one per RAD_VERSIONS entry; the live NetConfig equals 1.1 (a rollback). */
+export const RAD_SAVES: Save[] = [
+  { version: "1.1", time: Date.UTC(2026, 9, 12, 13, 40), comment: "First check in", operator: "jdoe" },
+  {
+    version: "1.2",
+    time: Date.UTC(2026, 10, 10, 15, 20),
+    comment: "RIS ADT feed to new port",
+    operator: "mkowalski",
+  },
+];
+
 /** REPLYCONTROL and SMS of a client that waits for ACKs and checks them in IN_REPLY. */
 function ackClientExtra(): ThreadSpec["extra"] {
   const sms = (procs: string[], args: string[]) =>
@@ -113,7 +150,10 @@ export function adthub(v: Variant): SiteModel {
           a08,
           { trxid: "ADT_A03", enabled: v.a03Enabled, details: [{ type: "raw", dest: ["lab_adt_out"] }] },
           { trxid: "ADT_A04", details: [{ type: "raw", dest: ["adt_archive"] }] },
-          { trxid: "ADT_A11", details: [{ type: "generate", procs: ["gen_cancel_route"] }] },
+          {
+            trxid: "ADT_A11",
+            details: [{ type: "generate", procs: ["gen_cancel_route"], args: [GEN_CANCEL_ARGS] }],
+          },
         ],
       },
       {
@@ -152,7 +192,65 @@ export function adthub(v: Variant): SiteModel {
   };
 }
 
-export function lab(v: Variant): SiteModel {
+/** The ARGS of reg_adt_in's ADT_A11 `generate` proc: the destination it names. */
+export const GEN_CANCEL_ARGS = "{DEST adt_archive}";
+
+/**
+ * How lab differs on the test root beyond the Variant knobs (kept apart so q12's prod-vs-test
+ * difference of adthub stays what it was): lab_sys_out goes to the lab system's test box, and
+ * ehr_results_out to the EHR without TLS.
+ */
+export interface LabEnv {
+  labSysHost?: string;
+  labSysPort: number;
+  ehrTls: boolean;
+}
+
+export const LAB_PROD_ENV: LabEnv = { labSysPort: 7001, ehrTls: true };
+export const LAB_TEST_ENV: LabEnv = {
+  labSysHost: "labsys-test.example.org",
+  labSysPort: 7002,
+  ehrTls: false,
+};
+
+/** ehr_results_out's connection (a PDL client, TLS on prod) and its outbound retries. */
+export const EHR_OUT = {
+  host: "ehr.example.org",
+  port: 7500,
+  pdl: "mlp_tcp.pdl",
+  pdlType: "tcp-client",
+  tlsMode: "ClientAuth",
+  retries: 5,
+  interval: 30,
+};
+
+function ehrOutExtra(env: LabEnv): ThreadSpec["extra"] {
+  return {
+    PROTOCOL: kl({
+      HOST: q(EHR_OUT.host),
+      ISSERVER: "0",
+      IS_SSL: env.ehrTls ? "1" : "0",
+      LOCAL_IP: q(""),
+      MODE: q(env.ehrTls ? EHR_OUT.tlsMode : ""),
+      PDLNAME: EHR_OUT.pdl,
+      PDLTYPE: EHR_OUT.pdlType,
+      PORT: String(EHR_OUT.port),
+      RECONNECT: "1",
+      TYPE: "pdl-tcpip",
+    }),
+    SENDDATACTRL: kl({
+      FAILPROCS: tps(),
+      FORWARDTHREAD: q(""),
+      HOLDMSGS: "0",
+      INTERVAL: String(EHR_OUT.interval),
+      OKPROCS: tps(),
+      PREWRITEPROCS: tps(),
+      RETRIES: String(EHR_OUT.retries),
+    }),
+  };
+}
+
+export function lab(v: Variant, env: LabEnv = LAB_PROD_ENV): SiteModel {
   const oru: RouteSpec = {
     trxid: "ORU_R01",
     details: [{ type: "xlate", dest: ["ehr_results_out"], xlate: "oru_to_ehr.xlt", pre: ["tps_flag_abn"] }],
@@ -185,16 +283,17 @@ export function lab(v: Variant): SiteModel {
       name: "lab_sys_out",
       process: "lab_ob_proc",
       type: "tcpip",
-      host: v.labSysHost,
-      port: 7001,
+      host: env.labSysHost ?? v.labSysHost,
+      port: env.labSysPort,
       smatOut: "lab_sys_out",
     },
     {
       name: "ehr_results_out",
       process: "lab_ob_proc",
       type: "pdl-tcpip",
-      host: "ehr.example.org",
-      port: 7500,
+      host: EHR_OUT.host,
+      port: EHR_OUT.port,
+      extra: ehrOutExtra(env),
     },
   ];
   if (v.labResultsCopy) {
@@ -210,7 +309,10 @@ export function lab(v: Variant): SiteModel {
   };
 }
 
-export function rad(): SiteModel {
+/** ris_adt_out's port in rad's saved versions: 1.2 moved it, the live file is a rollback to 1.1. */
+export const RAD_VERSIONS = [{ risAdtPort: 7710 }, { risAdtPort: 7720 }];
+
+export function rad(risAdtPort = RAD_VERSIONS[0].risAdtPort): SiteModel {
   return {
     name: "rad",
     style: "ide",
@@ -248,7 +350,7 @@ export function rad(): SiteModel {
         }],
       },
       { name: "pacs_adt_out", process: "rad_proc", type: "tcpip", host: "pacs.example.org", port: 7700 },
-      { name: "ris_adt_out", process: "rad_proc", type: "tcpip", host: "ris.example.org", port: 7710 },
+      { name: "ris_adt_out", process: "rad_proc", type: "tcpip", host: "ris.example.org", port: risAdtPort },
       { name: "ris_orders_out", process: "rad_proc", type: "tcpip", host: "ris.example.org", port: 7711 },
     ],
     dests: [],
@@ -268,6 +370,7 @@ export function pharmbill(): SiteModel {
         type: "tcpip",
         isServer: true,
         port: 36110,
+        smatIn: "bill_in",
         routes: [
           {
             trxid: "DFT_P03",
@@ -289,7 +392,7 @@ export function prodSites(v: Variant = PROD): SiteModel[] {
 }
 
 export function testSites(): SiteModel[] {
-  return [adthub(TEST), lab(TEST)];
+  return [adthub(TEST), lab(TEST, LAB_TEST_ENV)];
 }
 
 /**

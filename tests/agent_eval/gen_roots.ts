@@ -4,16 +4,30 @@
  *     deno run -P=test tests/agent_eval/gen_roots.ts /tmp/eval     # then see README.md
  *
  * OUT/prod: sites adthub, lab, rad (20.1 IDE NetConfigs) and pharmbill (old Tcl writer: BOM, CRLF),
- * server.ini, siteInfo, lab's saved versions 1.1-1.3 (version/NetConfig/1.N and version.db), SMAT
- * (.smatdb, SmatHistory, an .idx/.msg pair). OUT/test: adthub and lab as a test box has them.
+ * server.ini, siteInfo (pharmbill's with its time zone), lab's saved versions 1.1-1.3 and rad's 1.1-1.2
+ * (version/NetConfig/1.N and version.db; rad's live file is a rollback to 1.1), SMAT (.smatdb,
+ * SmatHistory, .idx/.msg pairs, one with an overlapping SmatHistory copy). OUT/test: adthub and lab
+ * as a test box has them.
  * OUT/questions.json, OUT/keys.json (computed from the model, not by the tools), OUT/canaries.json.
  */
 import { DatabaseSync } from "node:sqlite";
 import { tps, writeNetConfig } from "../support/nc_writer.ts";
 import { writeSmatDb, writeSmatFiles } from "../support/smat_writer.ts";
-import { lab, LAB_VERSIONS, prodSites, type SiteModel, siteRecords, testSites } from "./engine_model.ts";
-import { traffic } from "./messages.ts";
-import { answerKeys, QUESTIONS } from "./answer_keys.ts";
+import {
+  lab,
+  LAB_SAVES,
+  LAB_VERSIONS,
+  prodSites,
+  rad,
+  RAD_SAVES,
+  RAD_VERSIONS,
+  type Save,
+  type SiteModel,
+  siteRecords,
+  testSites,
+} from "./engine_model.ts";
+import { PHARMBILL_TZ, traffic } from "./messages.ts";
+import { answerKeys, QUESTIONS, questionVars } from "./answer_keys.ts";
 
 async function put(path: string, text: string): Promise<void> {
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
@@ -32,12 +46,13 @@ function netConfig(site: SiteModel, who: string, date: string): string {
   return text.replace(tps(["tps_fin_class"]), tps(["tps_fin_class"], [FIN_CLASS_ARGS]));
 }
 
-function siteInfo(release: string, description: string): string {
+function siteInfo(release: string, description: string, zone?: string): string {
   return [
     `sitedescription="${description}"`,
     `releasenum=${release}`,
     "releasetype=P",
     "smathistoryenabled=1",
+    ...(zone ? [`timezone=${zone}`] : []),
     "",
   ].join("\n");
 }
@@ -49,41 +64,39 @@ async function writeRoot(root: string, sites: SiteModel[]): Promise<void> {
   );
   for (const s of sites) {
     await put(`${root}/${s.name}/NetConfig`, netConfig(s, "hci", "November 20, 2026 7:55:10 AM CST"));
-    await put(`${root}/${s.name}/siteInfo`, siteInfo(s.style === "tcl" ? "6.2" : "20.1", s.description));
+    const zone = s.name === "pharmbill" ? PHARMBILL_TZ : undefined;
+    await put(
+      `${root}/${s.name}/siteInfo`,
+      siteInfo(s.style === "tcl" ? "6.2" : "20.1", s.description, zone),
+    );
     for (const p of s.processes) {
       await Deno.mkdir(`${root}/${s.name}/exec/processes/${p}`, { recursive: true });
     }
   }
 }
 
-/** lab's saved versions (the engine's version control: version/NetConfig/1.N and version.db). */
-async function writeLabVersions(root: string): Promise<void> {
-  const rows: Array<[string, number, string, string]> = [
-    ["1.1", Date.UTC(2026, 9, 5, 15, 0), "First check in", "jdoe"],
-    ["1.2", Date.UTC(2026, 10, 2, 16, 30), "Copy results to results.txt", "cintegrator"],
-    ["1.3", Date.UTC(2026, 10, 18, 14, 5), "New lab system host", "cintegrator"],
-  ];
-  for (let i = 0; i < rows.length; i++) {
-    const date = new Date(rows[i][1]).toUTCString();
+/** A site's saved versions (the engine's version control: version/NetConfig/1.N and version.db). */
+async function writeVersions(root: string, site: string, saves: Save[], models: SiteModel[]): Promise<void> {
+  for (let i = 0; i < saves.length; i++) {
     await put(
-      `${root}/lab/version/NetConfig/${rows[i][0]}/NetConfig`,
-      netConfig(lab(LAB_VERSIONS[i]), rows[i][3], date),
+      `${root}/${site}/version/NetConfig/${saves[i].version}/NetConfig`,
+      netConfig(models[i], saves[i].operator, new Date(saves[i].time).toUTCString()),
     );
   }
-  const db = new DatabaseSync(`${root}/lab/version/version.db`);
+  const db = new DatabaseSync(`${root}/${site}/version/version.db`);
   try {
     db.exec(`CREATE TABLE version_history (file_name TEXT, version TEXT, tag TEXT, check_in_time INTEGER,
       comments TEXT, operator TEXT, PRIMARY KEY (file_name, version));
       CREATE TABLE version_operation (file_name TEXT PRIMARY KEY, version TEXT, tag TEXT, operation_time INTEGER,
       lastmodified INTEGER, operation TEXT, operator TEXT, checkout INTEGER);`);
     const ins = db.prepare("INSERT INTO version_history VALUES ('NetConfig', ?, '', ?, ?, ?)");
-    for (const [v, t, c, o] of rows) ins.run(v, t, c, o);
-    const [v, t, , o] = rows[rows.length - 1];
+    for (const s of saves) ins.run(s.version, s.time, s.comment, s.operator);
+    const last = saves[saves.length - 1];
     db.prepare("INSERT INTO version_operation VALUES ('NetConfig', ?, '', ?, ?, 'CHECK_IN', ?, 0)").run(
-      v,
-      t,
-      t,
-      o,
+      last.version,
+      last.time,
+      last.time,
+      last.operator,
     );
   } finally {
     db.close();
@@ -94,7 +107,9 @@ export async function generate(out: string): Promise<void> {
   const prod = `${out}/prod`, test = `${out}/test`;
   await writeRoot(prod, prodSites());
   await writeRoot(test, testSites());
-  await writeLabVersions(prod);
+  await writeVersions(prod, "lab", LAB_SAVES, LAB_VERSIONS.map((v) => lab(v)));
+  // rad: 1.2 moved ris_adt_out to another port; the live NetConfig was rolled back to 1.1's content.
+  await writeVersions(prod, "rad", RAD_SAVES, RAD_VERSIONS.map((v) => rad(v.risAdtPort)));
   await put(
     `${prod}/pharmbill/Tables/fin_class_map.tbl`,
     "prologue\n    type:\ttbl\n    version:\t3.0\nend_prologue\ndflt=SELF\n#\nMC\nMEDICARE\n#\nMD\nMEDICAID\n",
@@ -113,10 +128,14 @@ export async function generate(out: string): Promise<void> {
   writeSmatDb(`${adtOb}/lab_adt_out.smatdb`, t.labAdtOut);
   writeSmatDb(`${adtOb}/lab_adt_out_ack.smatdb`, t.labAdtAck);
   await writeSmatFiles(`${prod}/lab/exec/processes/lab_proc/lab_results_in`, t.labResults, true);
+  const billProc = `${prod}/pharmbill/exec/processes/bill_proc`;
+  await Deno.mkdir(`${billProc}/SmatHistory`, { recursive: true });
+  await writeSmatFiles(`${billProc}/bill_in`, t.billIn);
+  await writeSmatFiles(`${billProc}/SmatHistory/bill_in.2026-11-24_03-00-00`, t.billInHistory);
   // The test box has a few of the same messages.
   writeSmatDb(`${test}/adthub/exec/processes/adt_proc/reg_adt_in.smatdb`, t.regAdt.slice(0, 50));
 
-  const vars: Record<string, string> = { TEST_ROOT: test, PROD_ROOT: prod };
+  const vars: Record<string, string> = { TEST_ROOT: test, PROD_ROOT: prod, ...questionVars(t) };
   const questions = QUESTIONS.map((q) => ({ ...q, text: q.text.replace(/\{(\w+)\}/g, (_, k) => vars[k]) }));
   await put(`${out}/questions.json`, JSON.stringify(questions, null, 2) + "\n");
   await put(`${out}/keys.json`, JSON.stringify(answerKeys(t), null, 2) + "\n");

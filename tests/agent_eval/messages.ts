@@ -30,6 +30,9 @@ export interface Traffic {
   labAdtOut: SmatMsg[];
   labAdtAck: SmatMsg[];
   labResults: SmatMsg[];
+  /** pharmbill/bill_in (6.2 .idx/.msg): the current file, and a SmatHistory copy overlapping it. */
+  billIn: SmatMsg[];
+  billInHistory: SmatMsg[];
   patients: Patient[];
   /** Values that must never reach the model. */
   canaries: string[];
@@ -109,7 +112,7 @@ export function traffic(seed = 2026): Traffic {
     const x = r();
     const code = x < 0.02 ? "AR" : x < 0.05 ? "AE" : "AA";
     const err = code === "AA" ? "" : code === "AE" ? "|PID-3 not on file" : "|Application unavailable";
-    const at = m.time + 2000;
+    const at = m.time + ackDelay(labAdtAck.length);
     labAdtAck.push({
       mid: m.mid + 200_000,
       time: at,
@@ -154,8 +157,73 @@ export function traffic(seed = 2026): Traffic {
       content: segs.join("\r") + "\r",
     };
   });
+  const { billIn, billInHistory } = billTraffic(mulberry32(seed + 1), patients);
   const canaries = [
     ...new Set(patients.flatMap((p) => [p.mrn, p.family, p.given, p.dob, p.phone, p.street])),
   ];
-  return { regAdt, regAdtHistory, labAdtOut, labAdtAck, labResults, patients, canaries };
+  return {
+    regAdt,
+    regAdtHistory,
+    labAdtOut,
+    labAdtAck,
+    labResults,
+    billIn,
+    billInHistory,
+    patients,
+    canaries,
+  };
+}
+
+/**
+ * Seconds lab takes to ACK the i-th message of lab_adt_out: whole seconds (1-4, so SMAT's second or
+ * millisecond times give the same wait), one slow reply of 24 s. No PRNG draw, so the rest of the
+ * traffic is what it was before waits varied.
+ */
+export const SLOW_ACK_INDEX = 287;
+function ackDelay(i: number): number {
+  return i === SLOW_ACK_INDEX ? 24_000 : 1000 * (1 + ((i * 7919) % 4));
+}
+
+/** pharmbill's site zone (siteInfo `timezone=`): its days start at 06:00 UTC in November. */
+export const PHARMBILL_TZ = "America/Chicago";
+/** bill_in's current file starts at 2026-11-24 09:00 UTC; its SmatHistory copy runs to 15:00 UTC. */
+export const BILL_CYCLE = DAY0 + DAY + 9 * HOUR, BILL_HISTORY_END = DAY0 + DAY + 15 * HOUR;
+export const FACILITIES = ["GENHOSP", "NORTHCLINIC", "EASTCAMPUS", "WESTSURGERY"];
+
+/**
+ * bill_in's DFT^P03 charges and ADT^A08 updates from four sending facilities (MSH-4), 2026-11-22 to
+ * 11-27 UTC, from their own PRNG (so the traffic above is unchanged). The messages of 11-24
+ * 09:00-15:00 UTC are in both the current file and the SmatHistory copy (same MID, time, content).
+ */
+function billTraffic(r: () => number, patients: Patient[]): { billIn: SmatMsg[]; billInHistory: SmatMsg[] } {
+  const from = DAY0 - DAY, days = 5;
+  const all: SmatMsg[] = Array.from({ length: 420 }, () => from + Math.floor(r() * days * DAY)).sort((a, b) =>
+    a - b
+  ).map((t, i) => {
+    const x = r();
+    const fac = x < 0.5 ? FACILITIES[0] : x < 0.75 ? FACILITIES[1] : x < 0.92 ? FACILITIES[2] : FACILITIES[3];
+    const dft = r() < 0.7;
+    const p = pick(r, patients);
+    const segs = [
+      `MSH|^~\\&|PATACCT|${fac}|BILLING|PHARMBILL|${ts(t)}||${dft ? "DFT^P03" : "ADT^A08"}|BIL${
+        String(i + 1).padStart(6, "0")
+      }|P|2.3`,
+      `EVN|${dft ? "P03" : "A08"}|${ts(t)}`,
+      pidOf(p),
+    ];
+    if (dft) {
+      segs.push(`FT1|1|||${ts(t)}||CG|${pick(r, ["RX100", "RX220", "LAB310", "SUP040"])}|||1`);
+    }
+    return {
+      mid: 60_000 + i,
+      time: t,
+      source: "bill_in",
+      context: "inbound",
+      content: segs.join("\r") + "\r",
+    };
+  });
+  return {
+    billIn: all.filter((m) => m.time >= BILL_CYCLE),
+    billInHistory: all.filter((m) => m.time < BILL_HISTORY_END),
+  };
 }
