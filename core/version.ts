@@ -2,4 +2,4 @@
  * The program's version, embedded so a compiled binary needs no file. A test keeps it equal to the
  * VERSION file, which the update origin serves.
  */
-export const VERSION = "0.14.0";
+export const VERSION = "0.15.0";

@@ -64,3 +64,23 @@ Deno.test("operations: files and filesets resolve relative names under the proce
   assertEquals(listener.connection, "tcpip, listens on port 36110; MLLP framing");
   assertEquals(listener.tls, "off (plain TCP)");
 });
+
+Deno.test("operations: a long reply timeout reads in hours too; an OBRESEND count is kept", () => {
+  const o = ops(`protocol lab_adt_out {
+    { PROCESSNAME p }
+    { PROTOCOL { { TYPE tcpip } { HOST localhost } { PORT 36001 } { ISSERVER 0 } } }
+    { REPLYCONTROL { { OBRESEND 3 } { TIMEOUT 30000 } { WAIT 1 } } }
+    { SENDDATACTRL { { RETRIES -1 } { INTERVAL 600 } } }
+}
+`);
+  assertEquals(
+    o.replies,
+    "reply timeout 30000 s (8 h 20 min); waits for the reply: yes; resends after a timeout: yes (OBRESEND 3)",
+  );
+  assertEquals(o.delivery, "retries for ever; every 600 s (10 min)");
+  const short = ops(`protocol x {
+    { REPLYCONTROL { { OBRESEND 0 } { TIMEOUT 90 } } }
+}
+`);
+  assertEquals(short.replies, "reply timeout 90 s; resends after a timeout: no");
+});

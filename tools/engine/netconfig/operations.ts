@@ -46,7 +46,18 @@ function where(path: string, processDir: string | undefined): string {
 
 /** Seconds as the engine writes them: `-1` waits for ever. */
 function seconds(v: string): string {
-  return v === "-1" ? "no limit" : `${v} s`;
+  if (v === "-1") return "no limit";
+  // A long one in hours and minutes too, so 30000 reads as the 8 h 20 min it is.
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 120) return `${v} s`;
+  const h = Math.floor(n / 3600), m = Math.floor((n % 3600) / 60), r = n % 60;
+  const parts = [h && `${h} h`, m && `${m} min`, r && `${r} s`].filter(Boolean).join(" ");
+  return `${v} s (${parts})`;
+}
+
+/** OBRESEND: 0 or 1 as written by the IDE; any other number is shown as it stands. */
+function resend(v: string): string {
+  return /^\d+$/.test(v) && Number(v) > 1 ? `yes (OBRESEND ${v})` : yesNo(v);
 }
 
 function yesNo(v: string | undefined): string {
@@ -134,7 +145,7 @@ export function operationsOf(entry: NcEntry, siteDir?: string): Operation[] {
   const replies = present(
     timeout !== undefined && `reply timeout ${seconds(timeout)}`,
     val(reply, "WAIT") !== undefined && `waits for the reply: ${yesNo(val(reply, "WAIT"))}`,
-    val(reply, "OBRESEND") !== undefined && `resends after a timeout: ${yesNo(val(reply, "OBRESEND"))}`,
+    val(reply, "OBRESEND") !== undefined && `resends after a timeout: ${resend(val(reply, "OBRESEND")!)}`,
     labelled("generated reply", val(reply?.kl("REPLYGEN"), "TYPE")),
     labelled("IN_REPLY procs", procs(sms?.kl("IN_REPLY"))),
     labelled("OUT_REPLY procs", procs(sms?.kl("OUT_REPLY"))),
