@@ -49,7 +49,8 @@ export const ncMsgsTool = {
     {
       name: "until",
       type: "string",
-      description: "messages at or before this time (as --since)",
+      description:
+        "messages at or before this time (as --since; a bare date means the end of that day, so since and until 2024-11-20 is that whole day)",
       metavar: "TIME",
     },
     {
@@ -95,8 +96,17 @@ export const ncMsgsTool = {
       name: "join_replies",
       type: "boolean",
       description: "join each matching message to its reply (an ACK's MSA-2 = the message's MSH-10), " +
-        "from every archive read: original and reply times, MSH-9, MSH-10, MSA-1, MSA-3, seconds between",
+        "from every archive read: original and reply times, MSH-9, MSH-10, MSA-1, MSA-3, seconds between; " +
+        "the footer gives the tally by MSA-1 and the slowest reply; with count, no rows",
       default: false,
+    },
+    {
+      name: "slower_than",
+      type: "integer",
+      description: "with join_replies: only messages whose reply came more than N seconds after them, " +
+        "or never came (how many waited over N s: add count)",
+      min: 0,
+      metavar: "SECONDS",
     },
     {
       name: "limit",
@@ -126,6 +136,7 @@ export const ncMsgsTool = {
     "adt adt_in --since 7d --group-by MSH.9.2",
     "lab lab_out --hl7 OBX.8=H|HH|L|LL --fields PID.3.1 OBX.3.2 OBX.5 OBX.8",
     "adt adt_to_hub --join-replies --since 1d",
+    "adt adt_to_hub --join-replies --slower-than 3 --count",
   ],
   exampleInput: { site: "adt", thread: "adt_in", hl7: ["MSH.9.2=A08"], limit: 5 },
 } as const satisfies ToolDef;

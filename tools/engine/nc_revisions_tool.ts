@@ -56,7 +56,8 @@ export const ncRevisionsTool = {
     {
       name: "until",
       type: "string",
-      description: "only snapshots saved at or before this time (as --since)",
+      description:
+        "only snapshots saved at or before this time (as --since; a bare date means the end of that day)",
       metavar: "TIME",
     },
     {

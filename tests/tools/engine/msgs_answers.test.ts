@@ -176,3 +176,77 @@ Deno.test("nc_msgs: a window with a start reads SmatHistory and counts each mess
   match(r.text, /1 SmatHistory copy read too/);
   match(r.text, /1 copy of messages found in more than one archive counted once/);
 });
+
+Deno.test("nc_msgs join_replies: slower_than, the slowest in the footer, replies kept to their thread", async () => {
+  await using tmp = await tempDir();
+  const site = `${tmp.path}/hci/lab`;
+  const proc = `${site}/exec/processes/lab_proc`;
+  await Deno.mkdir(proc, { recursive: true });
+  await Deno.writeTextFile(`${tmp.path}/hci/server.ini`, "");
+  await Deno.writeTextFile(
+    `${site}/NetConfig`,
+    "process lab_proc {\n    { AUTOSTART 1 }\n}\n" +
+      "protocol lab_in {\n    { PROCESSNAME lab_proc }\n" +
+      "    { PROTOCOL { { TYPE tcpip } { PORT 7010 } { ISSERVER 1 } } }\n" +
+      "    { SAVEMSGS { { INSAVE 1 } { INFILE lab_in } { OUTSAVE 0 } } }\n}\n" +
+      "protocol lab_out {\n    { PROCESSNAME lab_proc }\n" +
+      "    { PROTOCOL { { TYPE tcpip } { HOST ehr } { PORT 7020 } { ISSERVER 0 } } }\n" +
+      "    { SAVEMSGS { { INSAVE 1 } { INFILE lab_out_ack } { OUTSAVE 1 } { OUTFILE lab_out } } }\n}\n",
+  );
+  // Six messages in on lab_in and out on lab_out; lab answers after 1, 2, 5, 9, 4 s and never.
+  const waits = [1, 2, 5, 9, 4, undefined];
+  const inbound: SmatMsg[] = [], outbound: SmatMsg[] = [], acks: SmatMsg[] = [];
+  waits.forEach((w, i) => {
+    const t = T0 + i * MIN;
+    inbound.push({
+      mid: 10 + i,
+      time: t,
+      source: "lab_in",
+      dest: "",
+      context: "inbound",
+      content: oru(i, ["N"]),
+    });
+    outbound.push({
+      mid: 20 + i,
+      time: t,
+      source: "lab_in",
+      dest: "lab_out",
+      context: "outbound",
+      content: oru(i, ["N"]),
+    });
+    if (w !== undefined) {
+      acks.push({
+        mid: 30 + i,
+        time: t + w * 1000,
+        source: "lab_out",
+        type: "REPLY",
+        context: "inbound",
+        content: ack(i, i === 3 ? "AE" : "AA"),
+      });
+    }
+  });
+  writeSmatDb(`${proc}/lab_in.smatdb`, inbound);
+  writeSmatDb(`${proc}/lab_out.smatdb`, outbound);
+  writeSmatDb(`${proc}/lab_out_ack.smatdb`, acks);
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const base = { hciroot: `${tmp.path}/hci`, site: "lab", tz: "UTC", join_replies: true };
+  // Over 3 s or never: CTL2 (5 s), CTL3 (9 s), CTL4 (4 s), CTL5 (none); the count alone, no rows.
+  const slow = await call(ncMsgsTool, { ...base, thread: "lab_out", slower_than: 3, count: true }, ctx);
+  assert(!slow.text.includes("\t") && !/CONTROL/.test(slow.text), slow.text);
+  match(
+    slow.text,
+    /4 messages joined to their replies whose reply took over 3 s or never came, of 6 \(AA 2, AE 1, no reply 1\); slowest reply CTL3 after 9\.0 s \(AE\)/,
+  );
+  const rows = await call(ncMsgsTool, { ...base, thread: "lab_out", slower_than: 5 }, ctx);
+  const lines = rows.text.split("\n").filter((l) => /^2026/.test(l)).map((l) => l.split(/\s{2,}/));
+  assertEquals(lines.map((l) => [l[2], l[l.length - 1]]), [["CTL5", "-"], ["CTL3", "9.0"]]);
+  // The whole site: the inbound copies on lab_in are not answered by lab's ACKs of the outbound
+  // ones (a THREAD column tells the two apart).
+  const site2 = await call(ncMsgsTool, { ...base, hl7: ["MSH.10=CTL0"] }, ctx);
+  const byThread = Object.fromEntries(
+    site2.text.split("\n").filter((l) => /^lab_/.test(l)).map((l) => l.split(/\s{2,}/)).map((
+      l,
+    ) => [l[0], l[5]]),
+  );
+  assertEquals(byThread, { lab_in: "no reply", lab_out: "AA" });
+});

@@ -10,6 +10,7 @@ import { engineFor, failure } from "../engine.ts";
 import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import {
+  archiveThread,
   checkPath,
   contentMatches,
   fieldRows,
@@ -17,6 +18,7 @@ import {
   headerOf,
   inRange,
   isReply,
+  type Joined,
   joinReplies,
   type MessageFilter,
   namedSmatFile,
@@ -399,7 +401,9 @@ function answer(
   filter: MessageFilter,
   s: Scope,
 ): ToolResult {
-  if (input.join_replies) return joined(all, filter, s);
+  if (input.join_replies) {
+    return joined(all, filter, s, { slowerThan: input.slower_than, countOnly: input.count });
+  }
   const matched = all;
   if (input.group_by !== undefined) {
     const groups = groupCounts(matched, input.group_by, s.utc ? "UTC" : s.zone);
@@ -431,12 +435,32 @@ function answer(
 }
 
 /** Each matching original with the reply that answers it, newest first, and the tally by MSA-1. */
-function joined(all: SmatMessage[], filter: MessageFilter, s: Scope): ToolResult {
+function joined(
+  all: SmatMessage[],
+  filter: MessageFilter,
+  s: Scope,
+  opts: { slowerThan?: number; countOnly: boolean },
+): ToolResult {
   const originals = all.filter((m) =>
     !isReply(m) && inRange(m.time, filter) && contentMatches(m.content, filter)
   );
   const replies = all.filter(isReply);
-  const pairs = joinReplies(originals, replies);
+  const waitOf = (p: Joined) =>
+    p.reply?.time !== undefined && p.original.time !== undefined
+      ? (p.reply.time - p.original.time) / 1000
+      : undefined;
+  const every = joinReplies(originals, replies);
+  // The slowest reply of all joined (before slower_than), so one call answers "which waited longest".
+  let slowest: Joined | undefined, slowestWait = -Infinity;
+  for (const p of every) {
+    const w = waitOf(p);
+    if (w !== undefined && w > slowestWait) [slowest, slowestWait] = [p, w];
+  }
+  const limitWait = opts.slowerThan;
+  const pairs = limitWait === undefined ? every : every.filter((p) => {
+    const w = waitOf(p);
+    return w === undefined ? p.reply === undefined : w > limitWait;
+  });
   const tally = new Map<string, number>();
   for (const p of pairs) {
     const k = p.reply ? valuesOf(p.reply, "MSA.1")[0] || "(no MSA-1)" : "no reply";
@@ -445,24 +469,36 @@ function joined(all: SmatMessage[], filter: MessageFilter, s: Scope): ToolResult
   const time = (
     t: number | undefined,
   ) => (t === undefined ? "-" : formatTime(t, { utc: s.utc, zone: s.zone }));
-  const shown = pairs.slice(0, s.limit);
+  const shown = opts.countOnly ? [] : pairs.slice(0, s.limit);
+  // Originals from several threads' archives (an inbound copy and the outbound one): say which.
+  const threads = new Set(shown.map((p) => archiveThread(p.original.file)));
+  const withThread = threads.size > 1;
   const lines = shown.length
     ? [
       renderTable(
-        ["TIME", "MSGTYPE", "CONTROL", "REPLY_TIME", "MSA_1", "MSA_3", "SECONDS"],
-        shown.map(({ original: o, reply: r }) => {
+        [
+          ...(withThread ? ["THREAD"] : []),
+          "TIME",
+          "MSGTYPE",
+          "CONTROL",
+          "REPLY_TIME",
+          "MSA_1",
+          "MSA_3",
+          "SECONDS",
+        ],
+        shown.map((p) => {
+          const { original: o, reply: r } = p;
           const { type, control } = headerOf(o.content);
-          const seconds = r?.time !== undefined && o.time !== undefined
-            ? ((r.time - o.time) / 1000).toFixed(1)
-            : "-";
+          const w = waitOf(p);
           return [
+            ...(withThread ? [archiveThread(o.file)] : []),
             time(o.time),
             type || "-",
             control || "-",
             r ? time(r.time) : "-",
             r ? valuesOf(r, "MSA.1")[0] || "-" : "no reply",
             r ? valuesOf(r, "MSA.3")[0] || "-" : "-",
-            seconds,
+            w === undefined ? "-" : w.toFixed(1),
           ];
         }),
         "text",
@@ -472,11 +508,19 @@ function joined(all: SmatMessage[], filter: MessageFilter, s: Scope): ToolResult
     : [];
   const counts = [...tally].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => `${k} ${n}`)
     .join(", ");
+  const slow = slowest
+    ? `; slowest reply ${headerOf(slowest.original.content).control || `MID ${slowest.original.mid}`} after ${
+      slowestWait.toFixed(1)
+    } s (${valuesOf(slowest.reply!, "MSA.1")[0] || "no MSA-1"})`
+    : "";
+  const over = limitWait === undefined
+    ? ""
+    : ` whose reply took over ${limitWait} s or never came, of ${every.length}`;
   lines.push(
     footer(
-      `${plural(pairs.length, "message")} joined to their replies (${counts || "none"})${
-        pairs.length > shown.length ? `, the newest ${shown.length} shown` : ""
-      }`,
+      `${plural(pairs.length, "message")} joined to their replies${over} (${counts || "none"})${
+        pairs.length > shown.length && shown.length > 0 ? `, the newest ${shown.length} shown` : ""
+      }${slow}`,
       s,
       filter,
     ),

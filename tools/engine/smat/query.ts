@@ -191,8 +191,22 @@ export interface Joined {
 }
 
 /**
- * Each original joined to the reply that answers it (its MSA-2 equal to the original's MSH-10; the
- * first reply after the original when several do). Originals come in the order given.
+ * Whether reply `r` can answer `o` by their threads: a reply saved by a thread (its source) answers
+ * what was sent to that thread (the original's destination), or, for a message the engine received
+ * (no destination), what that thread received. An inbound copy of a message is not "answered" by
+ * the ACK another system sent for its outbound copy. A reply that names no thread may answer any.
+ */
+function answers(r: SmatMessage, o: SmatMessage): boolean {
+  const by = r.source.trim();
+  if (by === "") return true;
+  const to = o.dest.trim() ? o.dest.trim().split(/[\s,]+/) : [o.source.trim()];
+  return to.includes(by) || (r.dest.trim() !== "" && to.includes(r.dest.trim()));
+}
+
+/**
+ * Each original joined to the reply that answers it (its MSA-2 equal to the original's MSH-10, from
+ * the thread it was sent to: see `answers`; the first reply after the original when several do).
+ * Originals come in the order given.
  */
 export function joinReplies(originals: readonly SmatMessage[], replies: readonly SmatMessage[]): Joined[] {
   const byControl = new Map<string, SmatMessage[]>();
@@ -204,7 +218,7 @@ export function joinReplies(originals: readonly SmatMessage[], replies: readonly
   for (const list of byControl.values()) list.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
   return originals.map((o) => {
     const id = valuesOf(o, "MSH.10")[0];
-    const candidates = id ? byControl.get(id) ?? [] : [];
+    const candidates = (id ? byControl.get(id) ?? [] : []).filter((r) => answers(r, o));
     const reply = candidates.find((r) => o.time === undefined || r.time === undefined || r.time >= o.time) ??
       candidates[0];
     return reply ? { original: o, reply } : { original: o };
