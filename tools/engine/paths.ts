@@ -56,6 +56,10 @@ export interface Way {
   wildcard: boolean;
   /** Its route or detail is off (only seen with includeDisabled). */
   disabled: boolean;
+  /** Which is off: the whole route (ROUTE_ENABLED 0) or this detail (DETAILS_ENABLED 0). */
+  off?: "route" | "detail";
+  /** The detail's number in its route (1-based). */
+  detail?: number;
   /** The detail's TYPE (raw, xlate, xslt, generate). */
   type: string;
   procs: TpsProc[];
@@ -341,6 +345,8 @@ export class RouteGraph {
               trxid: r.trxid,
               wildcard: r.wildcard,
               disabled: !r.enabled || !d.enabled,
+              ...(!r.enabled ? { off: "route" as const } : !d.enabled ? { off: "detail" as const } : {}),
+              detail: d.index,
               type: d.type,
               procs: enabledProcs([...d.preprocs, ...d.procs, ...d.postprocs]),
             };

@@ -4,7 +4,7 @@ export { ncPathsTool as def } from "../nc_paths_tool.ts";
 import type { ncPathsTool } from "../nc_paths_tool.ts";
 import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
-import { type Chain, chainText, hopCount, type PathNode, RouteGraph, trxidText } from "../paths.ts";
+import { type Chain, chainText, hopCount, type PathNode, RouteGraph, trxidText, type Way } from "../paths.ts";
 import { procText, type TpsProc } from "../netconfig/mod.ts";
 import { renderTable } from "../table.ts";
 import { resolveThread, splitThreadName } from "../thread_ref.ts";
@@ -142,11 +142,58 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
     }
     const args = procArgs(chains, false);
     if (args.length) lines.push(`[nc_paths: proc ARGS: ${args.join("; ")}]`);
+    const off = offHops(chains);
+    if (off.length) lines.push(`[nc_paths: (off) and ~> hops: ${off.join("; ")}]`);
+    if (!input.include_disabled) {
+      // What the disabled routes and details would add: said, so a missing chain is not a mystery.
+      const all = new RouteGraph(loaded, { includeDisabled: true, localHosts: input.local_hosts ?? [] });
+      const every: Chain[] = [];
+      for (const s of starts) {
+        if (all.trace(s, { maxHops: input.max_hops, limit: input.limit, target, trxid }, every).truncated) {
+          break;
+        }
+      }
+      const hidden = offHops(every);
+      if (hidden.length) {
+        lines.push(
+          `[nc_paths: left out, as disabled: ${
+            hidden.join("; ")
+          } (include_disabled shows their chains, marked (off))]`,
+        );
+      }
+    }
     for (const s of skipped) lines.push(`[nc_paths: site ${s.site} left out: ${s.reason}]`);
     return { text: lines.join("\n") };
   } catch (err) {
     return failure(err);
   }
+}
+
+/**
+ * The disabled routes and details the chains go through, once each, with the thread they leave:
+ * `lab/lab_adt_in ADT_A08 detail 1 off`, `adthub/reg_adt_in ADT_A03 route off`.
+ */
+function offHops(chains: Chain[]): string[] {
+  const out = new Set<string>();
+  for (const c of chains) {
+    let from = c.start;
+    const add = (ways: readonly Way[]) => {
+      for (const w of ways) {
+        if (!w.off) continue;
+        out.add(
+          `${from.site}/${from.name} ${w.trxid} ${
+            w.off === "route" ? "route" : `detail ${w.detail ?? "?"}`
+          } off`,
+        );
+      }
+    };
+    for (const st of c.steps) {
+      if (st.via === "route") add(st.ways);
+      from = st.node;
+    }
+    if (c.end.hop?.via === "route") add(c.end.hop.ways);
+  }
+  return [...out];
 }
 
 /** Each proc with ARGS shown in the chains, once: `tps_table_lookup {TABLE sex_codes}` (the starts' own with `starts`). */
