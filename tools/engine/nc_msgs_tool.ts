@@ -80,7 +80,8 @@ export const ncMsgsTool = {
       name: "group_by",
       type: "string",
       description: "counts of matching messages per value of an HL7 path (MSH.9.2, OBX.8; a message " +
-        "counts once per distinct value) or per thread, file, source, dest, context, hour or day",
+        "counts once per distinct value) or per thread, file, source, dest, context, hour or day; each " +
+        "value with its first and last message time",
       metavar: "KEY",
     },
     {

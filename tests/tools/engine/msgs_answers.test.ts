@@ -86,12 +86,12 @@ Deno.test("nc_msgs: count, group_by and value lists answer without rows", async 
   match(none.text, /count 2 messages/);
   const byFlag = await call(ncMsgsTool, { ...base, group_by: "OBX.8", hl7: ["MSH.9.1=ORU"] }, ctx);
   assertEquals(byFlag.text.split("\n").slice(0, 6).map((l) => l.replace(/\s+/g, " ").trim()), [
-    "OBX.8 COUNT",
-    "N 4",
-    "H 2",
-    "HH 1",
-    "L 1",
-    "LL 1",
+    "OBX.8 COUNT FIRST LAST",
+    "N 4 2026-11-23T14:00:00Z 2026-11-23T14:40:00Z",
+    "H 2 2026-11-23T14:00:00Z 2026-11-23T14:50:00Z",
+    "HH 1 2026-11-23T14:20:00Z 2026-11-23T14:20:00Z",
+    "L 1 2026-11-23T14:20:00Z 2026-11-23T14:20:00Z",
+    "LL 1 2026-11-23T14:30:00Z 2026-11-23T14:30:00Z",
   ]);
   const byHour = await call(ncMsgsTool, { ...base, group_by: "hour", hl7: ["MSH.9.1=ORU"] }, ctx);
   match(byHour.text, /2026-11-23T14:00\s+6/);

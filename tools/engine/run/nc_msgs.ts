@@ -14,7 +14,7 @@ import {
   checkPath,
   contentMatches,
   fieldRows,
-  groupCounts,
+  groupStats,
   headerOf,
   inRange,
   isReply,
@@ -406,10 +406,21 @@ function answer(
   }
   const matched = all;
   if (input.group_by !== undefined) {
-    const groups = groupCounts(matched, input.group_by, s.utc ? "UTC" : s.zone);
+    const stats = groupStats(matched, input.group_by, s.utc ? "UTC" : s.zone);
+    const groups = stats.map((g) => [g.key, g.count] as const);
+    // Per value, its first and last message too ("when did each facility last send"); an hour or a
+    // day is its own time.
+    const timed0 = ["hour", "day"].includes(input.group_by.toLowerCase());
+    const at = (
+      t: number | undefined,
+    ) => (t === undefined ? "-" : formatTime(t, { utc: s.utc, zone: s.zone }));
     const lines = groups.length
       ? [
-        renderTable([input.group_by.toUpperCase(), "COUNT"], groups.map(([k, n]) => [k, String(n)]), "text"),
+        renderTable(
+          [input.group_by.toUpperCase(), "COUNT", ...(timed0 ? [] : ["FIRST", "LAST"])],
+          stats.map((g) => [g.key, String(g.count), ...(timed0 ? [] : [at(g.first), at(g.last)])]),
+          "text",
+        ),
         "",
       ]
       : [];

@@ -57,20 +57,37 @@ export function checkPath(path: string, what: string): string | undefined {
   }
 }
 
+/** One group of {@link groupStats}: its value, how many messages, and their first and last times. */
+export interface GroupStat {
+  key: string;
+  count: number;
+  first?: number;
+  last?: number;
+}
+
 /**
  * Counts per value of `by` over `messages`: an HL7 path (a message counts once per distinct value;
  * a message without the field counts under `(none)`), or the thread, file, source, destination,
- * context, hour or day (in `zone`) of each message.
+ * context, hour or day (in `zone`) of each message; with each group's first and last message time.
  */
-export function groupCounts(
+export function groupStats(
   messages: readonly SmatMessage[],
   by: string,
   zone: string | undefined,
-): Array<[string, number]> {
-  const counts = new Map<string, number>();
-  const add = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
+): GroupStat[] {
+  const groups = new Map<string, GroupStat>();
+  let m: SmatMessage;
+  const add = (k: string) => {
+    let g = groups.get(k);
+    if (g === undefined) groups.set(k, g = { key: k, count: 0 });
+    g.count++;
+    if (m.time !== undefined) {
+      if (g.first === undefined || m.time < g.first) g.first = m.time;
+      if (g.last === undefined || m.time > g.last) g.last = m.time;
+    }
+  };
   const key = by.toLowerCase();
-  for (const m of messages) {
+  for (m of messages) {
     switch (key) {
       case "thread":
         add(archiveThread(m.file));
@@ -100,10 +117,10 @@ export function groupCounts(
       }
     }
   }
-  const out = [...counts];
+  const out = [...groups.values()];
   // Times in time order; values by count, then by value.
-  if (key === "hour" || key === "day") out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  else out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  if (key === "hour" || key === "day") out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  else out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return out;
 }
 
