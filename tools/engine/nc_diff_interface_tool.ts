@@ -11,7 +11,9 @@ export const ncDiffInterfaceTool = {
     "against production) or any NetConfig file (--netconfig, --to-netconfig). Lines: " +
     "`~ KEY: old -> new`, `+ KEY: value` (only on the second side), `- KEY: value` (only on the " +
     "first). Routes are matched by TRXID (DATAXLATE[ADT_A01].ROUTE_DETAILS[1].DEST). Cosmetic keys " +
-    "(COORDS, BITMAP) are ignored unless --cosmetic; SYMNAME when the thread names differ.",
+    "(COORDS, BITMAP) are ignored unless --cosmetic; SYMNAME when the thread names differ. A site " +
+    "without a thread, with --to-hciroot, --to-alias or --to-site, compares every thread, inter-site " +
+    "destination and process of the site in one call (prod against test).",
   params: [
     {
       name: "site",
@@ -24,7 +26,8 @@ export const ncDiffInterfaceTool = {
     {
       name: "thread",
       type: "string",
-      description: "the thread, <thread>[.<site>] (required)",
+      description:
+        "the thread, <thread>[.<site>] (leave it out to compare a whole site with --to-hciroot, --to-alias or --to-site)",
       positional: true,
       metavar: "THREAD[.SITE]",
     },
@@ -78,6 +81,7 @@ export const ncDiffInterfaceTool = {
     "adt_in --site adt --to-netconfig /tmp/NetConfig.bak",
     "adt_in.adt --alias test --to-alias prod",
     "adt_in.adt --to-hciroot /hci/test/integrator --exit-code",
+    "--site lab --to-hciroot /hci/test/integrator",
   ],
   exampleInput: { site: "adt", thread: "adt_in", to_hciroot: "/hci/test/integrator" },
 } as const satisfies ToolDef;

@@ -78,6 +78,13 @@ export async function run(input: InputOf<typeof ncDiffInterfaceTool>, ctx: ToolC
     let threadA = input.thread?.trim() || undefined;
     let other = input.other?.trim() || undefined;
     let siteA = input.site?.trim() || undefined;
+    // A site and no thread, against another place: every thread of the site, compared.
+    if (
+      threadA === undefined && other === undefined && siteA !== undefined && !fileA && !fileB &&
+      (input.to_hciroot || input.to_alias || input.to_site)
+    ) {
+      return await siteDiff(input, ctx, siteA, { aliasA, aliasB, rootA, rootB });
+    }
     // By hand the words are `[site] thread [other]`: a first word that names no site of the first
     // side's engine root (or any first word, against a NetConfig file) is the thread.
     if (siteA !== undefined && other === undefined) {
@@ -100,7 +107,8 @@ export async function run(input: InputOf<typeof ncDiffInterfaceTool>, ctx: ToolC
     if (threadA === undefined) {
       throw new EngineInputError(
         "usage",
-        "name the thread to compare (nc_diff_interface [site] <thread> [other])",
+        "name the thread to compare (nc_diff_interface [site] <thread> [other]), or a site alone with " +
+          "--to-hciroot, --to-alias or --to-site to compare all its threads",
       );
     }
     const left = await side(ctx, threadA, siteA, undefined, rootA, fileA, aliasA);
@@ -167,4 +175,92 @@ export async function run(input: InputOf<typeof ncDiffInterfaceTool>, ctx: ToolC
   } catch (err) {
     return failure(err);
   }
+}
+
+/**
+ * Every record of a site (threads, then inter-site destinations and processes) against the same
+ * site, or `to_site`, in another engine root or host: the records only one side has, the changes of
+ * each record that differs, and the names of those that are the same.
+ */
+async function siteDiff(
+  input: InputOf<typeof ncDiffInterfaceTool>,
+  ctx: ToolContext,
+  siteA: string,
+  p: { aliasA?: string; aliasB?: string; rootA?: string; rootB?: string },
+): Promise<ToolResult> {
+  const engineA = await engineFor({ alias: p.aliasA, hciroot: p.rootA }, ctx);
+  const engineB = await engineFor({ alias: p.aliasB, hciroot: p.rootB }, ctx);
+  const a = await engineA.load(siteA);
+  const b = await engineB.load(input.to_site?.trim() || a.site.name);
+  const whereA = p.aliasA ? `${p.aliasA}:${engineA.root}` : engineA.root;
+  const whereB = p.aliasB ? `${p.aliasB}:${engineB.root}` : engineB.root;
+  if (whereA === whereB && a.site.name === b.site.name) {
+    throw new EngineInputError(
+      "same_sides",
+      "both sides are the same site of the same engine root: give --to-hciroot, --to-alias or --to-site",
+    );
+  }
+  const cosmetic = input.cosmetic;
+  const lines = [`--- site ${a.site.name} (${whereA})`, `+++ site ${b.site.name} (${whereB})`];
+  const json: unknown[] = [];
+  const same: string[] = [], differ: string[] = [], onlyA: string[] = [], onlyB: string[] = [];
+  for (const type of ["protocol", "destination", "process"] as const) {
+    const listA = a.nc.entries.filter((e) => e.type === type);
+    const listB = b.nc.entries.filter((e) => e.type === type);
+    const byName = new Map(listB.map((e) => [e.name.toLowerCase(), e]));
+    const label = (n: string) => (type === "protocol" ? n : `${type} ${n}`);
+    for (const ea of listA) {
+      const eb = byName.get(ea.name.toLowerCase());
+      byName.delete(ea.name.toLowerCase());
+      if (!eb) {
+        onlyA.push(label(ea.name));
+        lines.push(`- ${label(ea.name)}: only in ${a.site.name} (${whereA})`);
+        json.push({ record: ea.name, type, only: "a" });
+        continue;
+      }
+      const changes = diffConfig(ea.config, eb.config, { cosmetic });
+      if (changes.length === 0) {
+        same.push(label(ea.name));
+        continue;
+      }
+      differ.push(label(ea.name));
+      lines.push(`${label(ea.name)}:`, ...changes.map((c) => `    ${changeLine(c)}`));
+      json.push({ record: ea.name, type, changes });
+    }
+    for (const eb of byName.values()) {
+      onlyB.push(label(eb.name));
+      lines.push(`+ ${label(eb.name)}: only in ${b.site.name} (${whereB})`);
+      json.push({ record: eb.name, type, only: "b" });
+    }
+  }
+  const status: { exitCode?: number } = {};
+  if (input.exit_code === true && differ.length + onlyA.length + onlyB.length > 0) status.exitCode = 1;
+  if (input.format === "json") {
+    return {
+      text: JSON.stringify(
+        {
+          a: { site: a.site.name, where: whereA },
+          b: { site: b.site.name, where: whereB },
+          records: json,
+          same,
+        },
+        null,
+        2,
+      ),
+      ...status,
+    };
+  }
+  const threadsA = a.nc.protocols.length;
+  lines.push(
+    "",
+    `[nc_diff_interface: site ${a.site.name}: ${differ.length} record${
+      differ.length === 1 ? "" : "s"
+    } differ` +
+      `${differ.length ? ` (${differ.join(", ")})` : ""}` +
+      `${onlyA.length ? `; only in the first: ${onlyA.join(", ")}` : ""}` +
+      `${onlyB.length ? `; only in the second: ${onlyB.join(", ")}` : ""}` +
+      `; the same: ${same.length ? same.join(", ") : "none"} (${threadsA} threads in the first)` +
+      `${cosmetic ? "" : "; COORDS and BITMAP ignored (--cosmetic shows them)"}]`,
+  );
+  return { text: lines.join("\n"), ...status };
 }
