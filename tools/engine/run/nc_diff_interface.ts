@@ -81,7 +81,8 @@ export async function run(input: InputOf<typeof ncDiffInterfaceTool>, ctx: ToolC
     // A site and no thread, against another place: every thread of the site, compared.
     if (
       threadA === undefined && other === undefined && siteA !== undefined && !fileA && !fileB &&
-      (input.to_hciroot || input.to_alias || input.to_site)
+      (input.to_hciroot || input.to_alias || input.to_site) &&
+      await namesSite(await engineFor({ alias: aliasA, hciroot: rootA }, ctx), siteA).catch(() => false)
     ) {
       return await siteDiff(input, ctx, siteA, { aliasA, aliasB, rootA, rootB });
     }
