@@ -82,11 +82,29 @@ export async function run(input: InputOf<typeof ncShowTool>, ctx: ToolContext): 
     }
     if (format === "tcl") return { text: toTcl(value) };
     if (typeof value === "string") return { text: value.trim() === "" ? "{}" : value };
-    return { text: `${path} of ${where}\n${renderTree(value)}` };
+    // The block's settings in words too (relative folders resolved under the process folder).
+    const top = (dotted ?? path).split(".")[0].toUpperCase();
+    const said = entry.type === "protocol" ? OPERATIONS_OF[top] : undefined;
+    const ops = said ? operationsOf(entry, site.dir).filter(([k]) => said.includes(k)) : [];
+    return {
+      text: `${path} of ${where}\n${ops.length ? `${operationsText(ops)}\nconfiguration:\n` : ""}${
+        renderTree(value)
+      }`,
+    };
   } catch (err) {
     return failure(err);
   }
 }
+
+/** The operations (operationsOf's names) a block of the thread's configuration is about. */
+const OPERATIONS_OF: Record<string, readonly string[]> = {
+  PROTOCOL: ["connection", "tls"],
+  REPLYCONTROL: ["replies"],
+  REPLYXLATE: ["replies"],
+  SENDDATACTRL: ["delivery"],
+  SAVEMSGS: ["smat"],
+  SMS: ["data procs", "replies"],
+};
 
 /** What there is at the deepest part of `path` that exists: its keys, or its element count. */
 function keysNear(config: KeyedList, path: string): string {
