@@ -5,7 +5,7 @@ import type { ncPathsTool } from "../nc_paths_tool.ts";
 import type { InputOf, ToolContext, ToolResult } from "../../types.ts";
 import { engineFor, failure } from "../engine.ts";
 import { type Chain, chainText, hopCount, type PathNode, RouteGraph, trxidText, type Way } from "../paths.ts";
-import { procText, type TpsProc } from "../netconfig/mod.ts";
+import { procText, routesOf, type TpsProc } from "../netconfig/mod.ts";
 import { renderTable } from "../table.ts";
 import { resolveThread, splitThreadName } from "../thread_ref.ts";
 
@@ -142,6 +142,7 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
     }
     const args = procArgs(chains, false);
     if (args.length) lines.push(`[nc_paths: proc ARGS: ${args.join("; ")}]`);
+    for (const r of replyRoutes(chains, graph)) lines.push(`[nc_paths: ${r}]`);
     const off = offHops(chains);
     if (off.length) lines.push(`[nc_paths: (off) and ~> hops: ${off.join("; ")}]`);
     if (!input.include_disabled) {
@@ -167,6 +168,37 @@ export async function run(input: InputOf<typeof ncPathsTool>, ctx: ToolContext):
   } catch (err) {
     return failure(err);
   }
+}
+
+/**
+ * Where the replies travel on the chains' cross-site and TCP hops: a thread that sends to another
+ * (`lab_adt_out => lab/lab_adt_in`) gets that thread's replies (ACKs) back, and its REPLYXLATE
+ * routes them on (`to ack_audit_out`). What stops if the receiving thread stops is then said too.
+ */
+function replyRoutes(chains: Chain[], graph: RouteGraph): string[] {
+  const out = new Set<string>();
+  for (const c of chains) {
+    let from = c.start;
+    for (const st of c.steps) {
+      if (st.via === "cross" && from.kind === "thread") {
+        const entry = graph.netconfig(from.site)?.protocol(from.name);
+        const routes = entry ? routesOf(entry, true).filter((r) => r.kind === "reply") : [];
+        const to = routes.flatMap((r) =>
+          r.details.map((d) =>
+            `${r.trxid} ${d.type} -> ${d.dests.join(" ") || "-"}${!r.enabled || !d.enabled ? " (off)" : ""}`
+          )
+        );
+        if (to.length) {
+          out.add(
+            `replies of ${from.site}/${from.name} (from ${st.node.site}/${st.node.name}) are routed by its ` +
+              `REPLYXLATE: ${to.join("; ")}`,
+          );
+        }
+      }
+      from = st.node;
+    }
+  }
+  return [...out];
 }
 
 /**

@@ -1,0 +1,62 @@
+/** nc_paths says where the replies of a thread that sends to another travel (its REPLYXLATE). */
+import { doesNotMatch, match } from "node:assert/strict";
+import { ncPathsTool } from "../../../tools/engine/nc_paths_tool.ts";
+import { processRecord, protocolRecord, type ThreadSpec, writeNetConfig } from "../../support/nc_writer.ts";
+import { tempDir } from "../../support/run_assist.ts";
+import { call, contextFor } from "../support.ts";
+
+async function site(root: string, name: string, threads: ThreadSpec[]): Promise<void> {
+  await Deno.mkdir(`${root}/${name}`, { recursive: true });
+  await Deno.writeTextFile(`${root}/${name}/siteInfo`, "");
+  await Deno.writeTextFile(
+    `${root}/${name}/NetConfig`,
+    writeNetConfig({ who: "hci", date: "May 21, 2021 9:39:05 AM CDT" }, [
+      processRecord("p"),
+      ...threads.map(protocolRecord),
+    ]),
+  );
+}
+
+Deno.test("nc_paths: a sender's replies from the thread it reaches, and where its REPLYXLATE sends them", async () => {
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await site(root, "hub", [
+    {
+      name: "adt_in",
+      process: "p",
+      type: "tcpip",
+      isServer: true,
+      port: 5001,
+      routes: [{ trxid: "ADT_A01", details: [{ type: "raw", dest: ["lab_out"] }] }],
+    },
+    {
+      name: "lab_out",
+      process: "p",
+      type: "tcpip",
+      host: "localhost",
+      port: 6001,
+      replyRoutes: [{ trxid: "ACK", details: [{ type: "raw", dest: ["ack_audit"] }] }],
+    },
+    { name: "ack_audit", process: "p", type: "file", outfile: "acks.log" },
+  ]);
+  await site(root, "lab", [{
+    name: "lab_in",
+    process: "p",
+    type: "tcpip",
+    isServer: true,
+    port: 6001,
+    routes: [{ trxid: "ADT_A01", details: [{ type: "raw", dest: ["lab_sys"] }] }],
+  }, { name: "lab_sys", process: "p", type: "file", outfile: "sys.txt" }]);
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const r = await call(ncPathsTool, { hciroot: root, site: "hub", thread: "adt_in" }, ctx);
+  match(r.text, /adt_in -> lab_out => lab\/lab_in -> lab\/lab_sys/);
+  match(
+    r.text,
+    /\[nc_paths: replies of hub\/lab_out \(from lab\/lab_in\) are routed by its REPLYXLATE: ACK raw -> ack_audit\]/,
+  );
+  // From the receiving side on, no sender hop: nothing said.
+  doesNotMatch(
+    (await call(ncPathsTool, { hciroot: root, site: "lab", thread: "lab_in" }, ctx)).text,
+    /replies of/,
+  );
+});
