@@ -43,16 +43,23 @@ export async function namesSite(engine: Engine, name: string): Promise<boolean> 
 }
 
 /**
- * Splits `thread.site` when the part after the last dot names a site of the engine root; `site`
- * given apart must then agree. A name whose suffix is no site is kept whole.
+ * Splits `thread.site` when the part after the last dot names a site of the engine root, and
+ * `site/thread` (as the tools' own output writes a thread of a site) when the part before the
+ * slash does; `site` given apart must then agree. A name whose suffix is no site is kept whole.
  */
 export async function splitThreadName(
   engine: Engine,
   spec: string,
   site: string | undefined,
 ): Promise<ThreadName> {
-  const name = spec.trim();
+  let name = spec.trim();
   const given = clean(site);
+  const slash = name.indexOf("/");
+  if (slash > 0 && slash < name.length - 1 && name.indexOf("/", slash + 1) === -1) {
+    const hit = siteNamed((await engine.sites()).sites, name.slice(0, slash));
+    // Read as `thread.site` below, so both forms agree on every check.
+    if (hit) name = `${name.slice(slash + 1)}.${hit.name}`;
+  }
   const dot = name.lastIndexOf(".");
   if (dot > 0 && dot < name.length - 1) {
     const suffix = name.slice(dot + 1);

@@ -220,3 +220,29 @@ Deno.test("nc_docs: a site with no saved versions says so, not that the live fil
   const r = await call(ncDocsTool, { hciroot: root, site: "solo" }, contextFor(`${tmp.path}/home`, tmp.path));
   match(r.text, /Live version: no saved versions to compare/);
 });
+
+Deno.test("engine tools: a thread named site/thread, as the tools' own output writes it", async () => {
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await writeFixtureRoot(root);
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const port = await call(ncShowTool, { thread: "lab/lab_in", path: "PROTOCOL.PORT", hciroot: root }, ctx);
+  assertEquals(port.text, "6001");
+  const byHand = await call(ncShowTool, { site: "lab/lab_in", thread: "PROTOCOL.PORT", hciroot: root }, ctx);
+  assert(!byHand.isError, byHand.text);
+  const to = await call(
+    ncPathsTool,
+    { site: "adt", thread: "adt_in", to: "lab/lab_sys_out", hciroot: root },
+    ctx,
+  );
+  match(to.text, /reaching lab\/lab_sys_out/);
+  // A site given apart must agree; a slash whose first part is no site stays part of the name.
+  assertEquals(
+    errorOf(await call(ncShowTool, { site: "adt", thread: "lab/lab_in", hciroot: root }, ctx)).error,
+    "conflicting_site",
+  );
+  assertEquals(
+    errorOf(await call(ncShowTool, { thread: "nosite/lab_in", hciroot: root }, ctx)).error,
+    "unknown_thread",
+  );
+});
