@@ -96,7 +96,8 @@ export const ncMsgsTool = {
     {
       name: "join_replies",
       type: "boolean",
-      description: "join each matching message to its reply (an ACK's MSA-2 = the message's MSH-10), " +
+      description: "join each matching message to its reply (an ACK's MSA-2 = the message's MSH-10; " +
+        "text and hl7 conditions choose the originals, not the replies), " +
         "from every archive read: original and reply times, MSH-9, MSH-10, MSA-1, MSA-3, seconds between; " +
         "the footer gives the tally by MSA-1 and the slowest reply; with count, no rows",
       default: false,

@@ -18,10 +18,17 @@ export const ncThreadsTool = {
   params: [
     { ...siteParam(), description: "site name (default: every site, with cross-site port problems)" },
     { name: "match", type: "string", description: "only threads whose name matches this pattern (* and ?)" },
+    {
+      name: "problems",
+      type: "boolean",
+      description: "only the port problems (shared listener ports, clients nothing listens for, listeners " +
+        "nothing reaches), no thread table: 'do two threads listen on one port?' in a few lines",
+      default: false,
+    },
     HCIROOT_PARAM,
     aliasParam(),
     formatParam(),
   ],
-  examples: ["adt", "adt --match '*_out' --format tsv"],
+  examples: ["adt", "adt --match '*_out' --format tsv", "--problems"],
   exampleInput: { site: "adt", match: "*_out" },
 } as const satisfies ToolDef;

@@ -175,6 +175,14 @@ Deno.test("nc_msgs: a window with a start reads SmatHistory and counts each mess
   match(r.text, /count 6 messages/);
   match(r.text, /1 SmatHistory copy read too/);
   match(r.text, /1 copy of messages found in more than one archive counted once/);
+  // Without a start, the copy is not read, and a note says it is there.
+  const plain = await call(ncMsgsTool, { ...base, count: true, hl7: ["MSH.9.1=ORU"] }, ctx);
+  match(
+    plain.text,
+    /\[note: 1 SmatHistory copy not read \(older, cycled messages\): history, or a since, reads them\]/,
+  );
+  const withIt = await call(ncMsgsTool, { ...base, count: true, history: true, hl7: ["MSH.9.1=ORU"] }, ctx);
+  assert(!withIt.text.includes("not read"), withIt.text);
 });
 
 Deno.test("nc_msgs join_replies: slower_than, the slowest in the footer, replies kept to their thread", async () => {

@@ -84,3 +84,13 @@ Deno.test("operations: a long reply timeout reads in hours too; an OBRESEND coun
 `);
   assertEquals(short.replies, "reply timeout 90 s; resends after a timeout: no");
 });
+
+Deno.test("operations: a thread that does not wait for replies says so once, no timeout or resend", () => {
+  const o = ops(`protocol ehr_out {
+    { PROCESSNAME p }
+    { PROTOCOL { { TYPE tcpip } { HOST ehr } { PORT 7500 } { ISSERVER 0 } } }
+    { REPLYCONTROL { { OBRESEND 1 } { REPLYGEN { { TYPE none } } } { TIMEOUT -1 } { WAIT 0 } } }
+}
+`);
+  assertEquals(o.replies, "waits for the reply: no (so no reply timeout or resend); generated reply none");
+});

@@ -246,3 +246,22 @@ Deno.test("engine tools: a thread named site/thread, as the tools' own output wr
     "unknown_thread",
   );
 });
+
+Deno.test("nc_threads problems: the port problems alone, no thread table", async () => {
+  await using tmp = await tempDir();
+  const root = `${tmp.path}/hci`;
+  await writeFixtureRoot(root);
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const full = await call(ncThreadsTool, { hciroot: root }, ctx);
+  const only = await call(ncThreadsTool, { hciroot: root, problems: true }, ctx);
+  assert(!only.text.includes("THREAD"), only.text);
+  match(
+    only.text,
+    /^\[nc_threads: \d+ threads in \d+ sites; only the port problems shown\]\n\[(cross-site port problems|no cross-site)/,
+  );
+  // The same problem lines as the full answer, in far fewer characters.
+  const problemsOf = (t: string) =>
+    t.split("\n").filter((l) => l.startsWith("  ") || l.startsWith("[cross-site"));
+  assertEquals(problemsOf(only.text), problemsOf(full.text));
+  assert(only.text.length * 2 < full.text.length);
+});

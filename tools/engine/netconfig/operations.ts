@@ -142,10 +142,15 @@ export function operationsOf(entry: NcEntry, siteDir?: string): Operation[] {
   const timeout = val(reply, "TIMEOUT");
   const replyXlate = c.get("REPLYXLATE");
   const replyRoutes = Array.isArray(replyXlate) ? replyXlate.length : 0;
+  // A thread that does not wait for replies has no reply timeout to act on: said once, not as if
+  // it resent.
+  const noWait = val(reply, "WAIT") !== undefined && !isOn(val(reply, "WAIT"));
   const replies = present(
-    timeout !== undefined && `reply timeout ${seconds(timeout)}`,
-    val(reply, "WAIT") !== undefined && `waits for the reply: ${yesNo(val(reply, "WAIT"))}`,
-    val(reply, "OBRESEND") !== undefined && `resends after a timeout: ${resend(val(reply, "OBRESEND")!)}`,
+    !noWait && timeout !== undefined && `reply timeout ${seconds(timeout)}`,
+    val(reply, "WAIT") !== undefined &&
+      (noWait ? "waits for the reply: no (so no reply timeout or resend)" : `waits for the reply: yes`),
+    !noWait && val(reply, "OBRESEND") !== undefined &&
+      `resends after a timeout: ${resend(val(reply, "OBRESEND")!)}`,
     labelled("generated reply", val(reply?.kl("REPLYGEN"), "TYPE")),
     labelled("IN_REPLY procs", procs(sms?.kl("IN_REPLY"))),
     labelled("OUT_REPLY procs", procs(sms?.kl("OUT_REPLY"))),

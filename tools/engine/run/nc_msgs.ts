@@ -79,6 +79,8 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
       if (bad) throw new EngineInputError("usage", bad);
     }
     let files: SmatFile[];
+    // SmatHistory copies there are but this call does not read (said in a note).
+    let unread = 0;
     let fs;
     let siteName: string | undefined;
     let siteDir: string | undefined;
@@ -111,6 +113,7 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
             files.push(f);
             siteOf.set(f.path, site);
           }
+          if (!history) unread += historyOnly(await siteSmatFiles(fs, site, true));
         }
         scope = `${sites.length} site${sites.length === 1 ? "" : "s"}`;
         tz = await siteZone(engine, undefined, input.tz);
@@ -136,6 +139,9 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
             history,
           );
           files = r.files;
+          if (!history) {
+            unread += historyOnly((await threadSmatFiles(fs, site, thread, input.direction, true)).files);
+          }
           scope = `thread ${thread.name} of site ${site.name}`;
           if (files.length === 0) {
             const proc = (thread.config.str("PROCESSNAME") ?? "?").trim();
@@ -152,6 +158,7 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
           }
         } else {
           files = await siteSmatFiles(fs, site, history);
+          if (!history) unread += historyOnly(await siteSmatFiles(fs, site, true));
           scope = `site ${site.name}`;
           if (files.length === 0) {
             return toolError("no_smat", `no SMAT archives in ${fs.join(site.dir, "exec", "processes")}`);
@@ -208,6 +215,12 @@ export async function run(input: InputOf<typeof ncMsgsTool>, ctx: ToolContext): 
         `${historyRead} SmatHistory cop${
           historyRead === 1 ? "y" : "ies"
         } read too: the window has a start (--since)`,
+      );
+    }
+    if (unread > 0) {
+      notes.push(
+        `${unread} SmatHistory cop${unread === 1 ? "y" : "ies"} not read (older, cycled messages): ` +
+          "history, or a since, reads them",
       );
     }
     if (copies > 0) {
@@ -393,6 +406,11 @@ function withNotes(lines: string[], s: Scope): ToolResult {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** How many of `files` are SmatHistory copies. */
+function historyOnly(files: readonly SmatFile[]): number {
+  return files.filter((f) => f.role === "history").length;
+}
 
 /** A count, counts per value, or replies joined: questions over every matching message. */
 function answer(

@@ -154,7 +154,7 @@ function threadEvents(snaps: Snapshot[], thread: string): Event[] {
  * again as it was, or only moved in the IDE: COORDS) is no revision: it is counted in `unchanged`,
  * not listed.
  */
-function systemEvents(snaps: Snapshot[], unchanged: { n: number }): Event[] {
+function systemEvents(snaps: Snapshot[], unchanged: { n: number; labels: string[] }): Event[] {
   const events: Event[] = [];
   let prevNc: NetConfig | undefined;
   let prev: Snapshot | undefined;
@@ -206,8 +206,10 @@ function systemEvents(snaps: Snapshot[], unchanged: { n: number }): Event[] {
         removed.length ? `removed ${removed.join(", ")}` : "",
         changed.length ? `changed ${changed.join(", ")}` : "",
       ].filter((p) => p !== "");
-      if (parts.length === 0) unchanged.n++;
-      else {events.push({
+      if (parts.length === 0) {
+        unchanged.n++;
+        unchanged.labels.push(s.aliases.join(" = "));
+      } else {events.push({
           snap: s,
           prev,
           change: parts.join("; ") + restores(restoredFrom(earlier, nc)),
@@ -286,7 +288,7 @@ export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolConte
     const isKey = (key: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(key);
     const when = (key: string) =>
       isKey(key) ? formatTime(Date.parse(key), { utc, zone: tz.zone }) : key || "?";
-    const unchanged = { n: 0 };
+    const unchanged = { n: 0, labels: [] as string[] };
     let events: Event[] = [];
     const notes: string[] = [];
     let snapCount = 0;
@@ -359,9 +361,13 @@ export async function run(input: InputOf<typeof ncRevisionsTool>, ctx: ToolConte
               }, tz.zone)
             } (dates in ${tz.zone}, ${tz.source})`
             : ""
-        }${unchanged.n ? `; ${unchanged.n} saved without a change to any record, not counted` : ""}${
-          live.filter(Boolean).map((l) => `; ${l}`).join("")
-        }]`,
+        }${
+          unchanged.n
+            ? `; ${unchanged.n} saved without a change to any record, not counted (${
+              unchanged.labels.slice(0, 8).join(", ")
+            }${unchanged.labels.length > 8 ? ", ..." : ""})`
+            : ""
+        }${live.filter(Boolean).map((l) => `; ${l}`).join("")}]`,
     );
     for (const n of notes) lines.push(`[note: ${n}]`);
     return { text: lines.join("\n") };

@@ -83,7 +83,9 @@ export async function run(input: InputOf<typeof ncThreadsTool>, ctx: ToolContext
     const table = renderTable(all ? ["SITE", ...COLUMNS] : COLUMNS, rows, format);
     if (format === "tsv") return { text: table };
     const scope = all ? `${sites.length} site${sites.length === 1 ? "" : "s"}` : `site ${sites[0].site.name}`;
-    const lines = [table, "", `[nc_threads: ${count} thread${count === 1 ? "" : "s"} in ${scope}]`];
+    const lines = input.problems
+      ? [`[nc_threads: ${count} thread${count === 1 ? "" : "s"} in ${scope}; only the port problems shown]`]
+      : [table, "", `[nc_threads: ${count} thread${count === 1 ? "" : "s"} in ${scope}]`];
     const p = problemLines(problems);
     if (all) {
       lines.push(
