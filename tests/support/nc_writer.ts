@@ -361,3 +361,16 @@ export function processRecord(name: string): Record3 {
 export function destinationRecord(name: string, host: string, port: number): Record3 {
   return ["destination", name, kl({ HOST: q(host), PORT: String(port) })];
 }
+
+/**
+ * Writes a site folder `root/site` with an empty siteInfo and a NetConfig of `records` (20.1 IDE
+ * style), for tests that need a small engine root of their own.
+ */
+export async function writeSite(root: string, site: string, records: readonly Record3[]): Promise<void> {
+  await Deno.mkdir(`${root}/${site}`, { recursive: true });
+  await Deno.writeTextFile(`${root}/${site}/siteInfo`, "");
+  await Deno.writeTextFile(
+    `${root}/${site}/NetConfig`,
+    writeNetConfig({ who: "hci", date: "May 21, 2021 9:39:05 AM CDT" }, records),
+  );
+}

@@ -17,6 +17,7 @@ import {
   q,
   type ThreadSpec,
   writeNetConfig,
+  writeSite,
 } from "../../support/nc_writer.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { call, contextFor } from "../support.ts";
@@ -112,20 +113,16 @@ Deno.test("a key the schema does not know, laid out as a nested keyed list, is s
 Deno.test("nc_show and nc_diff_interface: EDIBATCH by path, never one blob", async () => {
   await using tmp = await tempDir();
   const root = `${tmp.path}/hci`;
-  await Deno.mkdir(`${root}/edi`, { recursive: true });
-  await Deno.writeTextFile(`${root}/edi/siteInfo`, "");
-  await Deno.writeTextFile(
-    `${root}/edi/NetConfig`,
-    netconfig(
-      { ...BASE, edibatch: { "OUT_DATA.TYPE": "x12", "OUT_DATA.TRIGGER.TIMER": "300" } },
-      {
-        ...BASE,
-        name: "x12_out_b",
-        port: 7002,
-        edibatch: { "OUT_DATA.TYPE": "x12", "OUT_DATA.TRIGGER.TIMER": "600" },
-      },
-    ),
-  );
+  await writeSite(root, "edi", [
+    processRecord("p1"),
+    protocolRecord({ ...BASE, edibatch: { "OUT_DATA.TYPE": "x12", "OUT_DATA.TRIGGER.TIMER": "300" } }),
+    protocolRecord({
+      ...BASE,
+      name: "x12_out_b",
+      port: 7002,
+      edibatch: { "OUT_DATA.TYPE": "x12", "OUT_DATA.TRIGGER.TIMER": "600" },
+    }),
+  ]);
   const ctx = contextFor(`${tmp.path}/home`, tmp.path);
   const shown = await call(ncShowTool, {
     hciroot: root,

@@ -1,20 +1,12 @@
 /** nc_paths says where the replies of a thread that sends to another travel (its REPLYXLATE). */
 import { doesNotMatch, match } from "node:assert/strict";
 import { ncPathsTool } from "../../../tools/engine/nc_paths_tool.ts";
-import { processRecord, protocolRecord, type ThreadSpec, writeNetConfig } from "../../support/nc_writer.ts";
+import { processRecord, protocolRecord, type ThreadSpec, writeSite } from "../../support/nc_writer.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { call, contextFor } from "../support.ts";
 
-async function site(root: string, name: string, threads: ThreadSpec[]): Promise<void> {
-  await Deno.mkdir(`${root}/${name}`, { recursive: true });
-  await Deno.writeTextFile(`${root}/${name}/siteInfo`, "");
-  await Deno.writeTextFile(
-    `${root}/${name}/NetConfig`,
-    writeNetConfig({ who: "hci", date: "May 21, 2021 9:39:05 AM CDT" }, [
-      processRecord("p"),
-      ...threads.map(protocolRecord),
-    ]),
-  );
+function site(root: string, name: string, threads: ThreadSpec[]): Promise<void> {
+  return writeSite(root, name, [processRecord("p"), ...threads.map(protocolRecord)]);
 }
 
 Deno.test("nc_paths: a sender's replies from the thread it reaches, and where its REPLYXLATE sends them", async () => {

@@ -6,22 +6,17 @@ import {
   processRecord,
   protocolRecord,
   type ThreadSpec,
-  writeNetConfig,
+  writeSite,
 } from "../../support/nc_writer.ts";
 import { tempDir } from "../../support/run_assist.ts";
 import { call, contextFor, errorOf } from "../support.ts";
 
-async function site(root: string, threads: ThreadSpec[], dest: [string, string, number]): Promise<void> {
-  await Deno.mkdir(`${root}/lab`, { recursive: true });
-  await Deno.writeTextFile(`${root}/lab/siteInfo`, "");
-  await Deno.writeTextFile(
-    `${root}/lab/NetConfig`,
-    writeNetConfig({ who: "hci", date: "May 21, 2021 9:39:05 AM CDT" }, [
-      processRecord("lab_proc"),
-      ...threads.map(protocolRecord),
-      destinationRecord(...dest),
-    ]),
-  );
+function site(root: string, threads: ThreadSpec[], dest: [string, string, number]): Promise<void> {
+  return writeSite(root, "lab", [
+    processRecord("lab_proc"),
+    ...threads.map(protocolRecord),
+    destinationRecord(...dest),
+  ]);
 }
 
 const IN: ThreadSpec = { name: "lab_in", process: "lab_proc", type: "tcpip", port: 7010, isServer: true };
