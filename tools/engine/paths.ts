@@ -619,8 +619,15 @@ export function chainText(c: Chain, procs: "all" | "hops" | "none" = "all"): str
     if (via === "cross") return " => ";
     const shaft = disabled ? "~" : "-";
     const gen = ways.some((w) => w.type === "generate") ? "generate" : "";
-    const inner = names(ways.flatMap((w) => w.procs));
-    const label = [gen, inner.slice(1, -1)].filter((x) => x).join(":");
+    // A hop taken for several TRXIDs: a proc only some of their details run says for which.
+    const all = uniq(ways.map((w) => w.trxid));
+    const inner = procs === "none"
+      ? ""
+      : uniq(ways.flatMap((w) => w.procs.map((p) => p.name))).map((name) => {
+        const by = uniq(ways.filter((w) => w.procs.some((p) => p.name === name)).map((w) => w.trxid));
+        return all.length > 1 && by.length < all.length ? `${name} for ${by.join(",")}` : name;
+      }).join(",");
+    const label = [gen, inner].filter((x) => x).join(":");
     return label ? ` ${shaft}[${label}]${shaft}> ` : ` ${shaft}> `;
   };
   let s = label(c.start) + (procs === "all" ? names(c.startProcs) : "");

@@ -190,7 +190,8 @@ Deno.test("route chains: a chain carries what every hop lets through; procs and 
     [
       "ADT_A01,ADT_A08(off)",
       3,
-      "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in -> rad/pacs_adt_out[tps_pacs_ack]",
+      // The proc runs on the ADT_A08 detail only: said on a hop taken for two TRXIDs.
+      "reg_adt_in[tps_check_msh] -[tps_hl_flags for ADT_A08]-> to_rad => rad/rad_adt_in -> rad/pacs_adt_out[tps_pacs_ack]",
     ],
     ["ADT_A08", 3, "reg_adt_in[tps_check_msh] -[tps_hl_flags]-> to_rad => rad/rad_adt_in -> rad/ris_out"],
     ["ADT_A03", 1, "reg_adt_in[tps_check_msh] -> gone_out (undefined)"],
