@@ -264,4 +264,7 @@ Deno.test("nc_threads problems: the port problems alone, no thread table", async
     t.split("\n").filter((l) => l.startsWith("  ") || l.startsWith("[cross-site"));
   assertEquals(problemsOf(only.text), problemsOf(full.text));
   assert(only.text.length * 2 < full.text.length);
+  // A site with no problem says so, rather than nothing.
+  const quiet = await call(ncThreadsTool, { hciroot: root, site: "pharm", problems: true }, ctx);
+  assertEquals(quiet.text.split("\n").slice(1), ["[no port problems with an end in pharm on this box]"]);
 });

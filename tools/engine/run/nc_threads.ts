@@ -99,6 +99,8 @@ export async function run(input: InputOf<typeof ncThreadsTool>, ctx: ToolContext
         `[port problems of ${sites[0].site.name} on this box (nc_threads without a site lists all):]`,
         ...p,
       );
+    } else if (input.problems) {
+      lines.push(`[no port problems with an end in ${sites[0].site.name} on this box]`);
     }
     for (const s of per) {
       if (s.issues.length === 0) continue;
