@@ -51,21 +51,24 @@ export function formsOf(c: { value: string; category: string; canonical: string 
   // the engine's facts win. Only a birth date is swept.
   if (c.category === "DATE") return [];
   const v = c.value;
-  const own = v.toLowerCase();
   if (c.category !== "NAME" && c.category !== "PHONE" && c.category !== "DOB" && c.category !== "SSN") {
+    const own = v.toLowerCase();
     return worthLooking(own) ? [own] : [];
   }
   // Built without regular expressions or sets: the sweep asks this for every value of a message.
   const out: string[] = [];
-  const put = (form: string) => {
+  // Each form is put together from the value as written and lowercased whole, as the text it is
+  // looked for in is: lowercasing depends on neighbours (a Greek final sigma before a space).
+  const put = (written: string) => {
+    const form = written.toLowerCase();
     if (!out.includes(form) && worthLooking(form)) out.push(form);
   };
-  put(own);
+  put(v);
   if (c.category === "NAME") {
-    const a = own.indexOf("^");
+    const a = v.indexOf("^");
     if (a !== -1) {
-      const b = own.indexOf("^", a + 1);
-      const family = own.slice(0, a), given = own.slice(a + 1, b === -1 ? own.length : b);
+      const b = v.indexOf("^", a + 1);
+      const family = v.slice(0, a), given = v.slice(a + 1, b === -1 ? v.length : b);
       if (family !== "" && given !== "") {
         put(`${family} ${given}`);
         put(`${given} ${family}`);
@@ -111,12 +114,28 @@ function worthLooking(form: string): boolean {
   return letters + digits > 0;
 }
 
-/** True when the line holding `at` is a header segment's (`MSH|`, `BHS|`, ...). */
-function inHeaderSegment(text: string, at: number): boolean {
-  let s = at;
-  while (s > 0 && text.charCodeAt(s - 1) !== 10 && text.charCodeAt(s - 1) !== 13) s--;
+/** True when the line starting at `lineStart` is a header segment's (`MSH|`, `BHS|`, ...). */
+function isHeaderLine(text: string, lineStart: number): boolean {
+  const s = lineStart;
   return HEADER_SEGMENTS.has(text.slice(s, s + 3)) && s + 3 < text.length &&
     !/[\p{L}\p{N}\s]/u.test(text[s + 3]);
+}
+
+/**
+ * The start of the line holding each place asked for, places asked in increasing order: each
+ * character is read back over once in all (a line of 200 KB with thousands of places in it costs
+ * one pass, not one per place).
+ */
+function lineStarts(text: string): (at: number) => number {
+  let lastAt = 0, lastStart = 0;
+  return (at) => {
+    let j = at;
+    const stop = at >= lastAt ? lastAt : 0;
+    while (j > stop && text.charCodeAt(j - 1) !== 10 && text.charCodeAt(j - 1) !== 13) j--;
+    const start = j > stop || stop === 0 ? j : lastStart;
+    [lastAt, lastStart] = [at, start];
+    return start;
+  };
 }
 
 export interface Sweep {
@@ -141,11 +160,14 @@ export function sweepKnown(
   // The sweep stays inside the message a value was found in (a batch file holds many patients):
   // messages start at their MSH lines; text before the first is a message of its own.
   const starts = messageStarts(text);
-  // The forms in parallel arrays (no object per form), found by their first four characters and
-  // their message: one number for both (no string made to look one up), its forms longest first;
-  // and a bit per such number, so most places are passed over on one array read.
+  // The forms in parallel arrays (no object per form). A place is tried in two steps, neither of
+  // which grows with the number of forms: its first four characters and message as one number
+  // (with a bit table in front of the map) give the lengths of the forms starting so, longest
+  // first; each length's whole text and message, as another number, gives the form.
   const heads = new Map<number, number[]>();
   const seen = new Uint8Array(HEAD_BITS + 1);
+  const byForm = new Map<number, number>();
+  const chain: number[] = [];
   const formText: string[] = [];
   const formCand: Candidate[] = [];
   const formMsg: number[] = [];
@@ -167,22 +189,25 @@ export function sweepKnown(
     if (forms.length === 0) continue;
     const msg = messageOf(starts, c.start);
     for (const form of forms) {
-      const key = headKey(form, 0, msg);
-      let list = heads.get(key);
-      if (list?.some((j) => formMsg[j] === msg && formText[j] === form)) continue;
-      if (list === undefined) heads.set(key, list = []);
-      list.push(formText.length);
-      seen[key & HEAD_BITS] = 1;
+      const fk = formKey(form, 0, form.length, msg);
+      let j = byForm.get(fk) ?? -1;
+      while (j !== -1 && !(formMsg[j] === msg && formText[j] === form)) j = chain[j];
+      if (j !== -1) continue;
+      chain.push(byForm.get(fk) ?? -1);
+      byForm.set(fk, formText.length);
       formText.push(form);
       formCand.push(c);
       formMsg.push(msg);
+      const key = headKey(form, 0, msg);
+      const lengths = heads.get(key);
+      if (lengths === undefined) heads.set(key, [form.length]);
+      else if (!lengths.includes(form.length)) lengths.push(form.length);
+      seen[key & HEAD_BITS] = 1;
     }
   }
   const count = formText.length;
   if (count === 0) return none;
-  for (const list of heads.values()) {
-    if (list.length > 1) list.sort((a, b) => formText[b].length - formText[a].length);
-  }
+  for (const lengths of heads.values()) if (lengths.length > 1) lengths.sort((a, b) => b - a);
   const sorted = chosen.slice().sort((a, b) => a.start - b.start);
   const maxEnd = new Array<number>(sorted.length);
   for (let j = 0, m = 0; j < sorted.length; j++) maxEnd[j] = m = Math.max(m, sorted[j].end);
@@ -204,20 +229,22 @@ export function sweepKnown(
   }
   const places = placesToTry(lower, pairs, wide);
   let here = 0; // the message of the place (places come in order)
+  const lineOf = lineStarts(text);
   for (let k = 0; k < places.length; k++) {
     const i = places[k];
     if (i < next) continue; // inside a value just taken
     while (here < starts.length && starts[here] <= i) here++;
     const key = headKey(lower, i, here);
     if (seen[key & HEAD_BITS] === 0) continue;
-    const list = heads.get(key);
-    if (list === undefined) continue;
-    for (const j of list) {
-      const form = formText[j];
-      const end = i + form.length;
-      if (formMsg[j] !== here || end > lower.length) continue;
+    const lengths = heads.get(key);
+    if (lengths === undefined) continue;
+    for (const length of lengths) {
+      const end = i + length;
+      if (end > lower.length) continue;
       if (end < lower.length && isWordChar(lower.charCodeAt(end))) continue;
-      if (!lower.startsWith(form, i)) continue;
+      let j = byForm.get(formKey(lower, i, end, here)) ?? -1;
+      while (j !== -1 && !(formMsg[j] === here && lower.startsWith(formText[j], i))) j = chain[j];
+      if (j === -1) continue;
       const c = formCand[j];
       // The same text is the same value; another written form is its own value of the category,
       // and the lookup table decides whether it shares the token (phones, SSNs, birth dates: one
@@ -238,7 +265,7 @@ export function sweepKnown(
         if (o.end > end || (o.start === i && o.end === end)) blocked = true;
         else inside.push(o);
       }
-      if (blocked || fenced?.overlaps(i, end) || inHeaderSegment(text, i)) continue;
+      if (blocked || fenced?.overlaps(i, end) || isHeaderLine(text, lineOf(i))) continue;
       if (!taken.add(i, end)) continue;
       for (const o of inside) out.drop.add(o);
       out.add.push(candidate(i, end, value, c.category, canonical, c.tier, c.context));
@@ -247,6 +274,13 @@ export function sweepKnown(
     }
   }
   return out;
+}
+
+/** A number for `s[start, end)` in message `msg` (FNV-1a over the char codes, then the message). */
+function formKey(s: string, start: number, end: number, msg: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return Math.imul(h ^ msg, 16777619) & 0x3fffffff;
 }
 
 /** Bits of the table of {@link headKey} numbers (a mask). */

@@ -4,7 +4,8 @@
  * numbers: NK1-8 is a start date, NK1-16 a birth date, NK1-4 the address), then a seeded fuzz.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { formsOf } from "../../phi/sweep.ts";
+import { formsOf, sweepKnown } from "../../phi/sweep.ts";
+import { candidate } from "../../phi/candidate.ts";
 import { leaks, testEngine } from "./_support.ts";
 import { mulberry32, pick } from "../support/prng.ts";
 
@@ -94,6 +95,34 @@ Deno.test("sweep: written forms of a phone, a date of birth, an SSN and a name",
   );
   assertEquals(forms("IL", "ADDRESS"), [], "too short to look for");
   assertEquals(forms("4417", "MRN"), [], "too few digits");
+});
+
+Deno.test("sweep: a name's forms are lowercased whole, as the text is (a Greek final sigma)", () => {
+  // JavaScript lowercases Σ to ς before a space or comma and to σ before ^: a form cut from the
+  // lowercased HL7 value would never match the lowercased text.
+  const forms = formsOf({ value: "ΟΔΥΣΣΕΥΣ^ΓΙΑΝΝΗΣ", category: "NAME", canonical: "" });
+  assert(forms.includes("γιαννης οδυσσευς"), forms.join(" | "));
+  const text = "PID|1||123||ΟΔΥΣΣΕΥΣ^ΓΙΑΝΝΗΣ||\nNTE|1||patient ΓΙΑΝΝΗΣ ΟΔΥΣΣΕΥΣ called\n";
+  const at = text.indexOf("ΟΔΥΣΣΕΥΣ^ΓΙΑΝΝΗΣ");
+  const c = candidate(at, at + 16, "ΟΔΥΣΣΕΥΣ^ΓΙΑΝΝΗΣ", "NAME", "ΟΔΥΣΣΕΥΣ^ΓΙΑΝΝΗΣ", "hl7_pipeline", "PID-5");
+  assertEquals(sweepKnown(text, [c], [c], false).add.map((x) => x.value), ["ΓΙΑΝΝΗΣ ΟΔΥΣΣΕΥΣ"]);
+});
+
+Deno.test("sweep: thousands of values alike in one text without messages (a TSV) are each found", () => {
+  // 3,000 phones sharing their first six digits, each once as a known value and once again later:
+  // every second standing is swept, none mistaken for another.
+  const phones = Array.from({ length: 3000 }, (_, i) => `217555${String(i).padStart(4, "0")}`);
+  const head = phones.map((p, i) => `row${i}\t${p}`).join("\n");
+  const text = `${head}\n--- again ---\n${phones.slice().reverse().join(" ")}\n`;
+  const known = phones.map((p) => {
+    const at = text.indexOf(`\t${p}`) + 1;
+    return candidate(at, at + p.length, p, "PHONE", p, "contextual", "TSV");
+  });
+  const swept = sweepKnown(text, known, known, false).add;
+  assertEquals(swept.length, 3000);
+  const tail = text.indexOf("--- again");
+  assert(swept.every((c) => c.start > tail && text.slice(c.start, c.end) === c.value));
+  assertEquals(new Set(swept.map((c) => c.value)).size, 3000);
 });
 
 Deno.test("sweep fuzz: PID's values copied anywhere in 300 messages never stay in clear", async () => {
