@@ -625,7 +625,7 @@ export function chainText(c: Chain, procs: "all" | "hops" | "none" = "all"): str
       ? ""
       : uniq(ways.flatMap((w) => w.procs.map((p) => p.name))).map((name) => {
         const by = uniq(ways.filter((w) => w.procs.some((p) => p.name === name)).map((w) => w.trxid));
-        return all.length > 1 && by.length < all.length ? `${name} for ${by.join(",")}` : name;
+        return all.length > 1 && by.length < all.length ? `${name} for ${by.join("+")}` : name;
       }).join(",");
     const label = [gen, inner].filter((x) => x).join(":");
     return label ? ` ${shaft}[${label}]${shaft}> ` : ` ${shaft}> `;

@@ -76,3 +76,15 @@ Deno.test("nc_diff_interface: a site against another root; records only one side
   }, ctx);
   assertEquals(one.text.split("\n")[0], `--- lab/lab_out (${prod})`);
 });
+
+Deno.test("nc_diff_interface: a big site's unchanged records are counted, not named", async () => {
+  await using tmp = await tempDir();
+  const prod = `${tmp.path}/prod`, test = `${tmp.path}/test`;
+  const many = Array.from({ length: 40 }, (_, i): ThreadSpec => ({ ...IN, name: `in_${i}`, port: 8000 + i }));
+  await site(prod, [...many, OUT], ["to_hub", "hub", 7101]);
+  await site(test, [...many, { ...OUT, port: 7021 }], ["to_hub", "hub", 7101]);
+  const ctx = contextFor(`${tmp.path}/home`, tmp.path);
+  const r = await call(ncDiffInterfaceTool, { hciroot: prod, site: "lab", to_hciroot: test }, ctx);
+  match(r.text, /1 record differs \(lab_out\); the same: 42 records \(41 threads in the first\)/);
+  assert(!r.text.includes("in_7,"), r.text);
+});

@@ -254,13 +254,17 @@ async function siteDiff(
   const threadsA = a.nc.protocols.length;
   lines.push(
     "",
-    `[nc_diff_interface: site ${a.site.name}: ${differ.length} record${
-      differ.length === 1 ? "" : "s"
-    } differ` +
+    `[nc_diff_interface: site ${a.site.name}: ${differ.length} ${
+      differ.length === 1 ? "record differs" : "records differ"
+    }` +
       `${differ.length ? ` (${differ.join(", ")})` : ""}` +
       `${onlyA.length ? `; only in the first: ${onlyA.join(", ")}` : ""}` +
       `${onlyB.length ? `; only in the second: ${onlyB.join(", ")}` : ""}` +
-      `; the same: ${same.length ? same.join(", ") : "none"} (${threadsA} threads in the first)` +
+      // A big site's unchanged records by number, not by name (a model reads every word).
+      `; the same: ${
+        same.length === 0 ? "none" : same.length <= 30 ? same.join(", ") : `${same.length} records`
+      }` +
+      ` (${threadsA} threads in the first)` +
       `${cosmetic ? "" : "; COORDS and BITMAP ignored (--cosmetic shows them)"}]`,
   );
   return { text: lines.join("\n"), ...status };

@@ -11,6 +11,7 @@ import { EngineInputError } from "../errors.ts";
 import { localEngineFs } from "../engine_fs.ts";
 import {
   archiveThread,
+  canBeAnswered,
   checkPath,
   contentMatches,
   fieldRows,
@@ -444,7 +445,8 @@ function answer(
       : [];
     // Hours and days are listed in time order: the busiest is said, ties and all.
     const timed = ["hour", "day"].includes(input.group_by.toLowerCase()) && groups.length > 1;
-    const top = Math.max(...groups.map(([, n]) => n));
+    let top = 0;
+    if (timed) { for (const [, n] of groups) top = Math.max(top, n); }
     const tops = groups.filter(([, n]) => n === top).map(([k]) => k);
     const busiest = timed
       ? `; busiest ${input.group_by.toLowerCase()} ${tops.join(", ")} (${plural(top, "message")}${
@@ -474,11 +476,22 @@ function joined(
     !isReply(m) && inRange(m.time, filter) && contentMatches(m.content, filter)
   );
   const replies = all.filter(isReply);
+  // Originals no reply read could answer (an inbound copy on a thread that saves no replies) are
+  // left out and said, not counted as never answered.
+  const replyBy = new Set(replies.map((r) => r.source.trim().toLowerCase()).filter((x) => x !== ""));
+  const anonymous = replies.some((r) => r.source.trim() === "");
+  const unanswerable = new Map<string, number>();
+  const answerable = originals.filter((o) => {
+    if (canBeAnswered(o, replyBy, anonymous || replies.length === 0)) return true;
+    const t = archiveThread(o.file);
+    unanswerable.set(t, (unanswerable.get(t) ?? 0) + 1);
+    return false;
+  });
   const waitOf = (p: Joined) =>
     p.reply?.time !== undefined && p.original.time !== undefined
       ? (p.reply.time - p.original.time) / 1000
       : undefined;
-  const every = joinReplies(originals, replies);
+  const every = joinReplies(answerable, replies);
   // The slowest reply of all joined (before slower_than), so one call answers "which waited longest".
   let slowest: Joined | undefined, slowestWait = -Infinity;
   for (const p of every) {
@@ -554,6 +567,13 @@ function joined(
       filter,
     ),
   );
+  if (unanswerable.size > 0) {
+    s.notes.push(
+      `left out of the join: ${
+        [...unanswerable].map(([t, n]) => `${plural(n, "message")} of ${t}`).join(", ")
+      }, whose replies no archive read holds (an inbound copy, or a thread that saves no replies)`,
+    );
+  }
   return withNotes(lines, s);
 }
 

@@ -28,6 +28,7 @@ export {
 } from "./message.ts";
 export {
   archiveThread,
+  canBeAnswered,
   checkPath,
   fieldRows,
   GROUP_KEYS,

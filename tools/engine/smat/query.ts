@@ -207,6 +207,12 @@ export interface Joined {
   reply?: SmatMessage;
 }
 
+/** The threads a reply to `o` would be saved by: where it was sent, else the thread that received it. */
+function replyThreads(o: SmatMessage): string[] {
+  const to = o.dest.trim() || o.source.trim();
+  return to === "" ? [] : to.toLowerCase().split(/[\s,]+/);
+}
+
 /**
  * Whether reply `r` can answer `o` by their threads: a reply saved by a thread (its source) answers
  * what was sent to that thread (the original's destination), or, for a message the engine received
@@ -214,10 +220,17 @@ export interface Joined {
  * the ACK another system sent for its outbound copy. A reply that names no thread may answer any.
  */
 function answers(r: SmatMessage, o: SmatMessage): boolean {
-  const by = r.source.trim();
-  if (by === "") return true;
-  const to = o.dest.trim() ? o.dest.trim().split(/[\s,]+/) : [o.source.trim()];
-  return to.includes(by) || (r.dest.trim() !== "" && to.includes(r.dest.trim()));
+  const by = r.source.trim().toLowerCase();
+  return by === "" || replyThreads(o).includes(by);
+}
+
+/**
+ * Whether any of `replies` could answer `o`: false when the replies name their threads and none is
+ * one `o` would be answered by (an inbound copy on a thread whose archives hold no replies). Such
+ * an original is left out of a join rather than counted as never answered.
+ */
+export function canBeAnswered(o: SmatMessage, replyBy: ReadonlySet<string>, anonymous: boolean): boolean {
+  return anonymous || replyThreads(o).some((t) => replyBy.has(t));
 }
 
 /**
