@@ -103,6 +103,13 @@ export const ncMsgsTool = {
       default: false,
     },
     {
+      name: "reply_codes",
+      type: "string",
+      description: "with join_replies: only messages whose reply's MSA-1 is one of these (AE|AR), " +
+        "`none` for no reply: 'which messages were rejected' without reading the accepted ones",
+      metavar: "CODES",
+    },
+    {
       name: "slower_than",
       type: "integer",
       description: "with join_replies: only messages whose reply came more than N seconds after them, " +
@@ -139,6 +146,7 @@ export const ncMsgsTool = {
     "lab lab_out --hl7 OBX.8=H|HH|L|LL --fields PID.3.1 OBX.3.2 OBX.5 OBX.8",
     "adt adt_to_hub --join-replies --since 1d",
     "adt adt_to_hub --join-replies --slower-than 3 --count",
+    "adt adt_to_hub --join-replies --reply-codes AE|AR",
   ],
   exampleInput: { site: "adt", thread: "adt_in", hl7: ["MSH.9.2=A08"], limit: 5 },
 } as const satisfies ToolDef;

@@ -459,6 +459,20 @@ export class RouteGraph {
     for (const s of this.sites) {
       for (const p of s.nc.protocols) {
         const from: PathNode = { site: s.site.name, name: p.name, kind: "thread" };
+        // Replies a thread gets back, routed on by its REPLYXLATE, feed their destinations too.
+        for (const r of routesOf(p, true)) {
+          if (r.kind !== "reply") continue;
+          for (const d of r.details) {
+            const off = !r.enabled || !d.enabled ? " (disabled)" : "";
+            if (off && !this.includeDisabled) continue;
+            for (const dest of d.dests) {
+              const t = s.nc.protocol(dest);
+              if (t) {
+                add({ site: s.site.name, name: t.name, kind: "thread" }, `${p.name} (its replies)${off}`);
+              }
+            }
+          }
+        }
         for (const e of this.edges(from)) {
           if (!e.to) continue;
           const label = (to: PathNode) => (to.site === from.site ? from.name : `${from.site}/${from.name}`);

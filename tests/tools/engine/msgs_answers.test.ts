@@ -252,6 +252,25 @@ Deno.test("nc_msgs join_replies: slower_than, the slowest in the footer, replies
     slow.text,
     /4 messages joined to their replies whose reply took over 3 s or never came, of 6 \(AA 2, AE 1, no reply 1\); slowest reply CTL3 after 9\.0 s \(AE\)/,
   );
+  // reply_codes: only the rejected (AE) and the unanswered, in one call.
+  const rejected = await call(ncMsgsTool, { ...base, thread: "lab_out", reply_codes: "AE|none" }, ctx);
+  const codeRows = rejected.text.split("\n").filter((l) => /^2026/.test(l)).map((l) => l.split(/\s{2,}/));
+  assertEquals(codeRows.map((l) => [l[2], l[4]]), [["CTL5", "no reply"], ["CTL3", "AE"]]);
+  match(
+    rejected.text,
+    /2 messages joined to their replies whose reply is AE or none, of 6 \(AE 1, no reply 1\)/,
+  );
+  const both = await call(ncMsgsTool, {
+    ...base,
+    thread: "lab_out",
+    reply_codes: "aa",
+    slower_than: 3,
+    count: true,
+  }, ctx);
+  match(
+    both.text,
+    /2 messages joined to their replies whose reply is AA and whose reply took over 3 s or never came, of 6/,
+  );
   const rows = await call(ncMsgsTool, { ...base, thread: "lab_out", slower_than: 5 }, ctx);
   const lines = rows.text.split("\n").filter((l) => /^2026/.test(l)).map((l) => l.split(/\s{2,}/));
   assertEquals(lines.map((l) => [l[2], l[l.length - 1]]), [["CTL5", "-"], ["CTL3", "9.0"]]);
@@ -260,7 +279,10 @@ Deno.test("nc_msgs join_replies: slower_than, the slowest in the footer, replies
   const site2 = await call(ncMsgsTool, { ...base, hl7: ["MSH.10=CTL0"] }, ctx);
   const rows2 = site2.text.split("\n").filter((l) => /^2026/.test(l)).map((l) => l.split(/\s{2,}/));
   assertEquals(rows2.map((l) => [l[2], l[4]]), [["CTL0", "AA"]]);
-  match(site2.text, /\[note: left out of the join: 1 message of lab_in, whose replies no archive read holds/);
+  match(
+    site2.text,
+    /\[note: left out of the join: 1 message of lab_in \(CTL0 ORU\^R01\), whose replies no archive read holds/,
+  );
   // Over the whole site, slower_than counts what it counts over lab_out: 4, not the inbound copies.
   const siteSlow = await call(ncMsgsTool, { ...base, slower_than: 3, count: true }, ctx);
   match(siteSlow.text, /4 messages joined to their replies whose reply took over 3 s or never came, of 6 /);

@@ -46,6 +46,10 @@ Deno.test("nc_paths: a sender's replies from the thread it reaches, and where it
     r.text,
     /\[nc_paths: replies of hub\/lab_out \(from lab\/lab_in\) are routed by its REPLYXLATE: ACK raw -> ack_audit\]/,
   );
+  // nc_docs: the thread the replies are routed to is fed by the sender's REPLYXLATE.
+  const { ncDocsTool } = await import("../../../tools/engine/nc_docs_tool.ts");
+  const docs = await call(ncDocsTool, { hciroot: root, site: "hub", thread: "ack_audit" }, ctx);
+  match(docs.text, /Fed by: +lab_out \(its replies\)/);
   // From the receiving side on, no sender hop: nothing said.
   doesNotMatch(
     (await call(ncPathsTool, { hciroot: root, site: "lab", thread: "lab_in" }, ctx)).text,

@@ -421,7 +421,10 @@ function answer(
   s: Scope,
 ): ToolResult {
   if (input.join_replies) {
-    return joined(all, filter, s, { slowerThan: input.slower_than, countOnly: input.count });
+    const replyCodes = input.reply_codes?.trim()
+      ? new Set(input.reply_codes.split(/[|,\s]+/).filter((c) => c !== "").map((c) => c.toUpperCase()))
+      : undefined;
+    return joined(all, filter, s, { slowerThan: input.slower_than, replyCodes, countOnly: input.count });
   }
   const matched = all;
   if (input.group_by !== undefined) {
@@ -470,7 +473,7 @@ function joined(
   all: SmatMessage[],
   filter: MessageFilter,
   s: Scope,
-  opts: { slowerThan?: number; countOnly: boolean },
+  opts: { slowerThan?: number; replyCodes?: ReadonlySet<string>; countOnly: boolean },
 ): ToolResult {
   const originals = all.filter((m) =>
     !isReply(m) && inRange(m.time, filter) && contentMatches(m.content, filter)
@@ -480,11 +483,12 @@ function joined(
   // left out and said, not counted as never answered.
   const replyBy = new Set(replies.map((r) => r.source.trim().toLowerCase()).filter((x) => x !== ""));
   const anonymous = replies.some((r) => r.source.trim() === "");
-  const unanswerable = new Map<string, number>();
+  const unanswerable = new Map<string, string[]>();
   const answerable = originals.filter((o) => {
     if (canBeAnswered(o, replyBy, anonymous || replies.length === 0)) return true;
     const t = archiveThread(o.file);
-    unanswerable.set(t, (unanswerable.get(t) ?? 0) + 1);
+    const list = unanswerable.get(t) ?? unanswerable.set(t, []).get(t)!;
+    list.push(`${headerOf(o.content).control || `MID ${o.mid}`} ${headerOf(o.content).type || "?"}`);
     return false;
   });
   const waitOf = (p: Joined) =>
@@ -499,7 +503,11 @@ function joined(
     if (w !== undefined && w > slowestWait) [slowest, slowestWait] = [p, w];
   }
   const limitWait = opts.slowerThan;
-  const pairs = limitWait === undefined ? every : every.filter((p) => {
+  const codeOf = (p: Joined) => (p.reply ? (valuesOf(p.reply, "MSA.1")[0] || "").toUpperCase() : "NONE");
+  const codes = opts.replyCodes;
+  const pairs = every.filter((p) => {
+    if (codes && !codes.has(codeOf(p))) return false;
+    if (limitWait === undefined) return true;
     const w = waitOf(p);
     return w === undefined ? p.reply === undefined : w > limitWait;
   });
@@ -555,9 +563,10 @@ function joined(
       slowestWait.toFixed(1)
     } s (${valuesOf(slowest.reply!, "MSA.1")[0] || "no MSA-1"})`
     : "";
-  const over = limitWait === undefined
-    ? ""
-    : ` whose reply took over ${limitWait} s or never came, of ${every.length}`;
+  const over = [
+    codes ? ` whose reply is ${[...codes].map((c) => (c === "NONE" ? "none" : c)).join(" or ")}` : "",
+    limitWait === undefined ? "" : ` whose reply took over ${limitWait} s or never came`,
+  ].filter((x) => x).join(" and") + (codes || limitWait !== undefined ? `, of ${every.length}` : "");
   lines.push(
     footer(
       `${plural(pairs.length, "message")} joined to their replies${over} (${counts || "none"})${
@@ -570,7 +579,10 @@ function joined(
   if (unanswerable.size > 0) {
     s.notes.push(
       `left out of the join: ${
-        [...unanswerable].map(([t, n]) => `${plural(n, "message")} of ${t}`).join(", ")
+        [...unanswerable].map(([t, list]) =>
+          // A few by control ID and type (a lookup by MSH-10 sees where each one stands).
+          `${plural(list.length, "message")} of ${t}${list.length <= 10 ? ` (${list.join(", ")})` : ""}`
+        ).join(", ")
       }, whose replies no archive read holds (an inbound copy, or a thread that saves no replies)`,
     );
   }
