@@ -17,6 +17,34 @@ const GOLDEN = `${REPO_ROOT}tests/fixtures/engine/golden/`;
 const UPDATE = goldenUpdate();
 
 /**
+ * One run's exit code, stdout and stderr (paths made neutral by `norm`) against its golden file,
+ * or written to it with UPDATE_GOLDEN=1.
+ */
+async function matchGolden(
+  name: string,
+  args: readonly string[],
+  r: { code: number; stdout: string; stderr: string },
+  norm: (s: string) => string,
+): Promise<void> {
+  const actual = [
+    `$ assist tools ${args.join(" ")}`,
+    `exit ${r.code}`,
+    "--- stdout",
+    norm(r.stdout).trimEnd(),
+    "--- stderr",
+    norm(r.stderr).trimEnd(),
+    "",
+  ].join("\n");
+  const file = `${GOLDEN}${name}.txt`;
+  if (UPDATE) {
+    await Deno.writeTextFile(file, actual);
+    return;
+  }
+  const expected = await Deno.readTextFile(file).catch(() => `(no golden file ${file})`);
+  assertEquals(actual, expected);
+}
+
+/**
  * [golden name, arguments after `assist tools`, environment changes]; `$HCIROOT` in an argument is
  * the fixture root. The environment has HCIROOT set to the fixture root unless a case changes it.
  */
@@ -95,22 +123,7 @@ Deno.test("engine tools by hand against the fixture root: golden output", async 
       const argv = args.map((a) => a.replaceAll("$HCIROOT", root).replaceAll("$OTHER", other));
       const r = await runAssist(["tools", ...argv], { env: { ...env, ...extra } });
       const norm = (s: string) => s.replaceAll(root, "$HCIROOT").replaceAll(other, "$OTHER");
-      const actual = [
-        `$ assist tools ${args.join(" ")}`,
-        `exit ${r.code}`,
-        "--- stdout",
-        norm(r.stdout).trimEnd(),
-        "--- stderr",
-        norm(r.stderr).trimEnd(),
-        "",
-      ].join("\n");
-      const file = `${GOLDEN}${name}.txt`;
-      if (UPDATE) {
-        await Deno.writeTextFile(file, actual);
-        return;
-      }
-      const expected = await Deno.readTextFile(file).catch(() => `(no golden file ${file})`);
-      assertEquals(actual, expected);
+      await matchGolden(name, args, r, norm);
     });
   }
 });
@@ -144,22 +157,7 @@ Deno.test("engine tools across sites (the cross-site root): golden output", asyn
   for (const [name, args] of CROSS_SITE) {
     await t.step(name, async () => {
       const r = await runAssist(["tools", ...args], { env });
-      const actual = [
-        `$ assist tools ${args.join(" ")}`,
-        `exit ${r.code}`,
-        "--- stdout",
-        r.stdout.replaceAll(root, "$HCIROOT").trimEnd(),
-        "--- stderr",
-        r.stderr.replaceAll(root, "$HCIROOT").trimEnd(),
-        "",
-      ].join("\n");
-      const file = `${GOLDEN}${name}.txt`;
-      if (UPDATE) {
-        await Deno.writeTextFile(file, actual);
-        return;
-      }
-      const expected = await Deno.readTextFile(file).catch(() => `(no golden file ${file})`);
-      assertEquals(actual, expected);
+      await matchGolden(name, args, r, (s) => s.replaceAll(root, "$HCIROOT"));
     });
   }
 });

@@ -1,30 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { parseNetConfig } from "../../../tools/engine/netconfig/mod.ts";
 import { chainText, hopCount, RouteGraph, trxidText } from "../../../tools/engine/paths.ts";
 import type { LoadedSite } from "../../../tools/engine/engine.ts";
-import {
-  destinationRecord,
-  processRecord,
-  protocolRecord,
-  type Record3,
-  type ThreadSpec,
-  writeNetConfig,
-} from "../../support/nc_writer.ts";
-
-function site(
-  name: string,
-  threads: Array<Omit<ThreadSpec, "process">>,
-  dests: Array<[string, string, number]> = [],
-): LoadedSite {
-  const records: Record3[] = [
-    processRecord("p"),
-    ...threads.map((t) => protocolRecord({ process: "p", ...t })),
-    ...dests.map(([n, h, p]) => destinationRecord(n, h, p)),
-  ];
-  const nc = parseNetConfig(writeNetConfig({ who: "t", date: "May 2, 2021 5:30:00 PM CDT" }, records));
-  assertEquals(nc.issues, []);
-  return { site: { name, dir: `/r/${name}`, hasNetConfig: true }, nc };
-}
+import { loadedSite as site } from "../../support/loaded_site.ts";
 
 const raw = (trxid: string, ...dest: string[]) => ({ trxid, details: [{ type: "raw" as const, dest }] });
 

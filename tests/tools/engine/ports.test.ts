@@ -1,28 +1,7 @@
 /** tools/engine/ports.ts: the cross-site port problems of one box, with both ends named. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { parseNetConfig } from "../../../tools/engine/netconfig/mod.ts";
-import type { LoadedSite } from "../../../tools/engine/engine.ts";
 import { portProblems, problemLines } from "../../../tools/engine/ports.ts";
-import {
-  destinationRecord,
-  processRecord,
-  protocolRecord,
-  type ThreadSpec,
-  writeNetConfig,
-} from "../../support/nc_writer.ts";
-
-function site(
-  name: string,
-  threads: Array<Omit<ThreadSpec, "process">>,
-  dests: Array<[string, string, number]> = [],
-) {
-  const nc = parseNetConfig(writeNetConfig({ who: "t", date: "May 2, 2021 5:30:00 PM CDT" }, [
-    processRecord("p"),
-    ...threads.map((t) => protocolRecord({ process: "p", ...t })),
-    ...dests.map(([n, h, p]) => destinationRecord(n, h, p)),
-  ]));
-  return { site: { name, dir: `/r/${name}`, hasNetConfig: true }, nc } satisfies LoadedSite;
-}
+import { loadedSite as site } from "../../support/loaded_site.ts";
 
 Deno.test("port problems: shared listeners, unheard clients and destinations, unreached listeners", () => {
   const a = site("a", [
